@@ -1,0 +1,7 @@
+"""``python -m forge`` is the ``forge`` command."""
+
+from __future__ import annotations
+
+from forge.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,165 @@
+"""``command``: each verify command must exit 0 within its timeout.
+
+Commands run through the shell in the working dir, in their own process
+group. Output is streamed and only a bounded tail is kept (a command that
+prints 100 MB costs a few KB). On timeout the whole group gets SIGTERM, then
+SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
+are gone too; anything a command leaves running in its group after it exits
+is cleaned up the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import IO
+
+from forge import hookimpl
+from forge.models import CommandResult, ValidateRequest
+from forge.workspace import Workspace
+
+#: Bytes of the end of stdout and of stderr kept per command.
+TAIL_BYTES = 8 * 1024
+#: After the shell exits, how long background children may keep its pipes open.
+EXIT_GRACE_SECONDS = 0.5
+#: After SIGTERM on timeout, how long the group gets before SIGKILL.
+TERM_GRACE_SECONDS = 1.0
+_READ_SIZE = 64 * 1024
+
+
+class _Tail:
+    """The last ``limit`` bytes of a stream, and how many bytes it had in all."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self.buffer = bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        self.buffer += chunk
+        if len(self.buffer) > self.limit:
+            del self.buffer[: len(self.buffer) - self.limit]
+
+    def text(self) -> str:
+        return self.buffer.decode("utf-8", errors="replace")
+
+
+def _leader_exited(pid: int) -> bool:
+    # WNOWAIT leaves the leader a zombie, so its process-group id cannot be
+    # reused before we have signalled the group.
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    return info is not None
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait: float) -> None:
+    for key, _ in selector.select(max(wait, 0.0)):
+        stream = key.fileobj
+        chunk = os.read(key.fd, _READ_SIZE)
+        if chunk:
+            tails[stream].add(chunk)  # type: ignore[index]
+        else:
+            selector.unregister(stream)
+
+
+def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
+    """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does."""
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            command,
+            shell=True,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return CommandResult(
+            type="command",
+            target=command,
+            passed=False,
+            exit_code=None,
+            message=f"could not start: {exc}",
+        )
+    assert process.stdout is not None and process.stderr is not None
+    tails = {process.stdout: _Tail(TAIL_BYTES), process.stderr: _Tail(TAIL_BYTES)}
+    deadline = started + timeout
+    timed_out = False
+    exited_at: float | None = None
+    with selectors.DefaultSelector() as selector:
+        for stream in tails:
+            selector.register(stream, selectors.EVENT_READ)
+        while True:
+            now = time.monotonic()
+            if exited_at is None and _leader_exited(process.pid):
+                exited_at = now
+            if exited_at is not None and (
+                not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
+            ):
+                break
+            if now >= deadline:
+                timed_out = True
+                break
+            wait = min(deadline - now, 0.1)
+            if selector.get_map():
+                _pump(selector, tails, wait)
+            else:  # the command closed its output but is still running
+                time.sleep(wait)
+        if timed_out:
+            _signal_group(process.pid, signal.SIGTERM)
+            term_deadline = time.monotonic() + TERM_GRACE_SECONDS
+            while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+                _pump(selector, tails, 0.05)
+        # Whatever is left of the group (background children, children that
+        # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+        _signal_group(process.pid, signal.SIGKILL)
+        drain_deadline = time.monotonic() + 0.2
+        while selector.get_map() and time.monotonic() < drain_deadline:
+            _pump(selector, tails, 0.05)
+    exit_code = process.wait()
+    for stream in tails:
+        stream.close()
+    duration_ms = round((time.monotonic() - started) * 1000)
+    stdout, stderr = tails[process.stdout], tails[process.stderr]
+    passed = exit_code == 0 and not timed_out
+    if timed_out:
+        message = f"timed out after {timeout:g} s; the command's process group was killed"
+    elif exit_code < 0:
+        message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
+    else:
+        message = f"exit {exit_code} in {duration_ms} ms"
+    return CommandResult(
+        type="command",
+        target=command,
+        passed=passed,
+        message=message,
+        exit_code=exit_code,
+        timed_out=timed_out,
+        duration_ms=duration_ms,
+        stdout=stdout.text(),
+        stderr=stderr.text(),
+        stdout_bytes=stdout.total,
+        stderr_bytes=stderr.total,
+    )
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
+    """Run each of the request's ``commands`` in turn, in the working dir."""
+    timeout = request.timeout or workspace.config.command_timeout
+    return [run_command(command, workspace.cwd, timeout) for command in request.commands]

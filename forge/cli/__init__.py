@@ -1,0 +1,62 @@
+"""The ``forge`` command: a thin adapter over the engine, one module per subcommand.
+
+Each subcommand module defines ``register(subparsers)`` and a ``run(args)``
+that returns the exit code; heavy imports happen inside ``run`` so that
+``forge plan check`` (started once per commit) stays fast and ``mcp`` is only
+imported by ``forge serve``.
+
+Exit codes: 0 success, 1 the thing checked failed, 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from forge import __version__
+from forge.errors import ForgeError
+
+#: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
+SUBCOMMANDS = ("validate", "plugins", "serve")
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="forge",
+        description="Validate that modules delivered by coding agents really landed.",
+        epilog="Run 'forge COMMAND --help' for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"forge {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"forge.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``forge`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        code: int = args.run(args)
+    except ForgeError as exc:
+        print(f"forge {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+def serve_main() -> int:
+    """Entry point of the ``forge-mcp`` console script: the same as ``forge serve``."""
+    return main(["serve", *sys.argv[1:]])

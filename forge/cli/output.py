@@ -1,0 +1,29 @@
+"""Small text-output helpers shared by the subcommands."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+
+def use_color(stream: TextIO = sys.stdout) -> bool:
+    """Colours only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    return "NO_COLOR" not in os.environ and stream.isatty()
+
+
+def paint(text: str, color: str, stream: TextIO = sys.stdout) -> str:
+    """``text`` in ``color`` (red, green, yellow, dim, bold) when colours are on."""
+    codes = {"red": "31", "green": "32", "yellow": "33", "dim": "2", "bold": "1"}
+    return f"\033[{codes[color]}m{text}\033[0m" if use_color(stream) else text
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain left-aligned table; the last column is not padded."""
+    widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
+    lines = []
+    for row in [headers, *rows]:
+        cells = [str(cell).ljust(widths[i]) for i, cell in enumerate(row[:-1])]
+        lines.append("  ".join([*cells, str(row[-1])]).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,28 @@
+"""``forge serve``: the MCP server on stdio."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge serve`` to the parser."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the MCP server on stdio (same as forge-mcp)",
+        description=(
+            "Run forge's MCP server on stdin/stdout for an orchestrating agent. "
+            "The project is FORGE_CWD, else the working directory."
+        ),
+        epilog="example: claude mcp add forge -- forge-mcp",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when the client closes the connection."""
+    from forge.server import serve  # the only place the CLI reaches mcp
+
+    serve()
+    return 0

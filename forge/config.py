@@ -1,0 +1,93 @@
+"""Where the project is and how it is configured (``[tool.forge]`` in ``pyproject.toml``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from forge.errors import ConfigError, describe_validation_error
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+DEFAULT_COMMAND_TIMEOUT = 120.0
+DEFAULT_MAX_ATTEMPTS = 3
+DEFAULT_MAX_PARSE_BYTES = 5 * 1024 * 1024
+
+
+def project_root() -> Path:
+    """The project whose ``.forge/`` folder forge uses: ``FORGE_CWD``, else the working dir."""
+    configured = os.environ.get("FORGE_CWD")
+    return Path(configured).expanduser().resolve() if configured else Path.cwd().resolve()
+
+
+def forge_home() -> Path:
+    """Where user-wide state lives: ``FORGE_HOME``, else ``$XDG_DATA_HOME/forge``."""
+    if home := os.environ.get("FORGE_HOME"):
+        return Path(home).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "forge"
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class ForgeConfig(BaseModel):
+    """``[tool.forge]``: keys in kebab-case (``max-attempts``) or snake_case.
+
+    Sub-tables such as ``[tool.forge.stubs]`` belong to the plugin of that
+    name and are handed to it through :meth:`plugin_config`.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=_kebab, populate_by_name=True, extra="allow", frozen=True
+    )
+
+    disable: list[str] = Field(default_factory=list, description="Plugin names not to load.")
+    max_attempts: int = Field(default=DEFAULT_MAX_ATTEMPTS, ge=1, le=1_000)
+    command_timeout: float = Field(default=DEFAULT_COMMAND_TIMEOUT, gt=0, le=3_600)
+    max_parse_bytes: int = Field(default=DEFAULT_MAX_PARSE_BYTES, ge=1)
+
+    def plugin_config(self, plugin: str) -> dict[str, Any]:
+        """The ``[tool.forge.<plugin>]`` table, or an empty dict."""
+        table = (self.model_extra or {}).get(plugin)
+        return dict(table) if isinstance(table, dict) else {}
+
+
+def load_config(root: Path) -> ForgeConfig:
+    """Read ``[tool.forge]`` from ``root/pyproject.toml``; defaults when absent.
+
+    Raises :class:`ConfigError` with the file and the problem when the file is
+    not valid TOML or the table has bad values.
+    """
+    path = root / "pyproject.toml"
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except FileNotFoundError:
+        return ForgeConfig()
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read [tool.forge]: {exc}") from exc
+    table = document.get("tool", {}).get("forge", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.forge] must be a table")
+    try:
+        return ForgeConfig.model_validate(table)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{path}: {describe_validation_error(exc, subject='[tool.forge]')}"
+        ) from exc
+
+
+def disabled_plugins(config: ForgeConfig) -> frozenset[str]:
+    """Plugin names to skip: ``FORGE_DISABLE_PLUGINS=a,b`` plus ``[tool.forge] disable``."""
+    from_env = os.environ.get("FORGE_DISABLE_PLUGINS", "")
+    names = {name.strip() for name in from_env.split(",")} | set(config.disable)
+    return frozenset(name for name in names if name)

@@ -1,0 +1,158 @@
+"""The validation pipeline: request -> checks -> verdict -> attempt history -> report.
+
+Both adapters (the MCP server and the CLI) call :meth:`Engine.validate`; neither
+holds validation logic of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forge.config import ForgeConfig, load_config, project_root
+from forge.history import Trend, recommend, record_attempt
+from forge.models import CheckResult, ValidateReport, ValidateRequest
+from forge.plugin_manager import PluginHost, build_plugin_host
+from forge.store import ForgeDir
+from forge.workspace import Workspace
+
+#: The order results are shown in: DESIGN.md's order, then plugins' checks.
+CHECK_ORDER = (
+    "cwd_check",
+    "plugin_error",
+    "file_check",
+    "syntax_check",
+    "contract_check",
+    "command",
+)
+
+
+def _rank(result: CheckResult) -> int:
+    return CHECK_ORDER.index(result.type) if result.type in CHECK_ORDER else len(CHECK_ORDER)
+
+
+class Engine:
+    """One project's validation engine: its plugins, its config, its ``.forge/`` folder.
+
+    Long-lived in the MCP server (caches survive between calls), built once
+    per run by the CLI.
+    """
+
+    def __init__(self, root: Path, config: ForgeConfig, plugins: PluginHost) -> None:
+        self.root = root
+        self.config = config
+        self.plugins = plugins
+        self.forge_dir = ForgeDir(root)
+
+    @classmethod
+    def for_project(cls, root: Path | None = None) -> Engine:
+        """The engine for ``root`` (default: ``FORGE_CWD`` or the working dir), plugins loaded."""
+        from forge.config import disabled_plugins
+
+        root = root or project_root()
+        config = load_config(root)
+        return cls(root, config, build_plugin_host(disabled_plugins(config)))
+
+    def working_dir(self, request: ValidateRequest) -> Path:
+        """The request's ``cwd`` (relative to the project root), else the project root."""
+        if request.cwd is None:
+            return self.root
+        return (self.root / Path(request.cwd).expanduser()).absolute()
+
+    def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+        """Every check of every plugin, plugin failures included, in display order."""
+        results = [
+            CheckResult(
+                type="plugin_error",
+                target=info.name,
+                passed=False,
+                message=f"plugin {info.name} ({info.distribution}) failed to load: {info.error}",
+                plugin=info.name,
+            )
+            for info in self.plugins.failed
+        ]
+        for outcome in self.plugins.call_each(
+            "forge_run_checks", request=request, workspace=workspace
+        ):
+            produced = _as_results(outcome.plugin, outcome.value, outcome.error)
+            results.extend(produced)
+            if any(result.halt and not result.passed for result in produced):
+                break
+        results.sort(key=_rank)
+        return results
+
+    def validate(self, request: ValidateRequest) -> ValidateReport:
+        """Run the request's checks, record the attempt, and say what to do next."""
+        max_attempts = request.max_attempts or self.config.max_attempts
+        workspace = Workspace(
+            self.working_dir(request), config=self.config, plugin_options=request.plugin_options
+        )
+        results = self.run_checks(request, workspace)
+        passed_count = sum(result.passed for result in results)
+        passed = passed_count == len(results)
+        score = round(passed_count / len(results), 4) if results else 1.0
+        base = {
+            "passed": passed,
+            "score": score,
+            "results": results,
+            "module_id": request.module_id,
+            "run_id": request.run_id,
+            "max_attempts": max_attempts,
+        }
+        if any(result.halt and not result.passed for result in results):
+            # The module cannot be judged (its working dir is gone): nothing
+            # to learn from retrying, and no attempt is recorded.
+            return ValidateReport(
+                **base | {"passed": False, "score": 0.0},
+                attempt=0,
+                stagnant=False,
+                same_as_prev=False,
+                oscillating=False,
+                velocity=None,
+                recommendation="ESCALATE",
+            )
+        _, trend, notices = record_attempt(
+            self.forge_dir.iteration(request.module_id, request.run_id),
+            module_id=request.module_id,
+            run_id=request.run_id,
+            source="validate",
+            score=score,
+            passed=passed,
+            failures=[result.failure_key for result in results if not result.passed],
+        )
+        return ValidateReport(
+            **base,
+            **_trend_fields(trend),
+            recommendation=recommend(passed=passed, trend=trend, max_attempts=max_attempts),
+            notices=notices,
+        )
+
+
+def _trend_fields(trend: Trend) -> dict[str, object]:
+    return {
+        "attempt": trend.attempt,
+        "stagnant": trend.stagnant,
+        "same_as_prev": trend.same_as_prev,
+        "oscillating": trend.oscillating,
+        "velocity": trend.velocity,
+    }
+
+
+def _as_results(plugin: str, value: object, error: str | None) -> list[CheckResult]:
+    """A plugin's return value as results attributed to it; anything else is its failure."""
+    if error is not None:
+        return [_plugin_failure(plugin, f"raised {error}")]
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple) or not all(isinstance(r, CheckResult) for r in value):
+        return [_plugin_failure(plugin, "returned something other than a list of CheckResult")]
+    return [r if r.plugin == plugin else r.model_copy(update={"plugin": plugin}) for r in value]
+
+
+def _plugin_failure(plugin: str, what: str) -> CheckResult:
+    return CheckResult(
+        type="plugin_error",
+        target=plugin,
+        passed=False,
+        message=f"plugin {plugin} {what}",
+        plugin=plugin,
+    )

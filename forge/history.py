@@ -1,0 +1,157 @@
+"""Attempt history: every attempt at a module, and what the sequence of them says.
+
+One file per (runId, moduleId), updated under a lock so parallel validate
+calls and ``iteration_state`` updates never lose an attempt. The rules are
+DESIGN.md's: a failure is ``type:target``; ``sameAsPrev``, ``oscillating``
+(A, B, A), ``velocity`` over the last four scores, ``stagnant``, and the
+PROCEED / RETRY / ESCALATE recommendation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from forge.models import Recommendation, WireModel
+from forge.store import update_json, utc_now
+
+AttemptStatus = Literal["running", "passed", "failed", "stagnant", "escalated", "blocked"]
+
+#: How many attempts before the previous one an A-B-A oscillation may reach back.
+OSCILLATION_WINDOW = 4
+#: How many of the latest scores velocity is computed over.
+VELOCITY_WINDOW = 4
+
+
+class Attempt(WireModel):
+    """One attempt as stored on disk."""
+
+    attempt: int
+    timestamp: str
+    source: Literal["validate", "update"] = "validate"
+    status: AttemptStatus | None = None
+    score: float | None = None
+    passed: bool | None = None
+    failures: list[str] = Field(default_factory=list)
+    issues: list[str] = Field(default_factory=list)
+    root_cause: str | None = None
+
+
+class History(WireModel):
+    """The attempt history file of one (runId, moduleId)."""
+
+    module_id: str
+    run_id: str | None = None
+    attempts: list[Attempt] = Field(default_factory=list)
+    last_status: str | None = None
+    last_root_cause: str | None = None
+
+
+class Trend(WireModel):
+    """What the attempt sequence says after the latest attempt."""
+
+    attempt: int
+    same_as_prev: bool
+    oscillating: bool
+    velocity: float | None
+    stagnant: bool
+
+
+def failure_set(attempt: Attempt) -> frozenset[str]:
+    """The failure identities of an attempt (check failures, or the issues of an update)."""
+    return frozenset(attempt.failures or attempt.issues)
+
+
+def assess(attempts: list[Attempt]) -> Trend:
+    """Apply the stagnation rules to a non-empty attempt list (latest last)."""
+    sets = [failure_set(a) for a in attempts]
+    current = sets[-1]
+    previous = sets[-2] if len(sets) >= 2 else None
+    earlier = sets[-2 - OSCILLATION_WINDOW : -2]
+    same_as_prev = bool(current) and current == previous
+    oscillating = (
+        bool(current) and previous is not None and current != previous and current in earlier
+    )
+    scores = [a.score for a in attempts if a.score is not None][-VELOCITY_WINDOW:]
+    velocity = (scores[-1] - scores[0]) / (len(scores) - 1) if len(scores) >= 3 else None
+    latest = attempts[-1]
+    passed = latest.passed if latest.passed is not None else latest.status == "passed"
+    stagnant = (
+        same_as_prev or oscillating or (velocity is not None and velocity <= 0 and not passed)
+    )
+    return Trend(
+        attempt=latest.attempt,
+        same_as_prev=same_as_prev,
+        oscillating=oscillating,
+        velocity=None if velocity is None else round(velocity, 6),
+        stagnant=stagnant,
+    )
+
+
+def recommend(*, passed: bool, trend: Trend, max_attempts: int) -> Recommendation:
+    """PROCEED when passed; ESCALATE when stagnant or out of attempts; else RETRY."""
+    if passed:
+        return "PROCEED"
+    if trend.stagnant or trend.attempt >= max_attempts:
+        return "ESCALATE"
+    return "RETRY"
+
+
+def load_history(module_id: str, run_id: str | None, stored: Any) -> History:
+    """Parse a stored history; a file of the wrong shape is treated as empty."""
+    if stored is None:
+        return History(module_id=module_id, run_id=run_id)
+    try:
+        return History.model_validate(stored)
+    except ValidationError:
+        return History(module_id=module_id, run_id=run_id)
+
+
+def record_attempt(
+    path: Path,
+    *,
+    module_id: str,
+    run_id: str | None,
+    source: Literal["validate", "update"],
+    score: float | None,
+    passed: bool | None = None,
+    failures: list[str] | None = None,
+    issues: list[str] | None = None,
+    status: AttemptStatus | None = None,
+    root_cause: str | None = None,
+) -> tuple[History, Trend, list[str]]:
+    """Append one attempt to the history at ``path`` under its lock.
+
+    Returns the new history, its trend and notices (a corrupt history file is
+    moved aside and a new one started; the notice says where it went).
+    """
+
+    def change(stored: Any) -> dict[str, Any]:
+        history = load_history(module_id, run_id, stored)
+        attempt = Attempt(
+            attempt=len(history.attempts) + 1,
+            timestamp=utc_now(),
+            source=source,
+            status=status,
+            score=score,
+            passed=passed,
+            failures=sorted(set(failures or [])),
+            issues=list(issues or []),
+            root_cause=root_cause,
+        )
+        updated = history.model_copy(
+            update={
+                "attempts": [*history.attempts, attempt],
+                "last_status": status or ("passed" if passed else "failed"),
+                "last_root_cause": root_cause
+                if root_cause is not None
+                else history.last_root_cause,
+            }
+        )
+        return updated.to_wire()
+
+    stored, notices = update_json(path, change)
+    history = History.model_validate(stored)
+    return history, assess(history.attempts), notices

@@ -1,0 +1,119 @@
+"""Hook specifications: every extension point of forge, documented in one place.
+
+A plugin is a module (or object) with functions decorated by
+``forge.hookimpl`` whose names are hook names below. It is published under
+the entry-point group ``forge``::
+
+    [project.entry-points.forge]
+    my_check = "my_package.my_check"
+
+forge's own checks and languages are registered exactly this way, from
+forge's ``pyproject.toml``.
+
+Rules that hold for every hook:
+
+- Hooks are called with keyword arguments only. An implementation may accept
+  any subset of a spec's arguments, in any order, and nothing else.
+- Specs have no defaults: every argument is always passed.
+- Return values are the pydantic models of :mod:`forge.models`, never dicts.
+- forge calls each implementation on its own. When one raises, its exception
+  becomes a failure attributed to that plugin (a failing ``plugin_error``
+  check result, a plan error, or an error row in ``forge plugins``) and the
+  other implementations still run.
+- Set ``FORGE_TRACE_PLUGINS=1`` to log every hook call to stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from forge.models import CheckResult, Language, PlanFinding, ValidateRequest
+    from forge.plan import Plan
+    from forge.workspace import Workspace
+
+hookspec = pluggy.HookspecMarker("forge")
+
+
+# --- registration: called once per plugin manager ---------------------------
+
+
+@hookspec
+def forge_languages() -> list[Language] | None:
+    """Register languages that forge can parse.
+
+    **When:** once, the first time a plugin manager's language registry is
+    needed (the first ``validate`` that lists a file, ``forge plugins``).
+
+    **Returns:** a list of :class:`forge.models.Language`: a name, the file
+    extensions it owns (with the dot), a ``load_grammar`` callable that returns
+    a ``tree_sitter.Language`` (called lazily, at most once), and optionally an
+    export/import extractor used by contract checks. Return ``None`` or ``[]``
+    to register nothing (for example when an optional dependency is absent).
+
+    **Conflicts:** two languages with one name, or two languages claiming one
+    extension, are an error naming both plugins; the later one is not used.
+
+    **On raise:** the plugin's languages are not registered and the failure is
+    shown in ``forge plugins``; files of those languages get no syntax check.
+    """
+
+
+# --- validation: called once per validate request ----------------------------
+
+
+@hookspec
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult] | None:
+    """Run checks for one ``validate`` request and return their results.
+
+    **When:** once per ``validate`` call (MCP tool or ``forge validate``),
+    after the request has been checked. Implementations are called one at a
+    time, ``tryfirst`` ones first. The working dir is checked by the built-in
+    ``cwd_check`` plugin, which runs first: when it fails, no other check runs.
+
+    :param request: the validated :class:`forge.models.ValidateRequest`.
+        Options meant for your plugin are in
+        ``request.plugin_options.get("<your entry-point name>", {})``.
+    :param workspace: the shared :class:`forge.workspace.Workspace`: the
+        working dir, path resolution, the project's ``[tool.forge]`` config and
+        the parse cache. Parse files through it, never on your own: each file is
+        read and parsed at most once per call, whichever checks use it.
+
+    **Returns:** a list of :class:`forge.models.CheckResult` (or subclasses),
+    one per target checked, each with a ``type`` of your check's id
+    (lower-case, e.g. ``stub_check``) and a stable ``target``. Return ``None``
+    or ``[]`` when there is nothing to check. Results count toward the score.
+
+    **On raise:** the exception becomes one failing result of type
+    ``plugin_error`` whose target is your plugin's name; the results of other
+    plugins are unaffected.
+    """
+
+
+# --- plan validation: called once per plan ------------------------------------
+
+
+@hookspec
+def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding] | None:
+    """Check a parsed plan and report errors and warnings.
+
+    **When:** once per plan, by the ``validate_plan`` tool and ``forge plan
+    check``, after the plan file has been read and its structure checked.
+    Structural problems (unreadable file, invalid JSON, missing required
+    fields) are reported by forge before this hook and may leave some modules
+    out of ``plan``; rules only see modules whose structure was usable.
+
+    :param plan: the :class:`forge.plan.Plan` being checked.
+    :param project_root: the project root, for resolving paths such as
+        ``./scripts/test.sh`` in verify commands. Never execute anything.
+
+    **Returns:** a list of :class:`forge.models.PlanFinding` with
+    ``severity`` ``"error"`` (the plan is invalid) or ``"warning"``, naming
+    the modules, files and field involved. ``None`` or ``[]`` when fine.
+
+    **On raise:** one ``plugin_error`` error naming your plugin is added to the
+    plan's errors; other rules still run.
+    """

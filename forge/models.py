@@ -1,0 +1,247 @@
+"""The data forge passes around: requests, check results, reports, plugin descriptors.
+
+These pydantic models are the single source of every schema forge shows: the
+MCP tools' input and output schemas, the JSON the CLI prints, and what hook
+implementations receive and return. On the wire every field is camelCase
+(``moduleId``, ``exitCode``); in Python it is snake_case.
+
+Plugins import from here: subclass :class:`CheckResult` to add fields of
+your own check, return :class:`Language` from ``forge_languages`` and
+:class:`PlanFinding` from ``forge_check_plan``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic.alias_generators import to_camel
+
+#: runId and moduleId become file names, so they are held to this pattern.
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+CHECK_TYPE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+
+#: Limits on one validate request: enough for any real module, small enough
+#: that one call cannot tie the server up.
+MAX_FILES = 2_000
+MAX_COMMANDS = 50
+MAX_CONTRACT_CHECKS = 500
+MAX_PATH_LENGTH = 4_096
+MAX_COMMAND_LENGTH = 10_000
+MAX_TIMEOUT_SECONDS = 3_600.0
+
+
+def check_id(value: str, what: str = "id") -> str:
+    """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
+
+    ``what`` names the argument in the message (``runId``, ``moduleId``).
+    """
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or value in {".", ".."}:
+        shown = repr(value) if len(str(value)) <= 60 else repr(str(value)[:57] + "...")
+        raise ValueError(
+            f"{what} {shown} is not a valid id: use 1-128 characters from A-Z a-z 0-9 _ . - "
+            "(and not '.' or '..')"
+        )
+    return value
+
+
+def _as_id(value: str) -> str:
+    return check_id(value)
+
+
+#: A runId or moduleId: validated before it can touch a path.
+SafeId = Annotated[str, AfterValidator(_as_id)]
+
+
+class WireModel(BaseModel):
+    """Base of every model that crosses a boundary: immutable, camelCase on the wire."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        frozen=True,
+        extra="forbid",
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready dict with camelCase keys, as tools and ``--json`` output show it."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+# --- request -----------------------------------------------------------------
+
+
+class ContractPair(WireModel):
+    """One ``{exporter, importer}`` pair: what the importer takes from the exporter must exist."""
+
+    exporter: str = Field(max_length=MAX_PATH_LENGTH, description="File that exports names.")
+    importer: str = Field(max_length=MAX_PATH_LENGTH, description="File that imports from it.")
+
+
+class ValidateRequest(WireModel):
+    """Everything one ``validate`` call asks for."""
+
+    module_id: SafeId = Field(description="Plan module being validated; keys the attempt history.")
+    commands: list[Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH)]] = Field(
+        default_factory=list,
+        max_length=MAX_COMMANDS,
+        description="Shell commands run in the working dir; each must exit 0.",
+    )
+    files: list[Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH)]] = Field(
+        default_factory=list,
+        max_length=MAX_FILES,
+        description="Files that must exist, relative to the working dir (absolute allowed).",
+    )
+    contract_checks: list[ContractPair] = Field(
+        default_factory=list,
+        max_length=MAX_CONTRACT_CHECKS,
+        description="Exporter/importer pairs whose imports must match exports.",
+    )
+    cwd: str | None = Field(
+        default=None,
+        max_length=MAX_PATH_LENGTH,
+        description="Working dir; default FORGE_CWD, else the server's working dir.",
+    )
+    run_id: SafeId | None = Field(
+        default=None, description="Run this attempt belongs to; attempts are counted per run."
+    )
+    timeout: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_TIMEOUT_SECONDS,
+        description="Per-command timeout in seconds (default 120, or [tool.forge] command-timeout).",
+    )
+    auto_contracts: bool = Field(
+        default=True,
+        description="Also check every local import of the listed files (false turns this off).",
+    )
+    max_attempts: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000,
+        description="Attempts before ESCALATE (default 3, or [tool.forge] max-attempts).",
+    )
+    plugin_options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description='Options for plugins, by plugin name, e.g. {"stubs": {"markers": ["TODO"]}}.',
+    )
+
+
+# --- checks ------------------------------------------------------------------
+
+
+class CheckResult(WireModel):
+    """One check's verdict about one target.
+
+    Plugins subclass this to carry their own fields; every result has at least
+    ``type`` (the check id), ``target`` (the file, command or pair it is about)
+    and ``passed``. The failure identity used by the attempt history is
+    ``type:target``, so keep ``target`` stable between runs and put text that
+    changes from run to run in ``message``.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(pattern=CHECK_TYPE_PATTERN, description="Check id, e.g. file_check.")
+    target: str = Field(description="What the check is about: a path, a command, a pair.")
+    passed: bool
+    message: str = Field(default="", description="One line for people and agents.")
+    plugin: str | None = Field(default=None, description="Plugin that produced the result.")
+    halt: bool = Field(
+        default=False,
+        exclude=True,
+        description="A failure that makes further checks meaningless (the working dir is gone).",
+    )
+
+    @property
+    def failure_key(self) -> str:
+        """Identity of this failure across attempts: ``type:target``, never the message."""
+        return f"{self.type}:{self.target}"
+
+
+class CommandResult(CheckResult):
+    """Outcome of one verify command."""
+
+    exit_code: int | None = Field(
+        description="Exit status; negative for a signal; null if not started."
+    )
+    timed_out: bool = False
+    duration_ms: int = 0
+    stdout: str = Field(default="", description="The tail of standard output, capped in size.")
+    stderr: str = Field(default="", description="The tail of standard error, capped in size.")
+    stdout_bytes: int = Field(default=0, description="Bytes the command wrote to stdout in all.")
+    stderr_bytes: int = Field(default=0, description="Bytes the command wrote to stderr in all.")
+
+
+# --- report ------------------------------------------------------------------
+
+Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
+
+
+class ValidateReport(WireModel):
+    """What ``validate`` returns: the checks, the score, and what to do next."""
+
+    passed: bool = Field(description="True when every check passed.")
+    score: float = Field(ge=0, le=1, description="Passed checks / all checks.")
+    results: list[SerializeAsAny[CheckResult]]
+    attempt: int = Field(description="Attempt number for (runId, moduleId); 0 if not recorded.")
+    stagnant: bool
+    same_as_prev: bool
+    oscillating: bool
+    velocity: float | None
+    recommendation: Recommendation
+    module_id: str
+    run_id: str | None = None
+    max_attempts: int
+    notices: list[str] = Field(
+        default_factory=list, description="Things worth knowing that are not check failures."
+    )
+
+
+# --- plugin descriptors ------------------------------------------------------
+
+
+class Language(BaseModel):
+    """A language forge can parse: returned by ``forge_languages``.
+
+    ``load_grammar`` is called at most once, the first time a file of this
+    language is parsed, so registering a language costs nothing until it is
+    used. It returns a ``tree_sitter.Language``.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_+-]{0,63}$")
+    extensions: tuple[str, ...] = Field(min_length=1, description="With the dot: '.py'.")
+    load_grammar: Callable[[], Any]
+    extractor: Any = Field(
+        default=None, description="Optional export/import extractor for contract checks."
+    )
+
+
+Severity = Literal["error", "warning"]
+
+
+class PlanFinding(WireModel):
+    """One problem a plan rule found: returned by ``forge_check_plan``."""
+
+    type: str = Field(pattern=CHECK_TYPE_PATTERN, description="Rule id, e.g. cycle.")
+    message: str
+    severity: Severity = "error"
+    modules: list[str] = Field(default_factory=list, description="Module ids involved.")
+    files: list[str] = Field(default_factory=list, description="Files involved.")
+    field: str | None = Field(default=None, description="Plan field involved, e.g. verify.")
+
+
+class PluginInfo(WireModel):
+    """What ``forge plugins`` shows for one entry point of group ``forge``."""
+
+    name: str
+    distribution: str
+    version: str
+    module: str
+    hooks: list[str] = Field(default_factory=list)
+    status: Literal["loaded", "disabled", "failed"]
+    error: str | None = None

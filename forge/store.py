@@ -1,0 +1,226 @@
+"""All reading and writing under ``.forge/`` (and the global memory) goes through here.
+
+The rules (DESIGN.md, "State on disk"):
+
+- JSON files are replaced atomically: a temp file in the same folder, fsync,
+  rename. A reader sees the old file or the new one, never half of one.
+- JSONL appends are one ``write`` of one whole line on an ``O_APPEND``
+  descriptor, so concurrent writers never interleave inside a line.
+- Read-modify-write sequences hold a file lock (``<file>.lock``), so several
+  server processes and CLI runs on one project never lose an update.
+- ids are validated before they touch a path (:func:`forge.models.check_id`).
+- A corrupt file is moved aside as ``<name>.corrupt-<timestamp>``, never
+  deleted, and the caller is told where it went.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+from filelock import FileLock
+
+from forge.errors import CorruptFileError, UsageError
+from forge.models import check_id
+
+logger = logging.getLogger("forge.store")
+
+T = TypeVar("T")
+
+#: How long a writer waits for another process's lock before giving up.
+LOCK_TIMEOUT_SECONDS = 60.0
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with milliseconds: ``2026-11-21T09:44:00.123Z``."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def valid_id(value: str, what: str) -> str:
+    """Return ``value`` if it may become a file name, else raise :class:`UsageError`."""
+    try:
+        return check_id(value, what)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+# --- primitives --------------------------------------------------------------
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Replace ``path`` atomically with ``value`` as pretty JSON."""
+    data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    write_bytes_atomic(path, data)
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: temp file in the same folder, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The temp name starts with a dot and ends in .tmp: no reader globbing
+    # "*.json" can mistake it for state.
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(temp_name).replace(path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            Path(temp_name).unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_json(path: Path) -> Any:
+    """Load JSON from ``path``; ``None`` when it does not exist.
+
+    A file that is not valid JSON (or not readable as text) is moved aside and
+    :class:`CorruptFileError` is raised naming both paths.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise CorruptFileError(f"{path} is a directory, expected a JSON file") from None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        moved = quarantine(path)
+        raise CorruptFileError(
+            f"{path} was corrupt ({type(exc).__name__}: {exc}); moved aside to {moved.name}"
+        ) from None
+
+
+def quarantine(path: Path) -> Path:
+    """Move a corrupt file aside as ``<name>.corrupt-<timestamp>``; return the new path."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    path.replace(target)
+    logger.warning("moved corrupt file %s aside to %s", path, target)
+    return target
+
+
+def append_line(path: Path, record: Any) -> None:
+    """Append ``record`` as one JSON line with a single ``write`` on ``O_APPEND``."""
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        written = os.write(fd, line)
+        if written != len(line):  # pragma: no cover - only on a full disk or a signal
+            raise OSError(f"short write to {path}: {written} of {len(line)} bytes")
+    finally:
+        os.close(fd)
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield each JSON-object line of ``path``; corrupt or partial lines are skipped."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        for raw in handle:
+            try:
+                record = json.loads(raw)
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+            if isinstance(record, dict):
+                yield record
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the inter-process lock that guards read-modify-write of ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(f"{path}.lock", timeout=LOCK_TIMEOUT_SECONDS):
+        yield
+
+
+def update_json(path: Path, change: Callable[[Any], T]) -> tuple[T, list[str]]:
+    """Read ``path``, apply ``change`` to its value, write the result back, under a lock.
+
+    ``change`` receives ``None`` when the file is missing or was corrupt (the
+    corrupt file is moved aside first) and returns the new value. Returns the
+    new value and notices (e.g. "moved aside") to pass on to the caller.
+    """
+    notices: list[str] = []
+    with locked(path):
+        try:
+            current = read_json(path)
+        except CorruptFileError as exc:
+            notices.append(str(exc))
+            current = None
+        new_value = change(current)
+        write_json(path, new_value)
+    return new_value, notices
+
+
+# --- the project's .forge folder ------------------------------------------------
+
+
+class ForgeDir:
+    """Paths inside a project's ``.forge/`` folder; ids are validated before use."""
+
+    SUBFOLDERS = ("plans", "iterations", "memory", "logs", "state")
+
+    def __init__(self, project_root: Path) -> None:
+        self.project_root = project_root
+        self.root = project_root / ".forge"
+
+    def ensure(self) -> None:
+        """Create ``.forge/`` and its subfolders."""
+        for name in self.SUBFOLDERS:
+            (self.root / name).mkdir(parents=True, exist_ok=True)
+
+    @property
+    def plans(self) -> Path:
+        """``.forge/plans``: plans written by the planner agent."""
+        return self.root / "plans"
+
+    @property
+    def status(self) -> Path:
+        """``.forge/status.json``: live progress."""
+        return self.root / "status.json"
+
+    @property
+    def project_memory(self) -> Path:
+        """``.forge/memory/project.jsonl``."""
+        return self.root / "memory" / "project.jsonl"
+
+    def iteration(self, module_id: str, run_id: str | None) -> Path:
+        """Attempt history of one module; the legacy flat path when there is no run."""
+        module = valid_id(module_id, "moduleId")
+        if run_id is None:
+            return self.root / "iterations" / f"{module}.json"
+        return self.root / "iterations" / valid_id(run_id, "runId") / f"{module}.json"
+
+    def log(self, run_id: str) -> Path:
+        """``.forge/logs/<runId>.jsonl``."""
+        return self.root / "logs" / f"{valid_id(run_id, 'runId')}.jsonl"
+
+    def session(self, run_id: str) -> Path:
+        """``.forge/state/<runId>.json``."""
+        return self.root / "state" / f"{valid_id(run_id, 'runId')}.json"

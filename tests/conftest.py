@@ -1,0 +1,66 @@
+"""Shared fixtures: a throwaway project, and the installed ``forge`` run as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+#: The console scripts installed next to the interpreter running the tests.
+BIN_DIR = Path(sys.executable).parent
+
+
+def forge_executable(name: str = "forge") -> str:
+    """Path of an installed console script (``forge`` or ``forge-mcp``)."""
+    path = BIN_DIR / name
+    if not path.exists():  # pragma: no cover - the package must be installed to test it
+        pytest.fail(f"{path} not found: install the project first (pip install -e '.[dev]')")
+    return str(path)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's real forge state or plugin settings."""
+    monkeypatch.setenv("FORGE_HOME", str(tmp_path_factory.mktemp("forge-home")))
+    for name in ("FORGE_CWD", "FORGE_DISABLE_PLUGINS", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project directory that is both FORGE_CWD and the working dir."""
+    root = tmp_path / "project"
+    root.mkdir()
+    monkeypatch.setenv("FORGE_CWD", str(root))
+    monkeypatch.chdir(root)
+    return root
+
+
+RunForge = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_forge(project: Path) -> RunForge:
+    """Run the installed ``forge`` in the project; returns the completed process."""
+
+    def run(
+        *args: str,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float = 120,
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [forge_executable(), *args],
+            cwd=cwd or project,
+            env={**os.environ, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    return run
