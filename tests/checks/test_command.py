@@ -1,0 +1,150 @@
+"""The ``command`` check: exit codes, output tails, timeouts, process-group cleanup."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forge.checks.command import TAIL_BYTES, run_command
+
+if TYPE_CHECKING:
+    from conftest import RunForge
+
+
+def live_processes_mentioning(marker: str) -> list[str]:
+    """Command lines of processes (not zombies) whose command line contains ``marker``."""
+    alive = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and state != "Z":
+            alive.append(cmdline)
+    return alive
+
+
+def unique_sleep_seconds() -> int:
+    """A sleep duration no other process on the machine is likely using, to find ours."""
+    return 3000 + uuid.uuid4().int % 5000
+
+
+def test_exit_code_and_output_tails(tmp_path: Path) -> None:
+    result = run_command("echo out; echo err >&2; exit 3", tmp_path, timeout=10)
+    assert result.passed is False
+    assert result.exit_code == 3
+    assert result.stdout == "out\n"
+    assert result.stderr == "err\n"
+    assert result.timed_out is False
+    assert result.message.startswith("exit 3 in ")
+    assert result.failure_key == "command:echo out; echo err >&2; exit 3"
+
+
+def test_runs_in_the_working_dir_through_the_shell(tmp_path: Path) -> None:
+    (tmp_path / "marker.txt").write_text("here", encoding="utf-8")
+    result = run_command('cat marker.txt && test -n "$HOME"', tmp_path, timeout=10)
+    assert result.passed, result.message
+    assert result.stdout == "here"
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    seconds = unique_sleep_seconds()
+    started = time.monotonic()
+    result = run_command(f"sh -c 'sleep {seconds} & sleep {seconds}'", tmp_path, timeout=2)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5
+    assert result.timed_out is True
+    assert result.passed is False
+    assert "timed out after 2 s" in result.message
+    time.sleep(0.2)
+    assert live_processes_mentioning(f"sleep {seconds}") == []
+
+
+def test_children_that_ignore_sigterm_are_still_killed(tmp_path: Path) -> None:
+    seconds = unique_sleep_seconds()
+    script = f"trap '' TERM; sleep {seconds} & sleep {seconds}; wait"
+    result = run_command(f'sh -c "{script}"', tmp_path, timeout=1)
+    assert result.timed_out
+    time.sleep(0.2)
+    assert live_processes_mentioning(f"sleep {seconds}") == []
+
+
+def test_background_leftovers_are_cleaned_up_after_a_normal_exit(tmp_path: Path) -> None:
+    seconds = unique_sleep_seconds()
+    started = time.monotonic()
+    result = run_command(f"sleep {seconds} & echo started", tmp_path, timeout=30)
+    assert time.monotonic() - started < 3
+    assert result.passed and result.stdout == "started\n"
+    time.sleep(0.2)
+    assert live_processes_mentioning(f"sleep {seconds}") == []
+
+
+def test_a_command_that_closes_its_output_is_not_cut_short(tmp_path: Path) -> None:
+    result = run_command("exec >/dev/null 2>&1; sleep 1; exit 4", tmp_path, timeout=10)
+    assert result.exit_code == 4
+    assert result.timed_out is False
+    assert result.duration_ms >= 1000
+
+
+def test_output_is_capped_to_its_tail(tmp_path: Path) -> None:
+    command = "i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo THE-END"
+    result = run_command(command, tmp_path, timeout=30)
+    assert result.passed
+    assert len(result.stdout.encode()) <= TAIL_BYTES
+    assert result.stdout.endswith("line-2999\nTHE-END\n")
+    assert result.stdout_bytes > TAIL_BYTES
+
+
+def test_fifty_megabytes_of_output_keeps_memory_bounded(run_forge: RunForge, project: Path) -> None:
+    """Run the real CLI on a command printing 50 MB; compare its peak memory with a quiet one."""
+
+    def peak_rss_kb(command: str) -> tuple[int, dict[str, object]]:
+        probe = (
+            "import json, resource, subprocess, sys\n"
+            "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+            "print(json.dumps([resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, done.stdout]))\n"
+        )
+        forge_bin = str(Path(sys.executable).parent / "forge")
+        out = subprocess.run(
+            [sys.executable, "-c", probe, forge_bin, "validate", "--command", command, "--json"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rss, report = json.loads(out.stdout)
+        return rss, json.loads(report)
+
+    quiet_rss, _ = peak_rss_kb("echo small")
+    loud_rss, report = peak_rss_kb("head -c 52428800 /dev/zero | tr '\\0' 'x'; echo")
+    result = report["results"][0]
+    assert result["stdoutBytes"] == 52428800 + 1
+    assert len(result["stdout"]) <= TAIL_BYTES
+    # Holding the output would cost at least 50 MB more than the quiet run.
+    assert loud_rss - quiet_rss < 20 * 1024, (quiet_rss, loud_rss)
+
+
+def test_command_results_through_the_cli(run_forge: RunForge) -> None:
+    completed = run_forge("validate", "--command", "true", "--command", "exit 7", "--json")
+    assert completed.returncode == 1
+    results = json.loads(completed.stdout)["results"]
+    assert [(r["target"], r["passed"], r["exitCode"]) for r in results] == [
+        ("true", True, 0),
+        ("exit 7", False, 7),
+    ]
+
+
+def test_per_call_timeout_and_config_timeout(run_forge: RunForge, project: Path) -> None:
+    (project / "pyproject.toml").write_text("[tool.forge]\ncommand-timeout = 1\n", encoding="utf-8")
+    completed = run_forge("validate", "--command", "sleep 5", "--json")
+    assert json.loads(completed.stdout)["results"][0]["timedOut"] is True
+    completed = run_forge("validate", "--command", "sleep 1.5", "--timeout", "4", "--json")
+    assert json.loads(completed.stdout)["results"][0]["passed"] is True

@@ -1,0 +1,83 @@
+"""The engine: checks from every plugin, isolation of plugin bugs, options, ordering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from forge import hookimpl
+from forge.config import ForgeConfig
+from forge.engine import Engine
+from forge.models import CheckResult, ValidateRequest
+from forge.plugin_manager import build_plugin_host
+from forge.workspace import Workspace
+
+
+class OptionsEcho:
+    """A plugin that reports the options it was given."""
+
+    @hookimpl
+    def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
+        options = workspace.options("echo")
+        return [
+            CheckResult(type="echo_check", target="options", passed=True, message=repr(options))
+        ]
+
+
+class ReturnsDicts:
+    """A plugin that breaks the contract by returning dicts."""
+
+    @hookimpl
+    def forge_run_checks(self) -> list[dict[str, Any]]:
+        return [{"type": "x", "passed": True}]
+
+
+def engine_with(root: Path, config: ForgeConfig, **plugins: object) -> Engine:
+    return Engine(root, config, build_plugin_host(extra_plugins=list(plugins.items())))
+
+
+def test_plugin_options_merge_project_config_and_call(project: Path) -> None:
+    config = ForgeConfig.model_validate({"echo": {"level": 1, "keep": True}})
+    engine = engine_with(project, config, echo=OptionsEcho())
+    report = engine.validate(ValidateRequest(module_id="m", plugin_options={"echo": {"level": 2}}))
+    (result,) = report.results
+    assert result.message == "{'level': 2, 'keep': True}"
+    assert result.plugin == "echo"
+
+
+def test_a_plugin_returning_the_wrong_type_fails_alone(project: Path) -> None:
+    engine = engine_with(project, ForgeConfig(), bad=ReturnsDicts(), echo=OptionsEcho())
+    report = engine.validate(ValidateRequest(module_id="m", commands=["true"]))
+    assert [(r.type, r.target, r.passed) for r in report.results] == [
+        ("plugin_error", "bad", False),
+        ("command", "true", True),
+        ("echo_check", "options", True),
+    ]
+    assert "returned something other than a list of CheckResult" in report.results[0].message
+    assert report.score == 0.6667
+
+
+def test_results_follow_the_design_order(project: Path) -> None:
+    engine = engine_with(project, ForgeConfig(), echo=OptionsEcho())
+    report = engine.validate(
+        ValidateRequest(module_id="m", commands=["true"], files=["a", "a", "b"])
+    )
+    assert [(r.type, r.target) for r in report.results] == [
+        ("file_check", "a"),
+        ("file_check", "b"),
+        ("command", "true"),
+        ("echo_check", "options"),
+    ]
+
+
+def test_relative_cwd_is_taken_from_the_project_root(project: Path) -> None:
+    (project / "pkg").mkdir()
+    (project / "pkg" / "f.txt").write_text("", encoding="utf-8")
+    engine = engine_with(project, ForgeConfig())
+    report = engine.validate(ValidateRequest(module_id="m", cwd="pkg", files=["f.txt"]))
+    assert report.passed
+
+
+def test_an_empty_request_passes_and_proceeds(project: Path) -> None:
+    report = engine_with(project, ForgeConfig()).validate(ValidateRequest(module_id="m"))
+    assert (report.passed, report.score, report.recommendation) == (True, 1.0, "PROCEED")
