@@ -628,10 +628,16 @@ def reference_markdown() -> str:
         lines += _schema_table(tool.input_schema)
         lines += ["", "### Result", ""]
         if tool.output_schema:
+            lines += _result_tables(tool.output_schema)
             lines += [
+                "",
+                "<details><summary>Output schema</summary>",
+                "",
                 "```json",
                 json.dumps(tool.output_schema, indent=2, ensure_ascii=False),
                 "```",
+                "",
+                "</details>",
             ]
         else:
             lines += ["No output schema declared in this build."]
@@ -639,10 +645,27 @@ def reference_markdown() -> str:
     return "\n".join(lines)
 
 
-def _schema_table(schema: dict[str, Any]) -> list[str]:
-    required = set(schema.get("required", []))
-    rows = ["| Argument | Type | Required | Default | Description |", "|---|---|---|---|---|"]
+def _result_tables(schema: dict[str, Any]) -> list[str]:
     defs = schema.get("$defs", {})
+    if "properties" in schema:
+        return _schema_table(schema, heading="Field", defs=defs)
+    lines: list[str] = []
+    for variant in schema.get("anyOf", []):
+        name = variant.get("$ref", "").rsplit("/", 1)[-1]
+        definition = defs.get(name, {})
+        summary = definition.get("description", name).split("\n")[0]
+        lines += [f"One of: {summary}", ""]
+        lines += _schema_table(definition, heading="Field", defs=defs)
+        lines.append("")
+    return lines[:-1]
+
+
+def _schema_table(
+    schema: dict[str, Any], *, heading: str = "Argument", defs: dict[str, Any] | None = None
+) -> list[str]:
+    required = set(schema.get("required", []))
+    rows = [f"| {heading} | Type | Required | Default | Description |", "|---|---|---|---|---|"]
+    defs = schema.get("$defs", {}) if defs is None else defs
     for name, prop in schema.get("properties", {}).items():
         default = json.dumps(prop["default"]) if "default" in prop else ""
         description = prop.get("description", "").replace("|", "\\|")
