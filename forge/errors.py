@@ -34,6 +34,8 @@ def describe_validation_error(error: ValidationError, *, subject: str = "argumen
     for item in error.errors(include_url=False, include_input=False):
         location = ".".join(str(part) for part in item["loc"]) or subject
         message = str(item["msg"]).replace("\n", " ")
+        # A validator's own message is already a sentence; pydantic's prefix adds nothing.
+        message = message.removeprefix("Value error, ")
         if len(message) > 200:
             message = message[:197] + "..."
         parts.append(f"{location}: {message}")

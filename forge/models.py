@@ -16,7 +16,14 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationInfo,
+)
 from pydantic.alias_generators import to_camel
 
 #: runId and moduleId become file names, so they are held to this pattern.
@@ -47,12 +54,23 @@ def check_id(value: str, what: str = "id") -> str:
     return value
 
 
-def _as_id(value: str) -> str:
-    return check_id(value)
+def is_valid_id(value: object) -> bool:
+    """Whether ``value`` is a string that :func:`check_id` accepts."""
+    return isinstance(value, str) and bool(ID_PATTERN.fullmatch(value)) and value not in {".", ".."}
 
 
-#: A runId or moduleId: validated before it can touch a path.
-SafeId = Annotated[str, AfterValidator(_as_id)]
+def _as_id(value: str, info: ValidationInfo) -> str:
+    return check_id(value, to_camel(info.field_name) if info.field_name else "id")
+
+
+#: A runId or moduleId: validated before it can touch a path. The JSON Schema
+#: shows the pattern; the validator also rejects "." and ".." and names the
+#: argument and the bad value in its message.
+SafeId = Annotated[
+    str,
+    AfterValidator(_as_id),
+    Field(json_schema_extra={"pattern": ID_PATTERN.pattern, "maxLength": 128}),
+]
 
 
 class WireModel(BaseModel):

@@ -151,6 +151,64 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
                 yield record
 
 
+def peek_json(path: Path) -> tuple[Any, str | None]:
+    """Load JSON from ``path`` without side effects: ``(value, problem)``.
+
+    For readers that must not change anything (a ``get``): a missing file is
+    ``(None, None)``; a corrupt one is ``(None, "<why>")`` and stays where it
+    is until the next writer moves it aside.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"{path} cannot be read: {exc}"
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return (
+            None,
+            f"{path} is corrupt ({type(exc).__name__}); it will be moved aside on the next write",
+        )
+
+
+def remove(path: Path) -> bool:
+    """Delete ``path`` under its lock; ``True`` when there was a file to delete."""
+    with locked(path):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+    return True
+
+
+def newest(folder: Path, suffix: str) -> Path | None:
+    """The most recently modified file in ``folder`` whose name ends in ``suffix``.
+
+    Hidden files (the temp files of atomic writes) are ignored; ties go to the
+    later name so the answer is deterministic.
+    """
+    best: tuple[int, str] | None = None
+    found: Path | None = None
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    for entry in entries:
+        if entry.name.startswith(".") or not entry.name.endswith(suffix):
+            continue
+        try:
+            if not entry.is_file():
+                continue
+            key = (entry.stat().st_mtime_ns, entry.name)
+        except FileNotFoundError:  # removed while we looked
+            continue
+        if best is None or key > best:
+            best, found = key, Path(entry.path)
+    return found
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold the inter-process lock that guards read-modify-write of ``path``."""

@@ -64,3 +64,9 @@ def run_forge(project: Path) -> RunForge:
         )
 
     return run
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests (``@pytest.mark.anyio``) run on asyncio, the loop the MCP SDK is used with."""
+    return "asyncio"

@@ -1,0 +1,165 @@
+"""The event log: one JSONL file per run under ``.forge/logs/``, and queries over it.
+
+Every MCP tool call appends a ``tool_call`` event, and tools append their own
+(``validate``, ``validate_plan``, ``session_save``, ``memory_save`` ...). An
+event goes to the log of the run its call names; a call that names no run
+logs to the run of the process that served it (the MCP server's own run id,
+see :func:`new_run_id`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field, ValidationError
+
+from forge.models import WireModel, is_valid_id
+from forge.store import ForgeDir, append_line, newest, read_lines, utc_now, valid_id
+
+Phase = Literal[
+    "planning",
+    "execution",
+    "validation",
+    "review",
+    "retry",
+    "memory",
+    "session",
+    "tool_call",
+    "plan_validation",
+]
+EventSeverity = Literal["info", "warn", "error"]
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 1_000
+#: Longest string kept when arguments are summarised for the log.
+SUMMARY_TEXT = 200
+#: Lists longer than this are logged as their length only.
+SUMMARY_ITEMS = 3
+
+
+class LogEntry(WireModel):
+    """One event as stored: ``{timestamp, runId, phase, moduleId, event, severity, data}``."""
+
+    # Logs written by other tools (or older forge versions) may carry more keys.
+    model_config = ConfigDict(extra="ignore")
+
+    timestamp: str
+    run_id: str
+    phase: str = Field(description="planning, execution, validation, ... or tool_call.")
+    module_id: str | None = None
+    event: str
+    severity: str = "info"
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class LogQueryResult(WireModel):
+    """What ``forge_logs`` returns: the last ``limit`` matching entries of one run."""
+
+    run_id: str | None = Field(description="The run whose log was read; null when there is none.")
+    entries: list[LogEntry] = Field(description="Matching entries, oldest first.")
+    total: int = Field(description="How many entries matched before the limit was applied.")
+    message: str | None = Field(default=None, description="Why there is nothing, when so.")
+
+
+def new_run_id() -> str:
+    """A run id for a process that was given none: ``serve-<UTC time>-<pid>``."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return f"serve-{stamp}-{os.getpid()}"
+
+
+def log_event(
+    forge_dir: ForgeDir,
+    run_id: str,
+    *,
+    phase: Phase,
+    event: str,
+    module_id: str | None = None,
+    severity: EventSeverity = "info",
+    data: dict[str, Any] | None = None,
+) -> None:
+    """Append one event to ``.forge/logs/<runId>.jsonl`` as a single whole line."""
+    entry = LogEntry(
+        timestamp=utc_now(),
+        run_id=run_id,
+        phase=phase,
+        module_id=module_id,
+        event=event,
+        severity=severity,
+        data=data or {},
+    )
+    append_line(forge_dir.log(run_id), entry.to_wire())
+
+
+def summarize(value: Any, depth: int = 0) -> Any:
+    """A small stand-in for a tool argument: long text cut, long lists and objects counted.
+
+    The log records what a call asked for, never the payload itself (a 1 MB
+    session state is logged as ``{7 keys}``).
+    """
+    if isinstance(value, str):
+        return value if len(value) <= SUMMARY_TEXT else value[: SUMMARY_TEXT - 3] + "..."
+    if isinstance(value, list | tuple):
+        if len(value) > SUMMARY_ITEMS or depth > 0:
+            return f"[{len(value)} items]"
+        return [summarize(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return f"{{{len(value)} keys}}"
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return summarize(str(value), depth)
+
+
+def summarize_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
+    """:func:`summarize` applied to each argument of a call (at most 30 of them)."""
+    return {str(name)[:64]: summarize(value) for name, value in list(arguments.items())[:30]}
+
+
+def run_of(arguments: dict[str, Any]) -> str | None:
+    """The ``runId`` a call names, if it is a valid id (a bad one is never a file name)."""
+    run_id = arguments.get("runId")
+    return run_id if is_valid_id(run_id) else None
+
+
+def query_logs(
+    forge_dir: ForgeDir,
+    *,
+    run_id: str | None = None,
+    module_id: str | None = None,
+    phase: str | None = None,
+    severity: str | None = None,
+    limit: int = DEFAULT_LIMIT,
+) -> LogQueryResult:
+    """The last ``limit`` entries of a run's log that match every filter given.
+
+    ``run_id`` defaults to the most recently modified log. Corrupt lines, and
+    lines that are JSON but not log entries, are skipped.
+    """
+    if run_id is None:
+        latest = newest(forge_dir.root / "logs", ".jsonl")
+        if latest is None:
+            return LogQueryResult(run_id=None, entries=[], total=0, message="No logs yet.")
+        run_id = latest.name.removesuffix(".jsonl")
+    path = forge_dir.log(valid_id(run_id, "runId"))
+    if not path.is_file():
+        return LogQueryResult(
+            run_id=run_id, entries=[], total=0, message=f"No log for runId {run_id!r}."
+        )
+    kept: deque[LogEntry] = deque(maxlen=max(1, min(limit, MAX_LIMIT)))
+    total = 0
+    for record in read_lines(path):
+        if module_id is not None and record.get("moduleId") != module_id:
+            continue
+        if phase is not None and record.get("phase") != phase:
+            continue
+        if severity is not None and record.get("severity") != severity:
+            continue
+        try:
+            entry = LogEntry.model_validate(record)
+        except ValidationError:
+            continue
+        total += 1
+        kept.append(entry)
+    return LogQueryResult(run_id=run_id, entries=list(kept), total=total)

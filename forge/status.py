@@ -1,0 +1,210 @@
+"""Live progress: ``.forge/status.json``, rewritten atomically after every tool call.
+
+The file answers "how far along is this run?" for status lines and ``forge
+status`` without asking the server: the plan's objective and modules, each
+module's state (from its attempt history, else the session snapshot's
+``moduleStatuses``, else pending), attempts and last score, and the counts.
+
+Which run: the one the latest call named, else the newest session snapshot's.
+Which plan: that snapshot's ``planPath``, else the newest ``.forge/plans/*.json``.
+Plans are read tolerantly here (a plan that does not parse still shows its
+progress as far as it can); judging plans is ``validate_plan``'s job.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from forge.history import load_history
+from forge.models import WireModel, is_valid_id
+from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_json
+
+ModuleState = Literal["pending", "running", "done", "failed"]
+
+#: How an attempt's or a snapshot's status word counts in the totals.
+_STATE_OF: dict[str, ModuleState] = {
+    "passed": "done",
+    "done": "done",
+    "complete": "done",
+    "completed": "done",
+    "running": "running",
+    "in_progress": "running",
+    "retrying": "running",
+    "failed": "failed",
+    "stagnant": "failed",
+    "escalated": "failed",
+    "blocked": "failed",
+}
+
+
+class ModuleStatus(WireModel):
+    """One module's line in the status file."""
+
+    id: str
+    title: str
+    state: ModuleState = Field(description="pending, running, done or failed.")
+    status: str | None = Field(description="The last status reported (passed, escalated, ...).")
+    attempts: int
+    score: float | None = Field(description="Score of the latest attempt that had one.")
+    updated_at: str | None = Field(description="Time of the latest attempt.")
+
+
+class StatusCounts(WireModel):
+    """How many modules are in each state."""
+
+    total: int
+    done: int
+    running: int
+    failed: int
+    pending: int
+
+
+class Status(WireModel):
+    """The content of ``.forge/status.json``."""
+
+    updated_at: str
+    started_at: str | None = Field(description="When the process writing this file started.")
+    run_id: str | None
+    plan_path: str | None
+    objective: str | None
+    current_phase: str | None
+    last_tool: str | None = Field(description="The tool call after which this was written.")
+    counts: StatusCounts
+    modules: list[ModuleStatus]
+
+
+def build_status(
+    forge_dir: ForgeDir,
+    *,
+    run_id: str | None = None,
+    started_at: str | None = None,
+    last_tool: str | None = None,
+) -> Status:
+    """Assemble the status of ``run_id`` (default: the newest session snapshot's run)."""
+    session: dict[str, Any] = {}
+    if run_id is None:
+        latest = newest(forge_dir.root / "state", ".json")
+        if latest is not None:
+            run_id = latest.name.removesuffix(".json")
+    if run_id is not None:
+        loaded, _ = peek_json(forge_dir.session(run_id))
+        session = loaded if isinstance(loaded, dict) else {}
+    plan_path, plan = _plan(forge_dir, session.get("planPath"))
+    snapshot_statuses = session.get("moduleStatuses")
+    if not isinstance(snapshot_statuses, dict):
+        snapshot_statuses = {}
+    modules = [
+        _module(forge_dir, run_id, module_id, title, snapshot_statuses.get(module_id))
+        for module_id, title in _module_ids(forge_dir, run_id, plan)
+    ]
+    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
+    objective = plan.get("objective")
+    phase = session.get("currentPhase")
+    return Status(
+        updated_at=utc_now(),
+        started_at=started_at,
+        run_id=run_id,
+        plan_path=plan_path,
+        objective=objective if isinstance(objective, str) else None,
+        current_phase=phase if isinstance(phase, str) else None,
+        last_tool=last_tool,
+        counts=StatusCounts(total=len(modules), **counts),
+        modules=modules,
+    )
+
+
+_STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
+
+
+def write_status(forge_dir: ForgeDir, status: Status) -> None:
+    """Replace ``.forge/status.json`` atomically."""
+    write_json(forge_dir.status, status.to_wire())
+
+
+def refresh_status(
+    forge_dir: ForgeDir,
+    *,
+    run_id: str | None = None,
+    started_at: str | None = None,
+    last_tool: str | None = None,
+) -> Status:
+    """Build and write the status under the file's lock, so the last writer is the newest."""
+    with locked(forge_dir.status):
+        status = build_status(forge_dir, run_id=run_id, started_at=started_at, last_tool=last_tool)
+        write_status(forge_dir, status)
+    return status
+
+
+def _plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[str, Any]]:
+    path: Path | None = None
+    if isinstance(wanted, str) and wanted:
+        candidate = Path(wanted).expanduser()
+        candidate = candidate if candidate.is_absolute() else forge_dir.project_root / candidate
+        path = candidate if candidate.is_file() else None
+    if path is None:
+        path = newest(forge_dir.plans, ".json")
+    if path is None:
+        return None, {}
+    plan, _ = peek_json(path)
+    try:
+        shown = path.relative_to(forge_dir.project_root).as_posix()
+    except ValueError:
+        shown = str(path)
+    return shown, plan if isinstance(plan, dict) else {}
+
+
+def _module_ids(
+    forge_dir: ForgeDir, run_id: str | None, plan: dict[str, Any]
+) -> list[tuple[str, str]]:
+    modules = plan.get("modules")
+    if isinstance(modules, list) and modules:
+        found = []
+        for module in modules:
+            if isinstance(module, dict) and isinstance(module.get("id"), str):
+                title = module.get("title")
+                found.append((module["id"], title if isinstance(title, str) else module["id"]))
+        return found
+    # No plan: show whatever modules have an attempt history in this run.
+    folder = forge_dir.root / "iterations"
+    if run_id is not None:
+        folder = folder / run_id
+    try:
+        names = sorted(p.name for p in folder.iterdir() if p.is_file())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    ids = [n.removesuffix(".json") for n in names if n.endswith(".json") and n[0] != "."]
+    return [(i, i) for i in ids]
+
+
+def _module(
+    forge_dir: ForgeDir, run_id: str | None, module_id: str, title: str, reported: object
+) -> ModuleStatus:
+    attempts: list[Any] = []
+    last_status: str | None = None
+    if is_valid_id(module_id):
+        path = forge_dir.iteration(module_id, run_id)
+        if run_id is not None and not path.exists():
+            path = forge_dir.iteration(module_id, None)
+        stored, _ = peek_json(path)
+        history = load_history(module_id, run_id, stored)
+        attempts, last_status = history.attempts, history.last_status
+    if last_status is None and isinstance(reported, str):
+        last_status = reported
+    state: ModuleState = "pending"
+    if last_status is not None:
+        state = _STATE_OF.get(last_status.lower(), "running" if attempts else "pending")
+    elif attempts:
+        state = "running"
+    scores = [a.score for a in attempts if a.score is not None]
+    return ModuleStatus(
+        id=module_id,
+        title=title,
+        state=state,
+        status=last_status,
+        attempts=len(attempts),
+        score=scores[-1] if scores else None,
+        updated_at=attempts[-1].timestamp if attempts else None,
+    )

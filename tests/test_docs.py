@@ -1,0 +1,25 @@
+"""The tool reference in docs/ is generated from the live schemas and must not drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forge.server import TOOL_NAMES, reference_markdown
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_tool_reference_matches_the_server() -> None:
+    committed = (DOCS / "mcp-tools.md").read_text(encoding="utf-8")
+    assert committed == reference_markdown(), (
+        "docs/mcp-tools.md is out of date: run "
+        "python -m forge.server --print-reference > docs/mcp-tools.md"
+    )
+
+
+def test_client_guide_names_every_tool_and_setting() -> None:
+    guide = (DOCS / "mcp.md").read_text(encoding="utf-8")
+    for needle in (*TOOL_NAMES, "claude mcp add forge -- forge-mcp", ".mcp.json", "uvx", "pipx"):
+        assert needle in guide, needle
+    for variable in ("FORGE_CWD", "FORGE_HOME", "FORGE_DISABLE_PLUGINS", "FORGE_LOG_LEVEL"):
+        assert variable in guide, variable
