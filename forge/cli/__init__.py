@@ -14,21 +14,34 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from forge import __version__
 from forge.errors import ForgeError
 
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
-SUBCOMMANDS = ("validate", "plugins", "serve")
+SUBCOMMANDS = ("validate", "status", "logs", "memory", "sessions", "plugins", "serve")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``forge CMD: error: what (forge CMD --help)``.
+
+    Subcommand parsers are of this class too (argparse makes them of the
+    parent's class), so every usage error reads the same.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print the error as one line and exit 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="forge",
         description="Validate that modules delivered by coding agents really landed.",
         epilog="Run 'forge COMMAND --help' for a command's options and examples.",

@@ -3,22 +3,40 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-from typing import Any
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from forge.cli.output import paint
+from forge.cli.output import paint, table
+from forge.cli.progress import Progress, format_duration
+
+if TYPE_CHECKING:
+    from forge.reports import ModuleRun
 
 EXAMPLES = """\
 examples:
   forge validate --files src/app.py src/util.py --command "pytest -q"
   forge validate --cwd ../worktree-auth --module-id auth --run-id run-42 --json
   forge validate --files missing.py --command false     # exits 1: two failures
+  forge validate --plan .forge/plans/auth.json --module api --cwd ../wt-api
+  forge validate --plan .forge/plans/auth.json --all --run-id run-42
+  forge validate --plan plan.json --all --format sarif --output-file forge.sarif
+  forge validate --plan plan.json --all --format junit > forge-junit.xml
 
-exit codes: 0 every check passed, 1 a check failed, 2 usage or configuration error
+formats: text (default), json (the report, as the MCP tool returns it), junit
+(JUnit XML, a testcase per check), sarif (SARIF 2.1.0 for code scanning)
+
+exit codes: 0 every check passed, 1 a check failed (or a module was skipped
+because its dependency failed), 2 usage or configuration error
 """
 
 #: Lines of a failing command's output tail shown in text mode.
 SHOWN_OUTPUT_LINES = 12
+FORMATS = ("text", "json", "junit", "sarif")
+#: Where events of a CLI call that names no run go: ``.forge/logs/cli.jsonl``.
+CLI_RUN_ID = "cli"
 
 
 def register(subparsers: Any) -> None:
@@ -26,7 +44,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "validate",
         help="check that a module landed: files, syntax, contracts, verify commands",
-        description="Validate one module: its files exist and parse, its commands pass.",
+        description="Validate one module (from flags, or from a plan with --plan and "
+        "--module), or every module of a plan in dependency order (--all).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -46,30 +65,77 @@ def register(subparsers: Any) -> None:
         metavar="CMD",
         help="a verify command, run with sh in --cwd (repeatable)",
     )
+    parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
+    parser.add_argument(
+        "--all", action="store_true", help="with --plan: every module, in dependency order"
+    )
     parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
-        "--module-id", default="adhoc", help="module id for the attempt history (default: adhoc)"
+        "--module-id",
+        "--module",
+        dest="module_id",
+        metavar="ID",
+        help="module id: the plan module to validate, or the id for the attempt "
+        "history (default: adhoc)",
     )
-    parser.add_argument("--run-id", help="run id for the attempt history")
+    parser.add_argument("--run-id", help="run id for the attempt history and the event log")
     parser.add_argument(
         "--timeout", type=float, help="per-command timeout in seconds (default 120)"
     )
     parser.add_argument("--max-attempts", type=int, help="attempts before ESCALATE (default 3)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: text)")
+    parser.add_argument("--json", action="store_true", help="the same as --format json")
+    parser.add_argument(
+        "--output-file",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE instead of stdout",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Validate, print the report, exit 0 when passed and 1 when not."""
+    from forge.errors import UsageError
+
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"--json and --format {args.format} disagree: give one of them")
+    output_format = "json" if args.json else (args.format or "text")
+    if args.plan is None:
+        if args.all:
+            raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
+        runs, multi = [_validate_flags(args)], False
+    else:
+        if args.files or args.commands:
+            raise UsageError(
+                "--files and --command cannot be combined with --plan: the plan module gives them"
+            )
+        if args.all == (args.module_id is not None):
+            raise UsageError("with --plan, give --module ID or --all (one of them)")
+        runs, multi = _validate_plan(args, output_format), bool(args.all)
+    text = _render(runs, output_format, multi=multi)
+    if args.output_file:
+        try:
+            Path(args.output_file).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
+    else:
+        print(text)
+    return 0 if all(run.status == "passed" for run in runs) else 1
+
+
+def _validate_flags(args: argparse.Namespace) -> ModuleRun:
+    """One module from --files/--command, recorded like the MCP tool records it."""
     from pydantic import ValidationError
 
     from forge.engine import Engine
     from forge.errors import UsageError, describe_validation_error
     from forge.models import ValidateRequest
+    from forge.reports import ModuleRun
 
     try:
         request = ValidateRequest(
-            module_id=args.module_id,
+            module_id=args.module_id or "adhoc",
             files=args.files,
             commands=args.commands,
             cwd=args.cwd,
@@ -79,12 +145,161 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None
-    report = Engine.for_project().validate(request)
-    if args.json:
-        print(json.dumps(report.to_wire(), indent=2, ensure_ascii=False))
-    else:
-        print(render_report(report))
-    return 0 if report.passed else 1
+    engine = Engine.for_project()
+    working_dir = engine.working_dir(request)
+    started = time.monotonic()
+    with Progress() as progress:
+        progress.update(f"validating {request.module_id}")
+        if working_dir.is_dir():
+            service = _service(engine, args.run_id)
+            report = service.validate(request)
+            _refresh_status(service)
+        else:
+            # A module that cannot be judged leaves nothing in .forge: no attempt, no event.
+            report = engine.validate(request)
+    return ModuleRun(
+        module_id=request.module_id,
+        working_dir=working_dir,
+        report=report,
+        seconds=time.monotonic() - started,
+    )
+
+
+def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleRun]:
+    """The plan's module (--module) or all its modules in dependency order (--all)."""
+    from pydantic import ValidationError
+
+    from forge.engine import Engine
+    from forge.errors import UsageError, describe_validation_error
+    from forge.plan_run import (
+        RunOptions,
+        find_module,
+        load_plan,
+        validate_all,
+        validate_module,
+    )
+
+    if args.run_id is not None:
+        from forge.store import valid_id
+
+        valid_id(args.run_id, "--run-id")
+    plan_path = Path(args.plan).expanduser().absolute()
+    service = _service(Engine.for_project(), args.run_id)
+    plan, layers = load_plan(service, plan_path)
+    options = RunOptions(
+        cwd=args.cwd, run_id=args.run_id, timeout=args.timeout, max_attempts=args.max_attempts
+    )
+    live = output_format == "text" and not args.output_file
+    try:
+        with Progress() as progress:
+            if not args.all:
+                module = find_module(plan, args.module_id)
+                progress.update(f"validating {module.id} ({module.title})")
+                runs = [validate_module(service, module, options)]
+            else:
+
+                def start(module: Any, index: int, total: int) -> None:
+                    progress.update(f"[{index}/{total}] validating {module.id} ({module.title})")
+
+                def done(run: ModuleRun) -> None:
+                    _refresh_status(service)
+                    if live:
+                        progress.clear()
+                        print(_module_line(run), flush=True)
+
+                runs = validate_all(service, plan, layers, options, on_start=start, on_done=done)
+    except ValidationError as exc:
+        raise UsageError(describe_validation_error(exc)) from None
+    _refresh_status(service)
+    return runs
+
+
+def _service(engine: Any, run_id: str | None) -> Any:
+    from forge.service import Forge
+
+    service = Forge(engine, run_id=run_id or CLI_RUN_ID)
+    service.active_run = run_id
+    return service
+
+
+def _refresh_status(service: Any) -> None:
+    """Rewrite .forge/status.json for the run, as the server does after each call."""
+    if service.active_run is None:
+        return
+    # Status is a courtesy: it must never fail the validation.
+    with contextlib.suppress(Exception):
+        service.refresh_status("validate")
+
+
+def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
+    from forge import reports
+
+    if output_format == "junit":
+        return reports.to_junit(runs).rstrip("\n")
+    if output_format == "sarif":
+        from forge.config import project_root
+
+        return json.dumps(reports.to_sarif(runs, project_root()), indent=2, ensure_ascii=False)
+    if output_format == "json":
+        if multi:
+            return json.dumps(reports.to_json(runs), indent=2, ensure_ascii=False)
+        report = runs[0].report
+        assert report is not None
+        return json.dumps(report.to_wire(), indent=2, ensure_ascii=False)
+    if not multi:
+        report = runs[0].report
+        assert report is not None
+        return render_report(report)
+    return render_summary(runs)
+
+
+def _module_line(run: ModuleRun) -> str:
+    """One line as a module finishes: PASS/FAIL/SKIP, the id, the score, the time."""
+    if run.report is None:
+        return f"{paint('SKIP', 'yellow')} {run.module_id}: {run.skipped}"
+    mark = paint("PASS", "green") if run.report.passed else paint("FAIL", "red")
+    return f"{mark} {run.module_id} (score {run.report.score:.2f}, {format_duration(run.seconds)})"
+
+
+def render_summary(runs: list[ModuleRun]) -> str:
+    """Every failing module's report, then a table of all modules and the verdict."""
+    lines: list[str] = []
+    for run in runs:
+        if run.report is not None and not run.report.passed:
+            lines.append(paint(f"== {run.module_id}: {run.title or run.module_id}", "bold"))
+            lines.append(render_report(run.report))
+            lines.append("")
+    rows = [
+        [
+            run.module_id,
+            run.status,
+            f"{run.report.score:.2f}" if run.report else "-",
+            str(run.report.attempt) if run.report else "-",
+            run.report.recommendation if run.report else "-",
+            _reason(run),
+        ]
+        for run in runs
+    ]
+    lines.append(table(["MODULE", "STATUS", "SCORE", "ATTEMPT", "NEXT", "REASON"], rows))
+    counts = {s: sum(r.status == s for r in runs) for s in ("passed", "failed", "skipped")}
+    all_passed = counts["passed"] == len(runs)
+    verdict = paint("PASSED", "green") if all_passed else paint("FAILED", "red")
+    lines.append(
+        f"{verdict}: {counts['passed']}/{len(runs)} modules passed, "
+        f"{counts['failed']} failed, {counts['skipped']} skipped"
+    )
+    return "\n".join(lines)
+
+
+def _reason(run: ModuleRun) -> str:
+    if run.report is None:
+        return run.skipped or ""
+    failures = [r for r in run.report.results if not r.passed]
+    if not failures:
+        return ""
+    first = failures[0]
+    more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
+    return f"{first.type} {first.target}: {first.message}{more}"
 
 
 def render_report(report: Any) -> str:

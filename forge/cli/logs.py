@@ -1,0 +1,144 @@
+"""``forge logs``: the event log of a run, filtered like the ``forge_logs`` tool, or followed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Any, get_args
+
+from forge.cli.output import paint
+
+if TYPE_CHECKING:
+    from forge.events import LogEntry
+
+EXAMPLES = """\
+examples:
+  forge logs                                  # the last 50 events of the newest run
+  forge logs --run-id run-42 --module auth --severity error
+  forge logs --phase validation --limit 10 --json
+  forge logs --follow                         # new events as they come (Ctrl-C to stop)
+  forge logs --follow --json | jq .event      # one JSON object a line
+
+exit codes: 0 shown (also when nothing matched), 2 usage error
+"""
+
+#: Seconds between looks at the log file with --follow.
+FOLLOW_INTERVAL = 0.5
+#: Characters of an event's data shown in text mode.
+DATA_WIDTH = 160
+
+_SEVERITY_COLORS = {"info": "dim", "warn": "yellow", "error": "red"}
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge logs`` to the parser."""
+    from forge.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+
+    parser = subparsers.add_parser(
+        "logs",
+        help="events of a run: tool calls, validations, memory, sessions",
+        description="Show the event log of a run (default: the most recently written "
+        "log), filtered by module, phase and severity.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--run-id", help="the run whose log to read (default: the newest)")
+    parser.add_argument("--module", "--module-id", dest="module_id", metavar="ID")
+    parser.add_argument("--phase", choices=get_args(Phase))
+    parser.add_argument("--severity", choices=get_args(EventSeverity))
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        help=f"the last N matching events (default {DEFAULT_LIMIT}, at most {MAX_LIMIT})",
+    )
+    parser.add_argument(
+        "--follow", "-f", action="store_true", help="keep printing new events until Ctrl-C"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON: the query result, or with --follow one event a line",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the matching events; with ``--follow``, keep printing new ones."""
+    from forge.config import project_root
+    from forge.errors import UsageError
+    from forge.events import MAX_LIMIT, query_logs
+    from forge.store import ForgeDir, valid_id
+
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise UsageError(f"--limit must be between 1 and {MAX_LIMIT}, not {args.limit}")
+    if args.run_id is not None:
+        valid_id(args.run_id, "--run-id")
+    forge_dir = ForgeDir(project_root())
+    filters = {"module_id": args.module_id, "phase": args.phase, "severity": args.severity}
+    result = query_logs(forge_dir, run_id=args.run_id, limit=args.limit, **filters)
+    if not args.follow:
+        if args.json:
+            print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+        elif result.message and not result.entries:
+            print(result.message, file=sys.stderr)
+        else:
+            _print(result.entries, as_json=False)
+            if result.total > len(result.entries):
+                print(
+                    paint(
+                        f"({len(result.entries)} of {result.total} shown; --limit for more)", "dim"
+                    )
+                )
+        return 0
+    _print(result.entries, as_json=args.json)
+    run_id = result.run_id
+    seen = result.total
+    try:
+        while True:
+            time.sleep(FOLLOW_INTERVAL)
+            if run_id is None:  # no log yet: follow the first one that appears
+                result = query_logs(forge_dir, limit=MAX_LIMIT, **filters)
+                run_id, seen = result.run_id, 0
+                if run_id is None:
+                    continue
+            result = query_logs(forge_dir, run_id=run_id, limit=MAX_LIMIT, **filters)
+            if result.total > seen:
+                _print(result.entries[-(result.total - seen) :], as_json=args.json)
+                seen = result.total
+    except KeyboardInterrupt:
+        return 0
+
+
+def _print(entries: list[LogEntry], *, as_json: bool) -> None:
+    for entry in entries:
+        if as_json:
+            print(json.dumps(entry.to_wire(), ensure_ascii=False), flush=True)
+        else:
+            print(format_entry(entry), flush=True)
+
+
+def format_entry(entry: LogEntry) -> str:
+    """``09:44:00.123 WARN  validation  validate  auth  passed=false score=0.5 ...``."""
+    clock = entry.timestamp[11:23] if len(entry.timestamp) >= 23 else entry.timestamp
+    severity = entry.severity.upper().ljust(5)
+    parts = [
+        clock,
+        paint(severity, _SEVERITY_COLORS.get(entry.severity, "bold")),
+        entry.phase.ljust(10),
+        entry.event,
+    ]
+    if entry.module_id:
+        parts.append(paint(entry.module_id, "bold"))
+    data = " ".join(f"{key}={_short(value)}" for key, value in entry.data.items())
+    if data:
+        parts.append(data if len(data) <= DATA_WIDTH else data[: DATA_WIDTH - 3] + "...")
+    return " ".join(parts)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

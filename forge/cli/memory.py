@@ -1,0 +1,183 @@
+"""``forge memory``: recall, save and list what agents learned about the project."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any, get_args
+
+from forge.cli.output import table
+
+if TYPE_CHECKING:
+    from forge.memory import MemoryEntry
+
+EXAMPLES = """\
+examples:
+  forge memory recall "run the tests"                # best matches, project then global
+  forge memory recall vitest --scope project --limit 3 --json
+  forge memory save "Tests run with pnpm vitest --run" --category test_command --confidence 0.9
+  forge memory save "Use ruff, not flake8" --category convention --scope global --tag python
+  forge memory list --category failure_pattern
+
+exit codes: 0 done (a duplicate is skipped, not an error; no match is not an
+error), 2 usage error (unknown category, confidence outside 0..1, empty pattern)
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge memory`` and its actions to the parser."""
+    from forge.memory import DEFAULT_CONFIDENCE, DEFAULT_RECALL_LIMIT, Category
+
+    categories = get_args(Category)
+    parser = subparsers.add_parser(
+        "memory",
+        help="recall, save and list patterns agents learned (project and global memory)",
+        description="Project memory is .forge/memory/project.jsonl; global memory, shared by "
+        "every project, is $FORGE_HOME/memory/global.jsonl.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(run=lambda _args: _usage(parser))
+    actions = parser.add_subparsers(dest="memory_command", metavar="ACTION")
+
+    recall = actions.add_parser(
+        "recall",
+        help="the memories most relevant to a query (BM25)",
+        description="Rank memories by relevance to QUERY; project first, by confidence.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    recall.add_argument("query", help="words to look for")
+    recall.add_argument("--scope", choices=("project", "global", "all"), default="all")
+    recall.add_argument("--limit", type=int, default=DEFAULT_RECALL_LIMIT)
+    recall.add_argument("--category", choices=categories)
+    recall.add_argument("--json", action="store_true", help="print the result as JSON")
+    recall.set_defaults(run=run_recall)
+
+    save = actions.add_parser(
+        "save",
+        help="remember a pattern (skipped when already there)",
+        description="Save a pattern to project or global memory.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    save.add_argument("pattern", help="the learning, in one or more sentences (at most 1 KB)")
+    save.add_argument("--category", required=True, choices=categories)
+    save.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE, help="0..1")
+    save.add_argument("--scope", choices=("project", "global"), default="project")
+    save.add_argument("--tag", dest="tags", action="append", default=[], help="a tag (repeatable)")
+    save.add_argument("--json", action="store_true", help="print the result as JSON")
+    save.set_defaults(run=run_save)
+
+    listing = actions.add_parser(
+        "list",
+        help="every memory, newest first",
+        description="List memories, newest first.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    listing.add_argument("--scope", choices=("project", "global", "all"), default="all")
+    listing.add_argument("--category", choices=categories)
+    listing.add_argument("--json", action="store_true", help="print the entries as JSON")
+    listing.set_defaults(run=run_list)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    from forge.errors import UsageError
+
+    raise UsageError("give an action: recall, save or list (forge memory --help)")
+
+
+def _build_service() -> Any:
+    """The project's service; events of these calls go to ``.forge/logs/cli.jsonl``."""
+    from forge.cli.validate import CLI_RUN_ID
+    from forge.engine import Engine
+    from forge.service import Forge
+
+    return Forge(Engine.for_project(), run_id=CLI_RUN_ID)
+
+
+def run_recall(args: argparse.Namespace) -> int:
+    """Print the best matches."""
+    from forge.errors import UsageError
+    from forge.memory import MAX_QUERY_LENGTH, MAX_RECALL_LIMIT
+
+    if not 1 <= args.limit <= MAX_RECALL_LIMIT:
+        raise UsageError(f"--limit must be between 1 and {MAX_RECALL_LIMIT}, not {args.limit}")
+    if len(args.query) > MAX_QUERY_LENGTH:
+        raise UsageError(f"the query is longer than {MAX_QUERY_LENGTH} characters: use fewer words")
+    result = _build_service().memory_recall(
+        args.query, scope=args.scope, limit=args.limit, category=args.category
+    )
+    print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.text)
+    return 0
+
+
+def run_save(args: argparse.Namespace) -> int:
+    """Save the pattern and print the one-line reply."""
+    result = _build_service().memory_save(
+        pattern=args.pattern,
+        category=args.category,
+        confidence=args.confidence,
+        scope=args.scope,
+        tags=args.tags,
+    )
+    print(
+        json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.message
+    )
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print the entries of the scopes asked for, newest first."""
+    from forge.config import project_root
+    from forge.service import global_memory_file
+    from forge.store import ForgeDir
+
+    files = {"project": ForgeDir(project_root()).project_memory, "global": global_memory_file()}
+    scopes = ["project", "global"] if args.scope == "all" else [args.scope]
+    rows: list[tuple[str, MemoryEntry]] = [
+        (scope, entry)
+        for scope in scopes
+        for entry in read_entries(files[scope])
+        if args.category is None or entry.category == args.category
+    ]
+    rows.sort(key=lambda row: row[1].timestamp, reverse=True)
+    if args.json:
+        shown = [{**entry.to_wire(), "scope": scope} for scope, entry in rows]
+        print(json.dumps({"memories": shown, "count": len(shown)}, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("No memories yet: save one with forge memory save PATTERN --category CATEGORY")
+        return 0
+    print(
+        table(
+            ["SCOPE", "CATEGORY", "CONF", "SAVED", "PATTERN"],
+            [
+                [scope, e.category, f"{e.confidence:g}", e.timestamp[:10], _one_line(e.pattern)]
+                for scope, e in rows
+            ],
+        )
+    )
+    return 0
+
+
+def read_entries(path: Any) -> list[MemoryEntry]:
+    """The valid entries of one memory file, in file order; corrupt lines are skipped."""
+    from pydantic import ValidationError
+
+    from forge.memory import MemoryEntry
+    from forge.store import read_lines
+
+    entries = []
+    for record in read_lines(path):
+        try:
+            entries.append(MemoryEntry.model_validate(record))
+        except ValidationError:
+            continue
+    return entries
+
+
+def _one_line(text: str, width: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

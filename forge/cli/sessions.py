@@ -1,0 +1,155 @@
+"""``forge sessions``: the orchestrator's saved session snapshots (list, show)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from forge.cli.output import table
+
+EXAMPLES = """\
+examples:
+  forge sessions                      # the same as: forge sessions list
+  forge sessions list --json
+  forge sessions show run-42          # phase, progress and module statuses
+  forge sessions show run-42 --json   # the snapshot as saved
+
+exit codes: 0 shown, 1 no session with that run id, 2 usage error
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge sessions`` (list, show) to the parser."""
+    parser = subparsers.add_parser(
+        "sessions",
+        help="saved orchestrator sessions: list them, show one",
+        description="Session snapshots are what an orchestrator saved with session_state "
+        "in .forge/state/<runId>.json, so a run can resume.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run_list)
+    actions = parser.add_subparsers(dest="sessions_command", metavar="ACTION")
+    listing = actions.add_parser(
+        "list",
+        help="every session, most recently updated first",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(run=run_list)
+    show = actions.add_parser(
+        "show",
+        help="one session's snapshot",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_argument("run_id", metavar="RUN_ID")
+    show.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    show.set_defaults(run=run_show)
+
+
+def _forge_dir() -> Any:
+    from forge.config import project_root
+    from forge.store import ForgeDir
+
+    return ForgeDir(project_root())
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print every session, most recent first."""
+    from forge.sessions import list_sessions
+
+    result = list_sessions(_forge_dir())
+    for notice in result.notices:
+        print(f"forge sessions: warning: {notice}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+        return 0
+    if not result.sessions:
+        print("No sessions yet: an orchestrator saves them with the session_state tool.")
+        return 0
+    rows = [
+        [
+            s.run_id,
+            s.current_phase or "-",
+            f"{s.completed_count}/{s.total_count}",
+            s.last_updated_at or "-",
+        ]
+        for s in result.sessions
+    ]
+    print(table(["RUN", "PHASE", "DONE", "UPDATED"], rows))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print one session; exit 1 when there is none with that run id."""
+    from forge.sessions import load_session
+    from forge.store import valid_id
+
+    # Read directly, not through the service: looking must not add events to the run's log.
+    loaded = load_session(_forge_dir(), valid_id(args.run_id, "RUN_ID"))
+    state = loaded.to_wire()
+    if not loaded.found:
+        if args.json:
+            print(json.dumps(state, indent=2, ensure_ascii=False))
+        else:
+            print(
+                f"forge sessions: no session {args.run_id!r}: forge sessions list shows the runs",
+                file=sys.stderr,
+            )
+        return 1
+    if args.json:
+        print(json.dumps(state, indent=2, ensure_ascii=False))
+        return 0
+    print(render_session(args.run_id, state))
+    return 0
+
+
+def render_session(run_id: str, state: dict[str, Any]) -> str:
+    """A session for people: the known keys as lines, module statuses as a table."""
+    lines = [f"run        {run_id}"]
+    for key, label in (
+        ("planPath", "plan"),
+        ("currentPhase", "phase"),
+        ("startedAt", "started"),
+        ("lastUpdatedAt", "updated"),
+    ):
+        if state.get(key) is not None:
+            lines.append(f"{label.ljust(10)} {state[key]}")
+    completed = state.get("completedModules")
+    if isinstance(completed, list):
+        lines.append(f"{'completed'.ljust(10)} {len(completed)}: {', '.join(map(str, completed))}")
+    statuses = state.get("moduleStatuses")
+    retries = state.get("retryCounts")
+    retries = retries if isinstance(retries, dict) else {}
+    if isinstance(statuses, dict) and statuses:
+        lines.append("")
+        rows = [
+            [str(module), _text(status), str(retries.get(module, 0))]
+            for module, status in statuses.items()
+        ]
+        lines.append(table(["MODULE", "STATUS", "RETRIES"], rows))
+    known = {
+        "found",
+        "runId",
+        "planPath",
+        "currentPhase",
+        "startedAt",
+        "lastUpdatedAt",
+        "completedModules",
+        "moduleStatuses",
+        "retryCounts",
+    }
+    others = sorted(key for key in state if key not in known)
+    if others:
+        lines.append("")
+        lines.append(f"other keys: {', '.join(others)} (--json shows them)")
+    return "\n".join(lines)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

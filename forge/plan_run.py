@@ -1,0 +1,140 @@
+"""Validating a plan's modules: one module, or all of them in dependency order.
+
+A module's ``files`` and ``verify`` commands come from the plan; everything
+else is the ordinary ``validate`` path through :meth:`forge.service.Forge.validate`,
+so attempt history and events are recorded exactly as the MCP tool records
+them. ``--all`` walks the plan's execution layers; a module whose dependency
+did not pass (failed, or was itself skipped) is skipped, and the rest of the
+plan goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forge.errors import UsageError
+from forge.models import ValidateRequest
+from forge.reports import ModuleRun
+
+if TYPE_CHECKING:
+    from forge.plan import Plan, PlanModule
+    from forge.service import Forge
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What applies to every module of the run: where, which run, limits."""
+
+    cwd: str | None = None
+    run_id: str | None = None
+    timeout: float | None = None
+    max_attempts: int | None = None
+
+
+def load_plan(service: Forge, plan_path: Path) -> tuple[Plan, list[list[str]]]:
+    """The plan at ``plan_path`` and its execution layers; :class:`UsageError` if it is invalid.
+
+    The plan is judged by ``check_plan`` first (the same rules as ``forge plan
+    check``), so a plan with a cycle or a broken module is refused with its
+    first error instead of being half-run.
+    """
+    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+
+    report = service.validate_plan(plan_path=str(plan_path))
+    if not report.valid:
+        first = report.errors[0]
+        more = len(report.errors) - 1
+        hint = f" (and {more} more: run forge plan check {plan_path})" if more else ""
+        raise UsageError(f"plan {plan_path} is invalid: {first.message}{hint}")
+    try:
+        loaded = build_plan(read_plan_json(plan_path))
+    except PlanReadError as exc:  # changed between the check and now
+        raise UsageError(f"plan {plan_path}: {exc}") from None
+    if loaded.plan is None:  # pragma: no cover - check_plan said it was valid
+        raise UsageError(f"plan {plan_path} has no usable modules")
+    return loaded.plan, report.layers
+
+
+def find_module(plan: Plan, module_id: str) -> PlanModule:
+    """The module ``module_id`` of ``plan``; :class:`UsageError` naming the ids there are."""
+    for module in plan.modules:
+        if module.id == module_id:
+            return module
+    ids = ", ".join(module.id for module in plan.modules)
+    raise UsageError(f"no module {module_id!r} in the plan: its modules are {ids}")
+
+
+def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
+    """The validate request of a plan module: its files and verify commands."""
+    return ValidateRequest(
+        module_id=module.id,
+        files=list(module.files),
+        commands=list(module.verify),
+        cwd=options.cwd,
+        run_id=options.run_id,
+        timeout=options.timeout,
+        max_attempts=options.max_attempts,
+    )
+
+
+def working_dir(service: Forge, options: RunOptions) -> Path:
+    """Where the modules' files are looked for and their commands run."""
+    if options.cwd is None:
+        return service.root
+    return (service.root / Path(options.cwd).expanduser()).absolute()
+
+
+def validate_module(service: Forge, module: PlanModule, options: RunOptions) -> ModuleRun:
+    """Validate one plan module, timing it."""
+    started = time.monotonic()
+    report = service.validate(request_for(module, options))
+    return ModuleRun(
+        module_id=module.id,
+        working_dir=working_dir(service, options),
+        report=report,
+        title=module.title,
+        seconds=time.monotonic() - started,
+    )
+
+
+def validate_all(
+    service: Forge,
+    plan: Plan,
+    layers: Sequence[Sequence[str]],
+    options: RunOptions,
+    *,
+    on_start: Callable[[PlanModule, int, int], None] | None = None,
+    on_done: Callable[[ModuleRun], None] | None = None,
+) -> list[ModuleRun]:
+    """Every module in layer order; a module whose dependency did not pass is skipped.
+
+    ``on_start(module, index, total)`` and ``on_done(run)`` let a caller show
+    progress. Returns the runs in the order they happened.
+    """
+    by_id = {module.id: module for module in plan.modules}
+    order = [by_id[module_id] for layer in layers for module_id in layer]
+    outcome: dict[str, str] = {}
+    runs: list[ModuleRun] = []
+    for index, module in enumerate(order, start=1):
+        blocked = [dep for dep in module.depends_on if outcome.get(dep) != "passed"]
+        if blocked:
+            why = ", ".join(f"{dep} {outcome.get(dep, 'not run')}" for dep in blocked)
+            run = ModuleRun(
+                module_id=module.id,
+                working_dir=working_dir(service, options),
+                skipped=f"dependency did not pass: {why}",
+                title=module.title,
+            )
+        else:
+            if on_start is not None:
+                on_start(module, index, len(order))
+            run = validate_module(service, module, options)
+        outcome[module.id] = run.status
+        runs.append(run)
+        if on_done is not None:
+            on_done(run)
+    return runs
