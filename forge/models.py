@@ -21,10 +21,12 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SerializeAsAny,
     ValidationInfo,
 )
 from pydantic.alias_generators import to_camel
+from typing_extensions import Self
 
 #: runId and moduleId become file names, so they are held to this pattern.
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
@@ -167,11 +169,18 @@ class CheckResult(WireModel):
     passed: bool
     message: str = Field(default="", description="One line for people and agents.")
     plugin: str | None = Field(default=None, description="Plugin that produced the result.")
-    halt: bool = Field(
-        default=False,
-        exclude=True,
-        description="A failure that makes further checks meaningless (the working dir is gone).",
-    )
+    _halt: bool = PrivateAttr(default=False)
+
+    def halting(self) -> Self:
+        """A copy that stops the remaining checks: nothing else can be judged (no working dir)."""
+        copy = self.model_copy()
+        copy._halt = True
+        return copy
+
+    @property
+    def halt(self) -> bool:
+        """True for a failure after which no other check runs and no attempt is recorded."""
+        return self._halt
 
     @property
     def failure_key(self) -> str:

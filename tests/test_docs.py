@@ -6,7 +6,8 @@ from pathlib import Path
 
 from forge.server import TOOL_NAMES, reference_markdown
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
 
 
 def test_tool_reference_matches_the_server() -> None:
@@ -17,8 +18,9 @@ def test_tool_reference_matches_the_server() -> None:
     )
 
 
-def test_client_guide_names_every_tool_and_setting() -> None:
-    guide = (DOCS / "mcp.md").read_text(encoding="utf-8")
+def test_readme_client_guide_names_every_tool_and_setting() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    guide = readme.split("## Use with Claude Code and other MCP clients", 1)[1]
     for needle in (*TOOL_NAMES, "claude mcp add forge -- forge-mcp", ".mcp.json", "uvx", "pipx"):
         assert needle in guide, needle
     for variable in ("FORGE_CWD", "FORGE_HOME", "FORGE_DISABLE_PLUGINS", "FORGE_LOG_LEVEL"):

@@ -24,6 +24,5 @@ def forge_run_checks(workspace: Workspace) -> list[CheckResult]:
             target=str(cwd),
             passed=False,
             message=f"working directory {cwd} {problem}: pass an existing directory as cwd",
-            halt=True,
-        )
+        ).halting()
     ]
