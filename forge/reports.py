@@ -206,8 +206,9 @@ def _properties(suite: ET.Element, report: ValidateReport) -> None:
         "score": f"{report.score:g}",
         "attempt": str(report.attempt),
         "recommendation": report.recommendation,
-        "runId": report.run_id or "",
     }
+    if report.run_id is not None:
+        shown["runId"] = report.run_id
     for name, value in shown.items():
         ET.SubElement(properties, "property", name=name, value=value)
 

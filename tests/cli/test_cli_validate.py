@@ -150,3 +150,89 @@ def test_bad_config_is_a_one_line_usage_error(run_forge: RunForge, project: Path
     assert completed.returncode == 2
     assert "max-attempts" in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
+
+
+# --- report formats ------------------------------------------------------------------
+
+SARIF_SCHEMA = Path(__file__).resolve().parent.parent / "data" / "sarif-schema-2.1.0.json"
+
+
+def test_sarif_output_is_schema_valid(run_forge: RunForge, project: Path) -> None:
+    import jsonschema
+
+    completed = run_forge(
+        "validate", "--files", "gone.py", "--command", "false", "--format", "sarif"
+    )
+    assert completed.returncode == 1
+    log = json.loads(completed.stdout)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    (result,) = log["runs"][0]["results"]
+    assert result["ruleId"] == "file_check"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "gone.py"
+
+
+def test_junit_output_to_a_file_parses(run_forge: RunForge, project: Path) -> None:
+    from junitparser import JUnitXml
+
+    (project / "here.txt").write_text("", encoding="utf-8")
+    completed = run_forge(
+        "validate",
+        "--files",
+        "here.txt",
+        "--command",
+        "echo broken >&2; exit 3",
+        "--format",
+        "junit",
+        "--output-file",
+        "out/junit.xml",
+    )
+    assert completed.returncode == 2  # out/ does not exist: a usage error, one line
+    assert completed.stderr.startswith("forge validate: error: cannot write out/junit.xml")
+    (project / "out").mkdir()
+    completed = run_forge(
+        "validate",
+        "--files",
+        "here.txt",
+        "--command",
+        "echo broken >&2; exit 3",
+        "--format",
+        "junit",
+        "-o",
+        "out/junit.xml",
+    )
+    assert (completed.returncode, completed.stdout) == (1, "")
+    (suite,) = JUnitXml.fromfile(str(project / "out" / "junit.xml"))
+    assert (suite.name, suite.tests, suite.failures) == ("adhoc", 2, 1)
+    failing = [case for case in suite if case.result]
+    assert [case.name for case in failing] == ["echo broken >&2; exit 3"]
+    assert "broken" in (failing[0].result[0].text or "")
+
+
+def test_json_flag_and_format_must_agree(run_forge: RunForge) -> None:
+    completed = run_forge("validate", "--json", "--format", "sarif")
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        "forge validate: error: --json and --format sarif disagree: give one of them\n"
+    )
+    assert run_forge("validate", "--format", "json", "--command", "true").returncode == 0
+
+
+def test_plan_flags_need_each_other(run_forge: RunForge) -> None:
+    for args, message in (
+        (["--all"], "--all needs --plan PLAN"),
+        (["--plan", "p.json", "--files", "a.py", "--all"], "cannot be combined with --plan"),
+        (["--plan", "p.json"], "give --module ID or --all"),
+        (["--format", "xml"], "invalid choice: 'xml'"),
+    ):
+        completed = run_forge("validate", *args)
+        assert completed.returncode == 2, args
+        assert completed.stderr.startswith("forge validate: error:"), completed.stderr
+        assert message in completed.stderr
+        assert len(completed.stderr.splitlines()) == 1
+
+
+def test_a_validation_is_logged(run_forge: RunForge, project: Path) -> None:
+    run_forge("validate", "--command", "true", "--module-id", "m1", "--run-id", "r9")
+    logged = json.loads(run_forge("logs", "--run-id", "r9", "--json").stdout)
+    (entry,) = logged["entries"]
+    assert (entry["event"], entry["moduleId"], entry["data"]["passed"]) == ("validate", "m1", True)
