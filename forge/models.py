@@ -261,6 +261,14 @@ class Language(BaseModel):
             "errors are false positives."
         ),
     )
+    check_tree: Callable[[Any], list[tuple[int, int, str]]] | None = Field(
+        default=None,
+        description=(
+            "Syntax rules the grammar does not enforce: given the tree_sitter.Tree, each "
+            "violation as (0-based row, byte column, message). Python: a block with no "
+            "statement, which tree-sitter-python accepts and CPython does not."
+        ),
+    )
     fallback: bool = Field(
         default=False,
         description=(

@@ -41,6 +41,7 @@ BROKEN = [
     ("unclosed.py", "def f(x:\n    return x\n", 1, 6, "`(` was never closed"),
     ("string.py", "s = 'abc\nprint(s)\n", 1, 5, "unterminated string"),
     ("wide.py", 'name = "héllo" + )\n', 1, 18, "unexpected `)`"),
+    ("cut.py", "def f(x):\n    return 1\n\ndef g(y):\n", 4, 10, "expected an indented block"),
     ("brace.js", "function f() {\n  return 1;\n", 2, 12, "missing `}`"),
     ("paren.mjs", "const x = foo(1));\n", 1, 17, "unexpected `)`"),
     ("template.js", "const s = `abc\n", 1, 11, "unterminated string"),

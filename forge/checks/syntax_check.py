@@ -37,7 +37,9 @@ _QUOTES = {'"', "'", "`", "string_start"}
 def find_errors(parsed: ParsedFile, limit: int = MAX_LOCATIONS) -> tuple[list[SyntaxLocation], int]:
     """The first ``limit`` syntax errors of ``parsed``, in file order, and how many there are."""
     places: list[tuple[int, int, str]] = []
-    stack = [parsed.tree.root_node]
+    if parsed.language.check_tree is not None:
+        places.extend(parsed.language.check_tree(parsed.tree))
+    stack = [parsed.tree.root_node] if parsed.has_errors else []
     while stack:
         node = stack.pop()
         if node.is_missing:
@@ -121,7 +123,8 @@ def _location(parsed: ParsedFile, row: int, byte_column: int, message: str) -> S
 def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
     """The ``syntax_check`` result for one parsed file."""
     language = parsed.language
-    if not parsed.has_errors:
+    locations, count = find_errors(parsed)
+    if not count:
         return SyntaxResult(
             type="syntax_check",
             target=target,
@@ -129,7 +132,6 @@ def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
             language=language.name,
             message=f"parses as {language.name}",
         )
-    locations, count = find_errors(parsed)
     if language.accepts is not None and language.accepts(parsed.source):
         return SyntaxResult(
             type="syntax_check",

@@ -4,7 +4,9 @@ Two Python specifics beyond the grammar: files may declare their encoding
 (PEP 263), and the running interpreter's own parser is asked about any file
 the grammar flags, because tree-sitter-python has rare false positives on
 valid code (an attribute access split over lines inside brackets, for one).
-Its verdict only ever clears a flagged file, never flags one.
+Its verdict only ever clears a flagged file, never flags one. And one rule
+the grammar does not enforce is added: a block must hold a statement (a file
+cut after ``def f():`` parses in tree-sitter, not in CPython).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import io
 import threading
 import tokenize
 import warnings
+from typing import Any
 
 from forge import hookimpl
 from forge.models import Language
 
 _warnings_lock = threading.Lock()
+_block_queries: dict[object, Any] = {}
 
 
 def load_grammar() -> object:
@@ -50,6 +54,24 @@ def cpython_accepts(source: bytes) -> bool:
     return True
 
 
+def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
+    """Each block without a statement: ``(row, column, "expected an indented block")``."""
+    import tree_sitter
+
+    query = _block_queries.get(tree.language)
+    if query is None:
+        query = _block_queries.setdefault(
+            tree.language, tree_sitter.Query(tree.language, "(block) @block")
+        )
+    blocks = tree_sitter.QueryCursor(query).captures(tree.root_node).get("block", [])
+    return [
+        (*block.start_point, "expected an indented block")
+        for block in blocks
+        # An empty block inside an error is an artefact of error recovery.
+        if block.child_count == 0 and not (block.parent and block.parent.has_error)
+    ]
+
+
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register Python."""
@@ -60,5 +82,6 @@ def forge_languages() -> list[Language]:
             load_grammar=load_grammar,
             detect_encoding=detect_encoding,
             accepts=cpython_accepts,
+            check_tree=empty_blocks,
         )
     ]
