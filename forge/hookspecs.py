@@ -54,8 +54,16 @@ def forge_languages() -> list[Language] | None:
     export/import extractor used by contract checks. Return ``None`` or ``[]``
     to register nothing (for example when an optional dependency is absent).
 
+    Optional fields: ``detect_encoding`` (files may declare a non-UTF-8
+    encoding), ``accepts`` (an authoritative in-process parser that can clear
+    a grammar's false positive), ``check_tree`` (syntax rules the grammar does
+    not enforce) and ``fallback`` (give way silently to any other plugin's
+    language with the same name or extension, as the language pack does).
+
     **Conflicts:** two languages with one name, or two languages claiming one
-    extension, are an error naming both plugins; the later one is not used.
+    extension, are an error naming both plugins; the later-registered one is
+    not used. It shows in ``forge plugins`` and as a failing ``plugin_error``
+    result of every ``validate``.
 
     **On raise:** the plugin's languages are not registered and the failure is
     shown in ``forge plugins``; files of those languages get no syntax check.

@@ -1,0 +1,147 @@
+"""forge's in-process syntax check against one compiler process per file.
+
+For each language, 200 generated files (``--units 3``: about 120 lines, a
+typical module; forge's time grows with size, a process's start-up does not)
+are checked:
+
+- by forge, in-process: a fresh registry and cache, grammar loading included;
+- by the per-file subprocess approach an agent would otherwise run:
+  ``python -m py_compile FILE``, ``node --check FILE``,
+  ``npx --no-install tsc --noEmit --allowJs --skipLibCheck FILE`` (TypeScript and
+  TSX; tsc is slow, so it runs on a sample of files and the per-file mean is
+  scaled to all of them, as printed).
+
+It prints both times and the ratio, then forge's files per second on the
+running interpreter's standard library. Usage::
+
+    python benchmarks/syntax_speed.py [--files 200] [--units 3] [--tsc-sample 10]
+
+``npx`` must find ``tsc`` (``npm install typescript`` in the working dir, or
+on ``PATH``); without it the TypeScript lines say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from corpus import write_generated
+
+from forge.checks.syntax_check import check_syntax
+from forge.parsing import LanguageRegistry, ParseCache, ParseSession
+from forge.plugin_manager import build_plugin_host
+
+TARGETS = {"python": 50, "javascript": 50, "typescript": 500, "tsx": 500}
+
+
+def forge_seconds(files: list[Path]) -> tuple[float, int]:
+    """Seconds forge takes to check ``files`` from cold, and how many failed."""
+    started = time.perf_counter()
+    registry = LanguageRegistry.from_plugins(build_plugin_host())
+    parsing = ParseSession(registry, ParseCache(), max_file_bytes=5_000_000)
+    failed = 0
+    for path in files:
+        parsed = parsing.parse(path)
+        assert parsed is not None, path
+        failed += not check_syntax(path.name, parsed).passed
+    return time.perf_counter() - started, failed
+
+
+def subprocess_seconds(command: list[str], files: list[Path]) -> float:
+    """Seconds to run ``command FILE`` once per file; every run must succeed.
+
+    tsc is the exception: it type-checks too, and generated files use names
+    it cannot resolve (React, DOM types), so only its syntax errors (TS1xxx)
+    count as failures.
+    """
+    started = time.perf_counter()
+    for path in files:
+        done = subprocess.run([*command, str(path)], capture_output=True, text=True, check=False)
+        failed = " error TS1" in done.stdout if "tsc" in command else done.returncode != 0
+        if failed:
+            raise SystemExit(f"{' '.join(command)} {path} failed:\n{done.stdout}{done.stderr}")
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    """Run the comparison; print one line per language, then the stdlib rate."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=int, default=200)
+    parser.add_argument("--units", type=int, default=3, help="~40-line units per file")
+    parser.add_argument("--tsc-sample", type=int, default=10)
+    args = parser.parse_args()
+    commands = {
+        "python": [sys.executable, "-m", "py_compile"],
+        "javascript": ["node", "--check"],
+        "typescript": ["npx", "--no-install", "tsc", "--noEmit", "--allowJs", "--skipLibCheck"],
+        "tsx": [
+            "npx",
+            "--no-install",
+            "tsc",
+            "--noEmit",
+            "--allowJs",
+            "--skipLibCheck",
+            "--jsx",
+            "preserve",
+        ],
+    }
+    have_tsc = (
+        shutil.which("npx") is not None
+        and subprocess.run(
+            ["npx", "--no-install", "tsc", "--version"], capture_output=True, check=False
+        ).returncode
+        == 0
+    )
+    print(
+        f"{args.files} generated files per language, ~{args.units * 40} lines each; "
+        f"python {sys.version.split()[0]}"
+    )
+    print(f"{'language':<11} {'forge':>9} {'subprocess':>12} {'ratio':>8}  target")
+    with tempfile.TemporaryDirectory() as temp:
+        for language, command in commands.items():
+            files = write_generated(Path(temp) / language, language, args.files, args.units)
+            ours, failed = forge_seconds(files)
+            assert failed == 0, f"{failed} generated {language} files failed"
+            if command[0] == "npx" and not have_tsc:
+                print(f"{language:<11} {ours:>8.3f}s  (tsc not found: npm install typescript)")
+                continue
+            if command[0] == "node" and shutil.which("node") is None:
+                print(f"{language:<11} {ours:>8.3f}s  (node not found)")
+                continue
+            sample = files[: args.tsc_sample] if command[0] == "npx" else files
+            theirs = subprocess_seconds(command, sample) * len(files) / len(sample)
+            note = f" (mean of {len(sample)} x {len(files)})" if len(sample) < len(files) else ""
+            print(
+                f"{language:<11} {ours:>8.3f}s {theirs:>11.2f}s {theirs / ours:>7.0f}x  "
+                f">= {TARGETS[language]}x{note}"
+            )
+    root = Path(sysconfig.get_paths()["stdlib"])
+    stdlib = [p for p in root.rglob("*.py") if "site-packages" not in p.parts]
+    started = time.perf_counter()
+    registry = LanguageRegistry.from_plugins(build_plugin_host())
+    parsing = ParseSession(registry, ParseCache(max_bytes=0), max_file_bytes=5_000_000)
+    size = 0
+    for path in stdlib:
+        try:
+            parsed = parsing.parse(path)
+        except Exception:  # the deliberately broken test data; still timed
+            continue
+        if parsed is not None:
+            size += len(parsed.source)
+            check_syntax(path.name, parsed)
+    elapsed = time.perf_counter() - started
+    print(
+        f"stdlib: {len(stdlib)} files, {size / 1e6:.1f} MB in {elapsed:.2f}s: "
+        f"{len(stdlib) / elapsed:.0f} files/s, {size / 1e6 / elapsed:.1f} MB/s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
