@@ -390,18 +390,18 @@ def suggest(name: ImportedName, exports: Exports) -> str | None:
     return longer[0] if longer else None
 
 
-def describe_missing(missing: MissingName, exporter: str) -> str:
-    """One line saying what is missing and what was probably meant."""
-    if missing.name == "default":
+def describe_missing(name: str, suggestion: str | None, exporter: str) -> str:
+    """One line saying what is missing from ``exporter`` and what was probably meant."""
+    if name == "default":
         text = f"{exporter} has no default export"
-        if missing.suggestion:
-            text += f" (did you mean the named export '{missing.suggestion}'?)"
+        if suggestion:
+            text += f" (did you mean the named export '{suggestion}'?)"
         return text
-    text = f"'{missing.name}' is not exported by {exporter}"
-    if missing.suggestion == "default":
+    text = f"'{name}' is not exported by {exporter}"
+    if suggestion == "default":
         text += " (it is the default export: import it as the default)"
-    elif missing.suggestion:
-        text += f" (did you mean '{missing.suggestion}'?)"
+    elif suggestion:
+        text += f" (did you mean '{suggestion}'?)"
     return text
 
 

@@ -16,6 +16,7 @@ import tokenize
 import warnings
 
 from forge import hookimpl
+from forge.languages.python_contracts import PYTHON
 from forge.models import Language
 
 _warnings_lock = threading.Lock()
@@ -60,5 +61,6 @@ def forge_languages() -> list[Language]:
             load_grammar=load_grammar,
             detect_encoding=detect_encoding,
             accepts=cpython_accepts,
+            extractor=PYTHON,
         )
     ]

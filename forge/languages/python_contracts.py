@@ -235,7 +235,7 @@ class PythonExtractor:
                 root = found["attribute.root"][0]
                 chains[node_text(root, source)].append(_chain(found["attribute"][0]))
             else:
-                statements.extend(found.get("import", ()) + found.get("import_from", ()))
+                statements.extend([*found.get("import", []), *found.get("import_from", [])])
         refs: list[ImportRef] = []
         plain: dict[str, set[tuple[str, ...]]] = defaultdict(set)
         plain_at: dict[tuple[str, ...], Node] = {}
