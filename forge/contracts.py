@@ -251,6 +251,7 @@ class ContractAnalyzer:
     _imports: dict[Path, list[tuple[ImportRef, Path | None]]] = field(default_factory=dict)
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
+    _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
 
     def extractor(self, path: Path) -> tuple[Any, Extractor] | None:
         """The parsed file and its language's extractor; None when the language has none."""
@@ -274,10 +275,18 @@ class ContractAnalyzer:
         if key not in self._imports:
             parsed, extractor = self._require(key)
             self._imports[key] = [
-                (ref, _normalize_optional(extractor.resolve(ref.specifier, key, self.root)))
+                (ref, self.resolve(extractor, ref.specifier, key))
                 for ref in extractor.imports(parsed)
             ]
         return self._imports[key]
+
+    def resolve(self, extractor: Extractor, specifier: str, importer: Path) -> Path | None:
+        """``extractor.resolve``, normalized, once per specifier, folder and kind of importer."""
+        key = (id(extractor), specifier, importer.parent, importer.suffix)
+        if key not in self._resolved:
+            found = extractor.resolve(specifier, importer, self.root)
+            self._resolved[key] = None if found is None else normalize(found)
+        return self._resolved[key]
 
     def exports(self, path: Path) -> Exports:
         """``path``'s exports with star re-exports followed (cycle-safe)."""
@@ -298,7 +307,7 @@ class ContractAnalyzer:
         open_reason = own.open_reason
         visiting.add(path)
         for specifier, line in own.star_sources:
-            target = _normalize_optional(extractor.resolve(specifier, path, self.root))
+            target = self.resolve(extractor, specifier, path)
             if target is None:
                 open_reason = open_reason or (
                     f"{path.name}:{line} re-exports everything from {specifier!r}, "
@@ -408,10 +417,6 @@ def describe_missing(name: str, suggestion: str | None, exporter: str) -> str:
 def normalize(path: Path) -> Path:
     """An absolute, symlink-free path, so one file has one key."""
     return Path(os.path.realpath(path))
-
-
-def _normalize_optional(path: Path | None) -> Path | None:
-    return None if path is None else normalize(path)
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -64,7 +64,10 @@ def case(
 JAVASCRIPT = [
     case(
         "js-named-ok",
-        {"lib.mjs": "export function getUser() {}\n", "app.mjs": "import { getUser } from './lib.mjs';\ngetUser();\n"},
+        {
+            "lib.mjs": "export function getUser() {}\n",
+            "app.mjs": "import { getUser } from './lib.mjs';\ngetUser();\n",
+        },
         [],
         exporter="lib.mjs",
         importer="app.mjs",
@@ -72,7 +75,10 @@ JAVASCRIPT = [
     ),
     case(
         "js-renamed-export",
-        {"lib.mjs": "export function fetchUser() {}\n", "app.mjs": "import { getUser } from './lib.mjs';\n"},
+        {
+            "lib.mjs": "export function fetchUser() {}\n",
+            "app.mjs": "import { getUser } from './lib.mjs';\n",
+        },
         ["getUser"],
         exporter="lib.mjs",
         importer="app.mjs",
@@ -100,7 +106,10 @@ JAVASCRIPT = [
     ),
     case(
         "js-default-import-of-named-export",
-        {"greet.mjs": "export function greet() {}\n", "app.mjs": "import greet from './greet.mjs';\n"},
+        {
+            "greet.mjs": "export function greet() {}\n",
+            "app.mjs": "import greet from './greet.mjs';\n",
+        },
         ["default"],
         suggestions={"default": "greet"},
         exporter="greet.mjs",
@@ -447,7 +456,10 @@ TYPESCRIPT = [
     ),
     case(
         "ts-mjs-specifier-resolves-to-mts",
-        {"util.mts": "export const pad = 1;\n", "main.mts": "import { pad, trim } from './util.mjs';\n"},
+        {
+            "util.mts": "export const pad = 1;\n",
+            "main.mts": "import { pad, trim } from './util.mjs';\n",
+        },
         ["trim"],
         exporter="util.mts",
         importer="main.mts",
@@ -599,7 +611,10 @@ TYPESCRIPT = [
     ),
     case(
         "ts-cts-specifier-resolves-to-cts",
-        {"conf.cts": "export const port = 1;\n", "main.cts": "import { port, host } from './conf.cjs';\n"},
+        {
+            "conf.cts": "export const port = 1;\n",
+            "main.cts": "import { port, host } from './conf.cjs';\n",
+        },
         ["host"],
         exporter="conf.cts",
         importer="main.cts",

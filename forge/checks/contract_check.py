@@ -83,7 +83,7 @@ def check_pair(
             f"{'is' if len(comparison.missing) == 1 else 'are'} not exported: {listed}"
         )
         return ContractResult(**base, **fields, passed=False, message=message)
-    imported = len(fields["imported_names"])
+    imported = len({name.name for name in comparison.imported})
     if comparison.exports.open_reason:
         message = (
             f"the exports of {exporter} cannot be known ({comparison.exports.open_reason}); "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.languages.ecmascript_contracts import JAVASCRIPT
+from forge.extractors.ecmascript import JAVASCRIPT
 from forge.models import Language
 
 

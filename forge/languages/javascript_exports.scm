@@ -1,5 +1,5 @@
 ; CommonJS exports, for JavaScript, TypeScript and TSX (ES module exports are
-; top-level statements, read by forge.languages.ecmascript_contracts).
+; top-level statements, read by forge.extractors.ecmascript).
 ; Captures: @replace (module.exports = value), @name (module.exports.name = ...),
 ; @alias_name (exports.name = ..., lost once module.exports is replaced).
 

@@ -1,6 +1,6 @@
 ; Imports that are expressions, for JavaScript, TypeScript and TSX (import
 ; statements are top-level statements, read by
-; forge.languages.ecmascript_contracts).
+; forge.extractors.ecmascript).
 
 ; require("./x"), with the call for its context (destructuring, .member, binding)
 ((call_expression

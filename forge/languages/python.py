@@ -16,7 +16,7 @@ import tokenize
 import warnings
 
 from forge import hookimpl
-from forge.languages.python_contracts import PYTHON
+from forge.extractors.python import PYTHON
 from forge.models import Language
 
 _warnings_lock = threading.Lock()

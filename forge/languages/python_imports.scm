@@ -1,6 +1,6 @@
 ; Python imports anywhere in a file (lazy imports inside functions count),
 ; and attribute chains that start at a name (m.attr, a.b.attr), read by
-; forge.languages.python_contracts. Top-level bindings are read from the
+; forge.extractors.python. Top-level bindings are read from the
 ; tree directly: a query cannot say "not inside a def".
 
 (import_statement) @import

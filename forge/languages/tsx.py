@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.languages.ecmascript_contracts import TYPESCRIPT
+from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 

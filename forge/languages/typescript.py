@@ -8,7 +8,7 @@ assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.languages.ecmascript_contracts import TYPESCRIPT
+from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 

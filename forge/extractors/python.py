@@ -28,7 +28,6 @@ from forge.contracts import (
     ImportedName,
     ImportRef,
     ParsedSource,
-    first_existing,
     imported,
     load_query,
     matches,
@@ -140,12 +139,12 @@ class PythonExtractor:
                 for expression in stmt.named_children:
                     self._expression(expression, source, module)
             elif kind == "import_statement":
-                for name in stmt.children_by_field_name("name"):
-                    if name.type == "aliased_import":
-                        alias = name.child_by_field_name("alias")
-                        module.names.add(node_text(alias or name, source))
+                for item in stmt.children_by_field_name("name"):
+                    if item.type == "aliased_import":
+                        alias = item.child_by_field_name("alias")
+                        module.names.add(node_text(alias or item, source))
                     else:
-                        module.names.add(node_text(name, source).split(".")[0].strip())
+                        module.names.add(node_text(item, source).split(".")[0].strip())
             elif kind == "import_from_statement":
                 self._import_from(stmt, source, module)
             elif kind == "type_alias_statement":
@@ -232,8 +231,8 @@ class PythonExtractor:
         chains: dict[str, list[list[Node]]] = defaultdict(list)
         for _, found in matches(query, parsed.tree.root_node):
             if "attribute" in found:
-                root = found["attribute.root"][0]
-                chains[node_text(root, source)].append(_chain(found["attribute"][0]))
+                start = found["attribute.root"][0]
+                chains[node_text(start, source)].append(_chain(found["attribute"][0]))
             else:
                 statements.extend([*found.get("import", []), *found.get("import_from", [])])
         refs: list[ImportRef] = []
@@ -246,13 +245,13 @@ class PythonExtractor:
                 continue
             for name in stmt.children_by_field_name("name"):
                 if name.type == "aliased_import":
-                    dotted = node_text(name.child_by_field_name("name") or name, source)
+                    module = node_text(name.child_by_field_name("name") or name, source)
                     alias = node_text(name.child_by_field_name("alias") or name, source)
-                    members = [
+                    attributes = [
                         imported(chain[0], source, node_text(chain[0], source))
                         for chain in chains.get(alias, ())
                     ]
-                    refs.append(_ref(stmt, dotted, source, members, guarded))
+                    refs.append(_ref(stmt, module, source, attributes, guarded))
                 else:
                     parts = tuple(part.strip() for part in node_text(name, source).split("."))
                     for end in range(1, len(parts) + 1):
@@ -270,10 +269,10 @@ class PythonExtractor:
                 if prefix is not None:
                     link = chain[len(prefix) - 1]
                     members[prefix].append(imported(link, source, node_text(link, source)))
-            for dotted in sorted(modules):
-                stmt = plain_at[dotted]
+            for path in sorted(modules):
+                stmt = plain_at[path]
                 refs.append(
-                    _ref(stmt, ".".join(dotted), source, members[dotted], _guarded(stmt, source))
+                    _ref(stmt, ".".join(path), source, members[path], _guarded(stmt, source))
                 )
         refs.sort(key=lambda ref: (ref.line, ref.column))
         return refs
@@ -311,7 +310,7 @@ class PythonExtractor:
             base = importer.parent
             for _ in range(level - 1):
                 base = base.parent
-            return _module_file(base, parts)
+            return _module_file(str(base), parts)
         if not parts:
             return None
         for start in _search_roots(importer, root):
@@ -373,26 +372,33 @@ def _ref(
     return ImportRef(specifier, line, column, tuple(names), guarded=guarded)
 
 
-def _module_file(base: Path, parts: list[str]) -> Path | None:
+# Resolution runs once per import specifier, hundreds of times per large file:
+# plain os.path strings here, pathlib objects only for what is returned.
+
+
+def _module_file(base: str, parts: list[str]) -> Path | None:
     if not parts:
-        return first_existing(base / name for name in _INIT_NAMES)
-    target = base.joinpath(*parts)
-    return first_existing(
-        [
-            target.with_name(target.name + ".py"),
-            target / "__init__.py",
-            target.with_name(target.name + ".pyi"),
-            target / "__init__.pyi",
-        ]
-    )
+        found = [os.path.join(base, name) for name in _INIT_NAMES]  # noqa: PTH118
+    else:
+        # One stat rules out most absolute imports (installed packages)
+        # before the four candidate files are tried.
+        folder = os.path.join(base, *parts[:-1])  # noqa: PTH118
+        if not os.path.isdir(folder):  # noqa: PTH112
+            return None
+        stem = os.path.join(folder, parts[-1])  # noqa: PTH118
+        found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
+    for candidate in found:
+        if os.path.isfile(candidate):  # noqa: PTH113
+            return Path(candidate)
+    return None
 
 
-def _search_roots(importer: Path, root: Path) -> list[Path]:
+def _search_roots(importer: Path, root: Path) -> list[str]:
     """Where absolute imports start: above the importer's top package, the working dir, ``src/``."""
-    top = importer.parent
-    while any((top / name).is_file() for name in _INIT_NAMES) and top.parent != top:
-        top = top.parent
-    return list(dict.fromkeys([top, root, root / "src"]))
+    top, parent = os.path.split(importer)[0], ""
+    while top != parent and os.path.isfile(top + "/__init__.py"):  # noqa: PTH113
+        top, parent = os.path.split(top)[0], top
+    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))  # noqa: PTH118
 
 
 def _submodules(path: Path) -> set[str]:
