@@ -20,6 +20,7 @@ from forge import hookimpl
 from forge.contracts import Comparison, ContractAnalyzer, ContractError, normalize
 from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
 from forge.parsing import NotParsed
+from forge.plugin_manager import describe_exception
 from forge.workspace import Workspace
 
 #: Missing names spelled out in a result's message; the rest are counted.
@@ -65,6 +66,12 @@ def check_pair(
         comparison = analyzer.compare(exporter_path, importer_path)
     except (NotParsed, ContractError) as exc:
         return ContractResult(**base, passed=False, message=f"cannot check: {exc}")
+    except Exception as exc:  # an extractor's bug (maybe a plugin's) costs one pair only
+        return ContractResult(
+            **base,
+            passed=False,
+            message=f"cannot check: the contract extractor raised {describe_exception(exc)}",
+        )
     fields = _fields(comparison)
     if not comparison.imports_exporter:
         others = [_shown(path, workspace) for path in comparison.imported_files]

@@ -12,10 +12,19 @@ import tree_sitter
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.contracts import ExportSet, ImportRef, ParsedSource, imported, load_query, query_source
+from forge.contracts import (
+    ContractAnalyzer,
+    ExportSet,
+    ImportRef,
+    ParsedSource,
+    imported,
+    load_query,
+    query_source,
+)
 from forge.engine import Engine
 from forge.models import ContractResult, Language, ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -275,3 +284,67 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert int(completed.stdout) > 100
+
+
+class BrokenExtractor(KeyValueExtractor):
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        raise RuntimeError("bug in the extractor")
+
+
+class BrokenPlugin:
+    @hookimpl
+    def forge_languages(self) -> list[Language]:
+        import tree_sitter_python
+
+        return [
+            Language(
+                name="broken",
+                extensions=(".kv",),
+                load_grammar=tree_sitter_python.language,
+                extractor=BrokenExtractor(),
+            )
+        ]
+
+
+def test_an_extractor_that_raises_fails_only_its_pairs(project: Path) -> None:
+    write(
+        project,
+        {
+            "settings.kv": "port = 1\n",
+            "app.kv": "use settings.kv port\n",
+            "lib.py": "a = 1\n",
+            "app.py": "from lib import a\n",
+        },
+    )
+    results = contract_results(engine(project, broken=BrokenPlugin()), files=["app.kv", "app.py"])
+    assert [(r.target, r.passed) for r in results] == [
+        ("settings.kv -> app.kv", False),
+        ("lib.py -> app.py", True),
+    ]
+    assert results[0].message == (
+        "cannot check: the contract extractor raised RuntimeError: bug in the extractor"
+    )
+
+
+BROKEN_SOURCES = {
+    "a.py": "from . import (\nclass :\n  def\n__all__ = [x for x in y]\n__all__ += other\n",
+    "b.ts": "export { a as } from\nexport default\nimport * as from './x'\nmodule.exports = \n",
+    "c.js": "const { a: } = require(;\nrequire('./x').\nexports[] = 1\nObject.defineProperty(exports)\n",
+    "d.tsx": "export = ;\nexport declare\nimport x = require(\n<div>{</div>\n",
+}
+
+
+def test_extractors_survive_broken_and_real_code(project: Path) -> None:
+    write(project, BROKEN_SOURCES)
+    valid = Path(__file__).resolve().parents[1] / "data" / "syntax" / "valid"
+    paths = [project / name for name in BROKEN_SOURCES] + sorted(valid.iterdir())
+    forge = engine(project)
+    workspace = Workspace(project, config=forge.config, languages=forge.languages)
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=project)
+    for path in paths:
+        imports = analyzer.imports(path)
+        exports = analyzer.exports(path)
+        assert isinstance(imports, list) and isinstance(exports.names, frozenset), path
+    assert {"Route", "Method", "routes", "Service", "value"} <= analyzer.exports(
+        valid / "service.ts"
+    ).names
