@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any
 
 from forge.cli.output import paint
@@ -13,6 +14,7 @@ examples:
   forge validate --files src/app.py src/util.py --command "pytest -q"
   forge validate --cwd ../worktree-auth --module-id auth --run-id run-42 --json
   forge validate --files missing.py --command false     # exits 1: two failures
+  forge validate --contract src/api.ts:src/app.ts        # app.ts imports only what api.ts exports
 
 exit codes: 0 every check passed, 1 a check failed, 2 usage or configuration error
 """
@@ -46,6 +48,20 @@ def register(subparsers: Any) -> None:
         metavar="CMD",
         help="a verify command, run with sh in --cwd (repeatable)",
     )
+    parser.add_argument(
+        "--contract",
+        dest="contracts",
+        action="append",
+        default=[],
+        metavar="EXPORTER:IMPORTER",
+        help="check that what IMPORTER imports from EXPORTER is exported (repeatable)",
+    )
+    parser.add_argument(
+        "--no-auto-contracts",
+        dest="auto_contracts",
+        action="store_false",
+        help="do not check the local imports of --files automatically",
+    )
     parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
         "--module-id", default="adhoc", help="module id for the attempt history (default: adhoc)"
@@ -71,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         request = ValidateRequest(
             module_id=args.module_id,
             files=args.files,
+            contract_checks=[_contract_pair(text) for text in args.contracts],
+            auto_contracts=args.auto_contracts,
             commands=args.commands,
             cwd=args.cwd,
             run_id=args.run_id,
@@ -85,6 +103,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render_report(report))
     return 0 if report.passed else 1
+
+
+#: EXPORTER:IMPORTER, each side allowed a Windows drive letter (C:\\src\\a.ts).
+_PAIR = re.compile(r"^((?:[A-Za-z]:[\\/])?[^:]+):((?:[A-Za-z]:[\\/])?[^:]+)$")
+
+
+def _contract_pair(text: str) -> dict[str, str]:
+    """``EXPORTER:IMPORTER`` as a contract pair; a usage error when malformed."""
+    from forge.errors import UsageError
+
+    match = _PAIR.match(text)
+    if match is None:
+        raise UsageError(
+            f"--contract {text!r}: expected EXPORTER:IMPORTER, e.g. src/api.ts:src/app.ts"
+        )
+    return {"exporter": match.group(1), "importer": match.group(2)}
 
 
 def render_report(report: Any) -> str:
@@ -122,6 +156,11 @@ def _details(result: Any) -> list[str]:
             details.append(f"    {pad}^")
     if getattr(result, "error_count", 0) > len(getattr(result, "locations", None) or []):
         details.append(f"    ... and {result.error_count - len(result.locations)} more")
+    for missing in getattr(result, "missing_details", None) or []:
+        from forge.contracts import describe_missing
+
+        text = describe_missing(missing.name, missing.suggestion, result.exporter)
+        details.append(f"{result.importer}:{missing.line}:{missing.column}: {text}")
     for stream in ("stderr", "stdout"):
         text = getattr(result, stream, "") or ""
         tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]
