@@ -6,11 +6,13 @@ holds validation logic of its own.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from forge.config import ForgeConfig, load_config, project_root
 from forge.history import Trend, recommend, record_attempt
 from forge.models import CheckResult, ValidateReport, ValidateRequest
+from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir
 from forge.workspace import Workspace
@@ -42,6 +44,18 @@ class Engine:
         self.config = config
         self.plugins = plugins
         self.forge_dir = ForgeDir(root)
+        #: Trees kept between validate calls; unchanged files are not parsed again.
+        self.parse_cache = ParseCache()
+        self._languages: LanguageRegistry | None = None
+        self._languages_lock = threading.Lock()
+
+    @property
+    def languages(self) -> LanguageRegistry:
+        """The language registry, built from ``forge_languages`` on first use."""
+        with self._languages_lock:
+            if self._languages is None:
+                self._languages = LanguageRegistry.from_plugins(self.plugins)
+            return self._languages
 
     @classmethod
     def for_project(cls, root: Path | None = None) -> Engine:
@@ -70,6 +84,16 @@ class Engine:
             )
             for info in self.plugins.failed
         ]
+        results.extend(
+            CheckResult(
+                type="plugin_error",
+                target=problem.plugin,
+                passed=False,
+                message=f"plugin {problem.plugin}: {problem.message}",
+                plugin=problem.plugin,
+            )
+            for problem in self.languages.problems
+        )
         for outcome in self.plugins.call_each(
             "forge_run_checks", request=request, workspace=workspace
         ):
@@ -84,7 +108,11 @@ class Engine:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
         workspace = Workspace(
-            self.working_dir(request), config=self.config, plugin_options=request.plugin_options
+            self.working_dir(request),
+            config=self.config,
+            plugin_options=request.plugin_options,
+            languages=self.languages,
+            parse_cache=self.parse_cache,
         )
         results = self.run_checks(request, workspace)
         passed_count = sum(result.passed for result in results)

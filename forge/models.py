@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 from pydantic.alias_generators import to_camel
 
 #: runId and moduleId become file names, so they are held to this pattern.
@@ -175,6 +175,27 @@ class CommandResult(CheckResult):
     stderr_bytes: int = Field(default=0, description="Bytes the command wrote to stderr in all.")
 
 
+class SyntaxLocation(WireModel):
+    """One place where a file does not parse."""
+
+    line: int = Field(ge=1, description="1-based line.")
+    column: int = Field(ge=1, description="1-based column, in characters.")
+    message: str = Field(description="What is wrong, e.g. 'unexpected `)`', 'missing `}`'.")
+    source_line: str = Field(description="The line as written (long lines are cut).")
+
+
+class SyntaxResult(CheckResult):
+    """Outcome of parsing one file with its language's tree-sitter grammar."""
+
+    language: str = Field(description="Language the file was parsed as, e.g. python.")
+    locations: list[SyntaxLocation] = Field(
+        default_factory=list, description="Where the file does not parse (the first few)."
+    )
+    error_count: int = Field(
+        default=0, ge=0, description="Syntax errors found in all; locations lists the first few."
+    )
+
+
 # --- report ------------------------------------------------------------------
 
 Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
@@ -208,17 +229,53 @@ class Language(BaseModel):
 
     ``load_grammar`` is called at most once, the first time a file of this
     language is parsed, so registering a language costs nothing until it is
-    used. It returns a ``tree_sitter.Language``.
+    used. It returns a ``tree_sitter.Language``, or the capsule a grammar
+    wheel's ``language()`` function returns. Import the grammar package inside
+    it, never at module level: commands that parse nothing (``forge plan
+    check``) must not pay for grammars.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_+-]{0,63}$")
-    extensions: tuple[str, ...] = Field(min_length=1, description="With the dot: '.py'.")
+    extensions: tuple[str, ...] = Field(
+        min_length=1, description="With the dot: '.py'. Matched case-insensitively."
+    )
     load_grammar: Callable[[], Any]
     extractor: Any = Field(
         default=None, description="Optional export/import extractor for contract checks."
     )
+    detect_encoding: Callable[[bytes], str | None] | None = Field(
+        default=None,
+        description=(
+            "For languages whose files may declare a non-UTF-8 encoding (Python's PEP 263): "
+            "given the raw bytes, the declared encoding, or None. Files are transcoded to "
+            "UTF-8 before parsing."
+        ),
+    )
+    accepts: Callable[[bytes], bool] | None = Field(
+        default=None,
+        description=(
+            "An authoritative in-process parser (Python's own compiler), asked only about a "
+            "file the grammar flagged: True means the source is valid and the grammar's "
+            "errors are false positives."
+        ),
+    )
+    fallback: bool = Field(
+        default=False,
+        description=(
+            "A fallback language gives way, without an error, to any other language claiming "
+            "its name or one of its extensions (the language-pack plugin's are fallbacks)."
+        ),
+    )
+
+    @field_validator("extensions")
+    @classmethod
+    def _dotted_lower_case(cls, extensions: tuple[str, ...]) -> tuple[str, ...]:
+        for extension in extensions:
+            if not extension.startswith(".") or len(extension) < 2 or "/" in extension:
+                raise ValueError(f"extension {extension!r} must look like '.py'")
+        return tuple(extension.lower() for extension in extensions)
 
 
 Severity = Literal["error", "warning"]

@@ -1,16 +1,18 @@
 """The workspace one validate call shares between all checks.
 
 It resolves paths against the working dir, hands each plugin its options,
-and (with the syntax issue) holds the parse cache, so a file is read and
-parsed at most once per call whichever checks look at it.
+and holds the parse cache, so a file is read and parsed at most once per call
+whichever checks look at it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from forge.config import ForgeConfig
+from forge.parsing import LanguageRegistry, ParseCache, ParsedFile, ParseSession
 
 
 class Workspace:
@@ -22,10 +24,19 @@ class Workspace:
         *,
         config: ForgeConfig,
         plugin_options: dict[str, dict[str, Any]] | None = None,
+        languages: LanguageRegistry | None = None,
+        parse_cache: ParseCache | None = None,
     ) -> None:
         self.cwd = cwd
         self.config = config
         self._plugin_options = plugin_options or {}
+        #: The registered languages (none unless the engine passes its registry).
+        self.languages = languages if languages is not None else LanguageRegistry()
+        self._parsing = ParseSession(
+            self.languages,
+            parse_cache if parse_cache is not None else ParseCache(),
+            max_file_bytes=config.max_parse_bytes,
+        )
 
     def resolve(self, file: str) -> Path:
         """``file`` as an absolute path: relative paths are taken from the working dir."""
@@ -44,3 +55,14 @@ class Workspace:
         merged = self.config.plugin_config(plugin)
         merged.update(self._plugin_options.get(plugin, {}))
         return merged
+
+    def parse(self, file: str | os.PathLike[str]) -> ParsedFile | None:
+        """``file``'s tree, parsed at most once per validate call whichever check asks.
+
+        Returns None when no registered language owns the file's extension.
+        Raises :class:`forge.parsing.NotParsed` (with a ``reason``: missing,
+        unreadable, too_large, not_text, no_grammar) when the language is
+        known but there is no tree. Never edit the returned tree: other checks
+        and threads share it.
+        """
+        return self._parsing.parse(self.resolve(os.fspath(file)))

@@ -23,13 +23,24 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the plugin table; exit 1 when any plugin failed to load."""
+    """Print the plugin table and the languages; exit 1 when any plugin failed."""
     from forge.config import disabled_plugins, load_config, project_root
+    from forge.parsing import LanguageRegistry
     from forge.plugin_manager import build_plugin_host
 
     host = build_plugin_host(disabled_plugins(load_config(project_root())))
+    registry = LanguageRegistry.from_plugins(host)
+    language_errors: dict[str, list[str]] = {}
+    for problem in registry.problems:
+        language_errors.setdefault(problem.plugin, []).append(problem.message)
+    infos = [
+        info.model_copy(update={"error": "; ".join(language_errors[info.name])})
+        if info.name in language_errors and info.error is None
+        else info
+        for info in host.plugins
+    ]
     if args.json:
-        print(json.dumps([info.to_wire() for info in host.plugins], indent=2))
+        print(json.dumps([info.to_wire() for info in infos], indent=2))
     else:
         rows = [
             [
@@ -39,7 +50,21 @@ def run(args: argparse.Namespace) -> int:
                 ", ".join(info.hooks) or "-",
                 info.status if info.error is None else f"{info.status}: {info.error}",
             ]
-            for info in host.plugins
+            for info in infos
         ]
         print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
-    return 1 if host.failed else 0
+        print(_languages_line(registry))
+    return 1 if host.failed or registry.problems else 0
+
+
+def _languages_line(registry: Any) -> str:
+    """``languages: 4 (python, ...); 60 more from language_pack`` for the table's foot."""
+    groups: dict[str, list[str]] = registry.by_plugin()
+    extra = groups.pop("language_pack", [])
+    named = [name for names in groups.values() for name in names]
+    line = f"languages: {len(named)} ({', '.join(sorted(named)) or 'none'})"
+    if extra:
+        line += f"; {len(extra)} extra from language_pack"
+    else:
+        line += "; no extra languages (pip install 'forge-validate[languages]' adds them)"
+    return line

@@ -109,6 +109,19 @@ def render_report(report: Any) -> str:
 
 def _details(result: Any) -> list[str]:
     details: list[str] = []
+    # path:line:col: message at the start of a line, the form editors and CI
+    # annotators (problem matchers, errorformat) recognise; the source under it.
+    for location in getattr(result, "locations", None) or []:
+        details.append(f"{result.target}:{location.line}:{location.column}: {location.message}")
+        if location.source_line.strip():
+            pad = "".join(
+                "\t" if char == "\t" else " "
+                for char in location.source_line[: location.column - 1]
+            )
+            details.append(paint(f"    {location.source_line}", "dim"))
+            details.append(f"    {pad}^")
+    if getattr(result, "error_count", 0) > len(getattr(result, "locations", None) or []):
+        details.append(f"    ... and {result.error_count - len(result.locations)} more")
     for stream in ("stderr", "stdout"):
         text = getattr(result, stream, "") or ""
         tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]

@@ -1,0 +1,189 @@
+"""``syntax_check``: every listed file of a known language must parse.
+
+Files are parsed through the workspace's shared parse cache, so other checks
+reuse the same trees. A file fails when its tree holds ERROR or MISSING
+nodes; the result lists the first few places, each with a 1-based line and
+column (in characters), what is wrong in words, and the source line.
+
+Files of unknown languages get no result (they do not count in the score),
+nor do missing files (``file_check`` reports those). Files over the parse
+limit pass with a note: a generated bundle must not fail a module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from forge import hookimpl
+from forge.models import CheckResult, SyntaxLocation, SyntaxResult, ValidateRequest
+from forge.parsing import NotParsed, ParsedFile
+from forge.workspace import Workspace
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+#: Locations listed per failing file; the rest are only counted.
+MAX_LOCATIONS = 10
+#: Characters of a source line kept in a location (minified files have huge lines).
+MAX_SOURCE_LINE = 200
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+#: Token types of a string delimiter: bare inside an ERROR, a string never closed.
+_QUOTES = {'"', "'", "`", "string_start"}
+
+
+def find_errors(parsed: ParsedFile, limit: int = MAX_LOCATIONS) -> tuple[list[SyntaxLocation], int]:
+    """The first ``limit`` syntax errors of ``parsed``, in file order, and how many there are."""
+    places: list[tuple[int, int, str]] = []
+    count = 0
+    stack = [parsed.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_missing or node.is_error:
+            count += 1
+            if len(places) < limit:
+                places.append(_describe_missing(node) if node.is_missing else _describe(node))
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    places.sort()
+    return [_location(parsed, row, column, message) for row, column, message in places], count
+
+
+def _describe_missing(node: tree_sitter.Node) -> tuple[int, int, str]:
+    what = node.type.replace("_", " ") if node.is_named else f"`{node.type}`"
+    return (*node.start_point, f"missing {what}")
+
+
+def _describe(error: tree_sitter.Node) -> tuple[int, int, str]:
+    """Where an ERROR node goes wrong, in words, from the tokens it holds."""
+    if error.child_count == 0:
+        return (*error.start_point, f"unexpected {_quote(error.text or b'')}")
+    units = list(_units(error))
+    for unit in units:
+        if unit.type in _QUOTES and unit.child_count == 0:
+            return (*unit.start_point, "unterminated string")
+    open_brackets: list[tree_sitter.Node] = []
+    for unit in units:
+        if unit.type in _OPENERS:
+            open_brackets.append(unit)
+        elif unit.type in _CLOSERS:
+            if open_brackets and open_brackets[-1].type == _CLOSERS[unit.type]:
+                open_brackets.pop()
+            else:
+                return (*unit.start_point, f"unexpected `{unit.type}`")
+    if open_brackets:
+        opener = open_brackets[-1]
+        return (*opener.start_point, f"`{opener.type}` was never closed")
+    if error.end_byte - error.start_byte <= 1 or len(units) == 1:
+        return (*error.start_point, f"unexpected {_quote(error.text or b'')}")
+    return (*error.start_point, f"invalid syntax in {_quote(error.text or b'')}")
+
+
+def _units(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """The tokens and complete subtrees inside an ERROR node, nested ERRORs flattened."""
+    for child in node.children:
+        if child.is_error:
+            yield from _units(child)
+        else:
+            yield child
+
+
+def _quote(text: bytes, width: int = 40) -> str:
+    shown = " ".join(text.decode("utf-8", errors="replace").split())
+    if len(shown) > width:
+        shown = shown[: width - 1] + "…"
+    return f"`{shown}`" if shown else "end of file"
+
+
+def _location(parsed: ParsedFile, row: int, byte_column: int, message: str) -> SyntaxLocation:
+    line = parsed.line(row)
+    column = len(line[:byte_column].decode("utf-8", errors="replace")) + 1
+    text = line.decode("utf-8", errors="replace")
+    if len(text) > MAX_SOURCE_LINE:
+        text = text[: MAX_SOURCE_LINE - 1] + "…"
+    return SyntaxLocation(line=row + 1, column=column, message=message, source_line=text)
+
+
+def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
+    """The ``syntax_check`` result for one parsed file."""
+    language = parsed.language
+    if not parsed.has_errors:
+        return SyntaxResult(
+            type="syntax_check",
+            target=target,
+            passed=True,
+            language=language.name,
+            message=f"parses as {language.name}",
+        )
+    locations, count = find_errors(parsed)
+    if language.accepts is not None and language.accepts(parsed.source):
+        return SyntaxResult(
+            type="syntax_check",
+            target=target,
+            passed=True,
+            language=language.name,
+            message=(
+                f"parses as {language.name} (the grammar flagged {count} spot"
+                f"{'s' if count != 1 else ''} that {language.name}'s own parser accepts)"
+            ),
+        )
+    first = locations[0]
+    return SyntaxResult(
+        type="syntax_check",
+        target=target,
+        passed=False,
+        language=language.name,
+        locations=locations,
+        error_count=count,
+        message=(
+            f"{count} syntax error{'s' if count != 1 else ''} ({language.name}); first at "
+            f"line {first.line}, column {first.column}: {first.message}"
+        ),
+    )
+
+
+def _not_parsed(target: str, workspace: Workspace, problem: NotParsed) -> SyntaxResult:
+    language = workspace.languages.for_path(problem.path)
+    return SyntaxResult(
+        type="syntax_check",
+        target=target,
+        passed=problem.reason == "too_large",
+        language=language.name if language else "",
+        message=str(problem),
+    )
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+    """One result per listed file that exists and has a known language.
+
+    A language whose grammar cannot be loaded gives one ``plugin_error``
+    naming its plugin instead of a result per file.
+    """
+    results: list[CheckResult] = []
+    broken_plugins: dict[str, CheckResult] = {}
+    for target in dict.fromkeys(request.files):
+        try:
+            parsed = workspace.parse(target)
+        except NotParsed as problem:
+            if problem.reason == "missing":
+                continue
+            if problem.reason == "no_grammar" and problem.plugin:
+                broken_plugins.setdefault(
+                    problem.plugin,
+                    CheckResult(
+                        type="plugin_error",
+                        target=problem.plugin,
+                        passed=False,
+                        message=str(problem),
+                        plugin=problem.plugin,
+                    ),
+                )
+                continue
+            results.append(_not_parsed(target, workspace, problem))
+            continue
+        if parsed is not None:
+            results.append(check_syntax(target, parsed))
+    return results + list(broken_plugins.values())

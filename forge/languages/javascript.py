@@ -1,0 +1,23 @@
+"""JavaScript with JSX (``.js``, ``.mjs``, ``.cjs``, ``.jsx``), from ``tree-sitter-javascript``."""
+
+from __future__ import annotations
+
+from forge import hookimpl
+from forge.models import Language
+
+
+def load_grammar() -> object:
+    """The tree-sitter-javascript grammar (it parses JSX too)."""
+    import tree_sitter_javascript
+
+    return tree_sitter_javascript.language()
+
+
+@hookimpl
+def forge_languages() -> list[Language]:
+    """Register JavaScript."""
+    return [
+        Language(
+            name="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"), load_grammar=load_grammar
+        )
+    ]

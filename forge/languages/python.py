@@ -1,0 +1,64 @@
+"""Python (``.py``, ``.pyi``), from the ``tree-sitter-python`` grammar wheel.
+
+Two Python specifics beyond the grammar: files may declare their encoding
+(PEP 263), and the running interpreter's own parser is asked about any file
+the grammar flags, because tree-sitter-python has rare false positives on
+valid code (an attribute access split over lines inside brackets, for one).
+Its verdict only ever clears a flagged file, never flags one.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import threading
+import tokenize
+import warnings
+
+from forge import hookimpl
+from forge.models import Language
+
+_warnings_lock = threading.Lock()
+
+
+def load_grammar() -> object:
+    """The tree-sitter-python grammar."""
+    import tree_sitter_python
+
+    return tree_sitter_python.language()
+
+
+def detect_encoding(source: bytes) -> str | None:
+    """The encoding a PEP 263 ``coding:`` comment declares, or None."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        return None
+    return encoding
+
+
+def cpython_accepts(source: bytes) -> bool:
+    """True when this interpreter's parser accepts ``source`` (nothing is executed)."""
+    # Parsing may warn (invalid escape sequences); a warning turned into an
+    # error by the host's filters must not change the verdict.
+    with _warnings_lock, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(source, "<forge>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            return False
+    return True
+
+
+@hookimpl
+def forge_languages() -> list[Language]:
+    """Register Python."""
+    return [
+        Language(
+            name="python",
+            extensions=(".py", ".pyi"),
+            load_grammar=load_grammar,
+            detect_encoding=detect_encoding,
+            accepts=cpython_accepts,
+        )
+    ]

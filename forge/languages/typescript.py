@@ -1,0 +1,26 @@
+"""TypeScript (``.ts``, ``.mts``, ``.cts``), from ``tree-sitter-typescript``.
+
+``.tsx`` is a language of its own (:mod:`forge.languages.tsx`): in a ``.ts``
+file ``<T>(x) => x`` is a generic arrow function and ``<T>x`` a type
+assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
+"""
+
+from __future__ import annotations
+
+from forge import hookimpl
+from forge.models import Language
+
+
+def load_grammar() -> object:
+    """The TypeScript grammar of tree-sitter-typescript."""
+    import tree_sitter_typescript
+
+    return tree_sitter_typescript.language_typescript()
+
+
+@hookimpl
+def forge_languages() -> list[Language]:
+    """Register TypeScript."""
+    return [
+        Language(name="typescript", extensions=(".ts", ".mts", ".cts"), load_grammar=load_grammar)
+    ]
