@@ -2,8 +2,9 @@
 
 Signatures without a body (TypeScript overloads, ``declare``, interface and
 abstract members) never match the query. Exempt besides: anything inside a
-``declare`` block, an empty anonymous callback passed as an argument
-(``promise.catch(() => {})`` is a deliberate no-op, not missing code), and a
+``declare`` block, an empty anonymous function (a callback argument such as
+``promise.catch(() => {})`` or a JSX ``onClick={() => {}}`` is a deliberate
+no-op handed to someone, not a unit of work left undone), and a
 constructor whose parameters are TypeScript parameter properties
 (``constructor(private readonly db: Db) {}`` does its work in the signature).
 """
@@ -18,6 +19,14 @@ from forge_stubs.source import Source
 
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _STRINGS = {"string", "template_string"}
+_FUNCTIONS = {
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+}
 
 
 def functions(src: Source, options: StubOptions) -> list[Function]:
@@ -79,8 +88,7 @@ def _throws_placeholder(src: Source, thrown: Node, options: StubOptions) -> bool
 
 
 def _exempt_when_empty(src: Source, node: Node, name: str | None) -> bool:
-    parent = node.parent
-    if name is None and parent is not None and parent.type == "arguments":
+    if name is None:
         return True
     if node.type == "method_definition" and name and name.rsplit(".", 1)[-1] == "constructor":
         parameters = node.child_by_field_name("parameters")
@@ -125,7 +133,7 @@ def _own_name(src: Source, node: Node) -> str | None:
 
 
 def _name(src: Source, node: Node) -> str | None:
-    """``Class.method`` for members, the own name otherwise; None for anonymous functions."""
+    """``Outer.method`` through enclosing classes and named functions; None when anonymous."""
     own = _own_name(src, node)
     if own is None:
         return None
@@ -135,5 +143,7 @@ def _name(src: Source, node: Node) -> str | None:
         if current.type in _CLASSES:
             class_name = current.child_by_field_name("name")
             parts.append(src.text(class_name) if class_name else "<class>")
+        elif current.type in _FUNCTIONS and (outer := _own_name(src, current)) is not None:
+            parts.append(outer)
         current = current.parent
     return ".".join(reversed(parts))
