@@ -50,25 +50,31 @@ def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubRes
     if is_ignored(file, path, workspace, options) or is_declaration_file(path):
         return None
     try:
+        return _check_parsed(file, path, workspace, options)
+    except Exception as exc:  # one strange file must not cost the other files their results
+        reason = " ".join(str(exc).split())[:300]
+        return StubResult(
+            type=CHECK_TYPE,
+            target=file,
+            passed=False,
+            message=(
+                f"forge-stubs {__version__} could not check this file: "
+                f"{type(exc).__name__}: {reason} (a bug: please report it)"
+            ),
+        )
+
+
+def _check_parsed(
+    file: str, path: Path, workspace: Workspace, options: StubOptions
+) -> StubResult | None:
+    try:
         parsed = workspace.parse(path)
     except NotParsed:
         return None
     if parsed is None or parsed.language.name not in RULES:
         return None
     language = parsed.language.name
-    try:
-        findings = find_placeholders(parsed.tree, parsed.source, language, path, options)
-    except Exception as exc:  # one strange file must not cost the other files their results
-        return StubResult(
-            type=CHECK_TYPE,
-            target=file,
-            passed=False,
-            language=language,
-            message=(
-                f"forge-stubs {__version__} could not check this file: "
-                f"{type(exc).__name__}: {exc} (a bug in the plugin: please report it)"
-            ),
-        )
+    findings = find_placeholders(parsed.tree, parsed.source, language, path, options)
     return StubResult(
         type=CHECK_TYPE,
         target=file,

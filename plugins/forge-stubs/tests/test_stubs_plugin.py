@@ -93,6 +93,14 @@ def test_validate_fails_at_the_placeholders_and_passes_clean_files(
     ) in text.stdout
 
 
+def test_many_findings_are_capped_and_counted(project: Path, make_file: MakeFile) -> None:
+    make_file("many.py", "".join(f"def f{i}():\n    pass\n" for i in range(60)))
+    [result] = stub_results(validate(project, ["many.py"])).values()
+    assert (result["findingCount"], len(result["findings"])) == (60, 50)
+    assert result["message"].startswith("60 placeholders: line 2 f0 (pass), line 4 f1 (pass),")
+    assert result["message"].endswith(", and 55 more")
+
+
 def test_files_the_check_does_not_apply_to_get_no_result(
     project: Path, make_file: MakeFile
 ) -> None:
