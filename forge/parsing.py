@@ -123,12 +123,15 @@ class LanguageRegistry:
 
         A plugin that raises or returns something other than a list of
         :class:`Language` is recorded in :attr:`problems` and the others still
-        register. Fallback languages register after all others, so they give
-        way to them whatever the plugin order.
+        register. Languages register in plugin registration order (forge's
+        own first, then third parties by name), so on a conflict the later
+        plugin is the one reported and not used. Fallback languages register
+        after all others, so they give way to them whatever the order.
         """
         registry = cls()
         offered: list[tuple[str, Language]] = []
-        for outcome in host.call_each("forge_languages"):
+        # call_each runs in pluggy's call order, last registered first.
+        for outcome in reversed(list(host.call_each("forge_languages"))):
             if outcome.error is not None:
                 registry.problems.append(
                     RegistryProblem(outcome.plugin, f"forge_languages raised {outcome.error}")

@@ -37,18 +37,18 @@ _QUOTES = {'"', "'", "`", "string_start"}
 def find_errors(parsed: ParsedFile, limit: int = MAX_LOCATIONS) -> tuple[list[SyntaxLocation], int]:
     """The first ``limit`` syntax errors of ``parsed``, in file order, and how many there are."""
     places: list[tuple[int, int, str]] = []
-    count = 0
     stack = [parsed.tree.root_node]
     while stack:
         node = stack.pop()
-        if node.is_missing or node.is_error:
-            count += 1
-            if len(places) < limit:
-                places.append(_describe_missing(node) if node.is_missing else _describe(node))
+        if node.is_missing:
+            places.append(_describe_missing(node))
+        elif node.is_error:
+            places.extend(_describe(node))
         elif node.has_error:
             stack.extend(reversed(node.children))
     places.sort()
-    return [_location(parsed, row, column, message) for row, column, message in places], count
+    shown = [_location(parsed, row, column, message) for row, column, message in places[:limit]]
+    return shown, len(places)
 
 
 def _describe_missing(node: tree_sitter.Node) -> tuple[int, int, str]:
@@ -56,36 +56,48 @@ def _describe_missing(node: tree_sitter.Node) -> tuple[int, int, str]:
     return (*node.start_point, f"missing {what}")
 
 
-def _describe(error: tree_sitter.Node) -> tuple[int, int, str]:
-    """Where an ERROR node goes wrong, in words, from the tokens it holds."""
+def _describe(error: tree_sitter.Node) -> list[tuple[int, int, str]]:
+    """Where an ERROR node goes wrong, in words, from the tokens it holds.
+
+    Tree-sitter wraps whatever it could not fit in one ERROR node, often with
+    valid code around the culprit, so the culprits are found by reading the
+    tokens: a string delimiter left bare (a string never closed), a closing
+    bracket with no opener, an opener never closed. Failing those, the whole
+    node is quoted.
+    """
     if error.child_count == 0:
-        return (*error.start_point, f"unexpected {_quote(error.text or b'')}")
-    units = list(_units(error))
-    for unit in units:
-        if unit.type in _QUOTES and unit.child_count == 0:
-            return (*unit.start_point, "unterminated string")
+        return [(*error.start_point, f"unexpected {_quote(error.text or b'')}")]
+    places: list[tuple[int, int, str]] = []
     open_brackets: list[tree_sitter.Node] = []
-    for unit in units:
-        if unit.type in _OPENERS:
-            open_brackets.append(unit)
-        elif unit.type in _CLOSERS:
-            if open_brackets and open_brackets[-1].type == _CLOSERS[unit.type]:
+    for token in _tokens(error):
+        if token.is_missing:
+            places.append(_describe_missing(token))
+        elif token.type in _QUOTES and token.child_count == 0 and _bare(token):
+            places.append((*token.start_point, "unterminated string"))
+            break  # what follows an unterminated string is string content
+        elif token.type in _OPENERS:
+            open_brackets.append(token)
+        elif token.type in _CLOSERS:
+            if open_brackets and open_brackets[-1].type == _CLOSERS[token.type]:
                 open_brackets.pop()
             else:
-                return (*unit.start_point, f"unexpected `{unit.type}`")
-    if open_brackets:
-        opener = open_brackets[-1]
-        return (*opener.start_point, f"`{opener.type}` was never closed")
-    if error.end_byte - error.start_byte <= 1 or len(units) == 1:
-        return (*error.start_point, f"unexpected {_quote(error.text or b'')}")
-    return (*error.start_point, f"invalid syntax in {_quote(error.text or b'')}")
+                places.append((*token.start_point, f"unexpected `{token.type}`"))
+    places.extend((*node.start_point, f"`{node.type}` was never closed") for node in open_brackets)
+    if places:
+        return places
+    return [(*error.start_point, f"invalid syntax in {_quote(error.text or b'')}")]
 
 
-def _units(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    """The tokens and complete subtrees inside an ERROR node, nested ERRORs flattened."""
+def _bare(token: tree_sitter.Node) -> bool:
+    """A token directly in an ERROR node, not inside a string the grammar closed."""
+    return token.parent is not None and token.parent.is_error
+
+
+def _tokens(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """The tokens inside an ERROR node; subtrees free of errors stay whole (balanced)."""
     for child in node.children:
-        if child.is_error:
-            yield from _units(child)
+        if child.child_count and (child.is_error or child.has_error):
+            yield from _tokens(child)
         else:
             yield child
 
