@@ -15,7 +15,6 @@ from forge.models import ValidateRequest
 from forge.parsing import NotParsed
 from forge.workspace import Workspace
 from forge_stubs import __version__
-from forge_stubs.detect import RULES, find_placeholders, is_declaration_file
 from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult
 from forge_stubs.options import PLUGIN_NAME, OptionsError, StubOptions, parse_options
 
@@ -47,7 +46,7 @@ def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubRes
     too large: ``file_check`` and ``syntax_check`` say so).
     """
     path = workspace.resolve(file)
-    if is_ignored(file, path, workspace, options) or is_declaration_file(path):
+    if is_ignored(file, path, workspace, options):
         return None
     try:
         return _check_parsed(file, path, workspace, options)
@@ -67,6 +66,12 @@ def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubRes
 def _check_parsed(
     file: str, path: Path, workspace: Workspace, options: StubOptions
 ) -> StubResult | None:
+    # Imported here, not at module level: forge imports every plugin to list
+    # it, and listing must not load tree-sitter.
+    from forge_stubs.detect import RULES, find_placeholders, is_declaration_file
+
+    if is_declaration_file(path):
+        return None
     try:
         parsed = workspace.parse(path)
     except NotParsed:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +59,20 @@ def test_forge_plugins_lists_the_plugin(run_forge: RunForge) -> None:
     assert info["version"] == forge_stubs.__version__
     assert (info["module"], info["status"]) == ("forge_stubs.plugin", "loaded")
     assert info["hooks"] == ["forge_run_checks"]
+
+
+def test_loading_the_plugin_imports_no_tree_sitter() -> None:
+    code = (
+        "import sys\n"
+        "from forge.plugin_manager import build_plugin_host\n"
+        "host = build_plugin_host()\n"
+        "assert host.pm.has_plugin('stubs')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tree_sitter')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def test_validate_fails_at_the_placeholders_and_passes_clean_files(
