@@ -224,6 +224,45 @@ class SyntaxResult(CheckResult):
     )
 
 
+class MissingImport(WireModel):
+    """A name the importer takes that the exporter does not export, and where."""
+
+    name: str = Field(description="The missing name; 'default' for a default import.")
+    line: int = Field(ge=1, description="1-based line in the importer.")
+    column: int = Field(ge=1, description="1-based column in the importer, in characters.")
+    suggestion: str | None = Field(
+        default=None,
+        description="An exported name that was probably meant ('default': the default export).",
+    )
+
+
+class ContractResult(CheckResult):
+    """Outcome of one exporter/importer pair: ``target`` is ``exporter -> importer``."""
+
+    exporter: str = Field(description="The file that exports names.")
+    importer: str = Field(description="The file that imports from it.")
+    exported_names: list[str] = Field(
+        default_factory=list, description="What the exporter exports (star re-exports followed)."
+    )
+    imported_names: list[str] = Field(
+        default_factory=list, description="What the importer takes from the exporter."
+    )
+    missing: list[str] = Field(
+        default_factory=list, description="Imported names the exporter does not export."
+    )
+    missing_details: list[MissingImport] = Field(
+        default_factory=list, description="Each missing name with its place and a suggestion."
+    )
+    exports_known: bool = Field(
+        default=True,
+        description="False when the exports cannot be known (then nothing is reported missing).",
+    )
+    automatic: bool = Field(
+        default=False,
+        description="True for a pair found from a listed file's imports, not asked for.",
+    )
+
+
 # --- report ------------------------------------------------------------------
 
 Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]

@@ -33,6 +33,7 @@ class RunOptions:
     run_id: str | None = None
     timeout: float | None = None
     max_attempts: int | None = None
+    auto_contracts: bool = True
 
 
 def load_plan(service: Forge, plan_path: Path) -> tuple[Plan, list[list[str]]]:
@@ -78,6 +79,7 @@ def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
         run_id=options.run_id,
         timeout=options.timeout,
         max_attempts=options.max_attempts,
+        auto_contracts=options.auto_contracts,
     )
 
 

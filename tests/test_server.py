@@ -122,12 +122,13 @@ async def test_attempts_count_per_run_and_module(project: Path) -> None:
 
 
 async def test_retry_then_proceed_with_velocity(project: Path) -> None:
-    args = {"moduleId": "m1", "runId": "r", "files": ["a.py", "b.py"], "maxAttempts": 5}
+    # .txt: no language, so only file_check counts and the scores are 0, 0.5, 1.
+    args = {"moduleId": "m1", "runId": "r", "files": ["a.txt", "b.txt"], "maxAttempts": 5}
     async with connect(project) as client:
         first = await call(client, "validate", args)
-        (project / "a.py").write_text("", encoding="utf-8")
+        (project / "a.txt").write_text("", encoding="utf-8")
         second = await call(client, "validate", args)
-        (project / "b.py").write_text("", encoding="utf-8")
+        (project / "b.txt").write_text("", encoding="utf-8")
         third = await call(client, "validate", args)
     assert (first["score"], first["recommendation"], first["velocity"]) == (0.0, "RETRY", None)
     assert (second["score"], second["recommendation"], second["velocity"]) == (0.5, "RETRY", None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ examples:
   forge validate --files src/app.py src/util.py --command "pytest -q"
   forge validate --cwd ../worktree-auth --module-id auth --run-id run-42 --json
   forge validate --files missing.py --command false     # exits 1: two failures
+  forge validate --contract src/api.ts:src/app.ts        # app.ts imports only what api.ts exports
   forge validate --plan .forge/plans/auth.json --module api --cwd ../wt-api
   forge validate --plan .forge/plans/auth.json --all --run-id run-42
   forge validate --plan plan.json --all --format sarif --output-file forge.sarif
@@ -65,6 +67,20 @@ def register(subparsers: Any) -> None:
         metavar="CMD",
         help="a verify command, run with sh in --cwd (repeatable)",
     )
+    parser.add_argument(
+        "--contract",
+        dest="contracts",
+        action="append",
+        default=[],
+        metavar="EXPORTER:IMPORTER",
+        help="check that what IMPORTER imports from EXPORTER is exported (repeatable)",
+    )
+    parser.add_argument(
+        "--no-auto-contracts",
+        dest="auto_contracts",
+        action="store_false",
+        help="do not check the local imports of --files automatically",
+    )
     parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
@@ -106,9 +122,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
         runs, multi = [_validate_flags(args)], False
     else:
-        if args.files or args.commands:
+        if args.files or args.commands or args.contracts:
             raise UsageError(
-                "--files and --command cannot be combined with --plan: the plan module gives them"
+                "--files, --command and --contract cannot be combined with --plan: "
+                "the plan module gives them"
             )
         if args.all == (args.module_id is not None):
             raise UsageError("with --plan, give --module ID or --all (one of them)")
@@ -137,6 +154,8 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
         request = ValidateRequest(
             module_id=args.module_id or "adhoc",
             files=args.files,
+            contract_checks=[_contract_pair(text) for text in args.contracts],
+            auto_contracts=args.auto_contracts,
             commands=args.commands,
             cwd=args.cwd,
             run_id=args.run_id,
@@ -187,7 +206,11 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     service = _service(Engine.for_project(), args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(
-        cwd=args.cwd, run_id=args.run_id, timeout=args.timeout, max_attempts=args.max_attempts
+        cwd=args.cwd,
+        run_id=args.run_id,
+        timeout=args.timeout,
+        max_attempts=args.max_attempts,
+        auto_contracts=args.auto_contracts,
     )
     live = output_format == "text" and not args.output_file
     try:
@@ -302,6 +325,22 @@ def _reason(run: ModuleRun) -> str:
     return f"{first.type} {first.target}: {first.message}{more}"
 
 
+#: EXPORTER:IMPORTER, each side allowed a Windows drive letter (C:\\src\\a.ts).
+_PAIR = re.compile(r"^((?:[A-Za-z]:[\\/])?[^:]+):((?:[A-Za-z]:[\\/])?[^:]+)$")
+
+
+def _contract_pair(text: str) -> dict[str, str]:
+    """``EXPORTER:IMPORTER`` as a contract pair; a usage error when malformed."""
+    from forge.errors import UsageError
+
+    match = _PAIR.match(text)
+    if match is None:
+        raise UsageError(
+            f"--contract {text!r}: expected EXPORTER:IMPORTER, e.g. src/api.ts:src/app.ts"
+        )
+    return {"exporter": match.group(1), "importer": match.group(2)}
+
+
 def render_report(report: Any) -> str:
     """The report as text: one line per check, details under failures, a summary line."""
     lines: list[str] = []
@@ -337,6 +376,11 @@ def _details(result: Any) -> list[str]:
             details.append(f"    {pad}^")
     if getattr(result, "error_count", 0) > len(getattr(result, "locations", None) or []):
         details.append(f"    ... and {result.error_count - len(result.locations)} more")
+    for missing in getattr(result, "missing_details", None) or []:
+        from forge.contracts import describe_missing
+
+        text = describe_missing(missing.name, missing.suggestion, result.exporter)
+        details.append(f"{result.importer}:{missing.line}:{missing.column}: {text}")
     for stream in ("stderr", "stdout"):
         text = getattr(result, stream, "") or ""
         tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.extractors.ecmascript import JAVASCRIPT
 from forge.models import Language
 
 
@@ -18,6 +19,9 @@ def forge_languages() -> list[Language]:
     """Register JavaScript."""
     return [
         Language(
-            name="javascript", extensions=(".js", ".mjs", ".cjs", ".jsx"), load_grammar=load_grammar
+            name="javascript",
+            extensions=(".js", ".mjs", ".cjs", ".jsx"),
+            load_grammar=load_grammar,
+            extractor=JAVASCRIPT,
         )
     ]

@@ -19,6 +19,7 @@ import warnings
 from typing import Any
 
 from forge import hookimpl
+from forge.extractors.python import PYTHON
 from forge.models import Language
 
 _warnings_lock = threading.Lock()
@@ -83,5 +84,6 @@ def forge_languages() -> list[Language]:
             detect_encoding=detect_encoding,
             accepts=cpython_accepts,
             check_tree=empty_blocks,
+            extractor=PYTHON,
         )
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 
@@ -16,4 +17,6 @@ def load_grammar() -> object:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register TSX."""
-    return [Language(name="tsx", extensions=(".tsx",), load_grammar=load_grammar)]
+    return [
+        Language(name="tsx", extensions=(".tsx",), load_grammar=load_grammar, extractor=TYPESCRIPT)
+    ]

@@ -8,6 +8,7 @@ assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 
@@ -22,5 +23,10 @@ def load_grammar() -> object:
 def forge_languages() -> list[Language]:
     """Register TypeScript."""
     return [
-        Language(name="typescript", extensions=(".ts", ".mts", ".cts"), load_grammar=load_grammar)
+        Language(
+            name="typescript",
+            extensions=(".ts", ".mts", ".cts"),
+            load_grammar=load_grammar,
+            extractor=TYPESCRIPT,
+        )
     ]

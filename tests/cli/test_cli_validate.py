@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 import forge
 
 if TYPE_CHECKING:
@@ -236,3 +238,48 @@ def test_a_validation_is_logged(run_forge: RunForge, project: Path) -> None:
     logged = json.loads(run_forge("logs", "--run-id", "r9", "--json").stdout)
     (entry,) = logged["entries"]
     assert (entry["event"], entry["moduleId"], entry["data"]["passed"]) == ("validate", "m1", True)
+
+
+def test_sarif_carries_syntax_and_contract_locations(run_forge: RunForge, project: Path) -> None:
+    import jsonschema
+
+    (project / "src").mkdir()
+    (project / "src" / "bad.py").write_text("x = 1\ndef f(:\n    pass\n", encoding="utf-8")
+    (project / "src" / "api.ts").write_text("export function a() {}\n", encoding="utf-8")
+    (project / "src" / "app.ts").write_text('import { b } from "./api";\n', encoding="utf-8")
+    completed = run_forge(
+        "validate",
+        "--files",
+        "src/bad.py",
+        "src/app.ts",
+        "--contract",
+        "src/api.ts:src/app.ts",
+        "--format",
+        "sarif",
+    )
+    assert completed.returncode == 1
+    log = json.loads(completed.stdout)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    located = {
+        (
+            r["ruleId"],
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            r["locations"][0]["physicalLocation"]["region"]["startColumn"],
+        )
+        for r in log["runs"][0]["results"]
+    }
+    assert ("syntax_check", "src/bad.py", 2, 7) in located
+    assert ("contract_check", "src/app.ts", 1, 10) in located
+
+
+def test_sarif_carries_stub_findings(run_forge: RunForge, project: Path) -> None:
+    pytest.importorskip("forge_stubs")
+    (project / "svc.py").write_text(
+        "def run() -> None:\n    raise NotImplementedError\n", encoding="utf-8"
+    )
+    log = json.loads(run_forge("validate", "--files", "svc.py", "--format", "sarif").stdout)
+    results = [r for r in log["runs"][0]["results"] if r["ruleId"] == "stub_check"]
+    assert [r["locations"][0]["physicalLocation"]["region"] for r in results] == [
+        {"startLine": 2, "startColumn": 5}
+    ]

@@ -1,0 +1,165 @@
+"""``contract_check``: what an importer takes from an exporter must really be exported.
+
+One result per ``{exporter, importer}`` pair of the request, and (unless
+``autoContracts`` is false) one per local import of each listed file: every
+import specifier of a listed file that resolves to a file inside the working
+dir, whose language has an extractor, is checked as an automatic pair.
+Specifiers that resolve to nothing (packages, path aliases) are skipped.
+
+Import specifiers are resolved to files and compared with the exporter's
+path; a file that merely shares the exporter's name is not the exporter.
+Parsing goes through the workspace's parse cache: no file is parsed twice.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from forge import hookimpl
+from forge.contracts import Comparison, ContractAnalyzer, ContractError, normalize
+from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
+from forge.parsing import NotParsed
+from forge.plugin_manager import describe_exception
+from forge.workspace import Workspace
+
+#: Missing names spelled out in a result's message; the rest are counted.
+SHOWN_IN_MESSAGE = 5
+
+
+def _shown(path: Path, workspace: Workspace) -> str:
+    root = normalize(workspace.cwd)
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def check_pair(
+    analyzer: ContractAnalyzer,
+    workspace: Workspace,
+    exporter: str,
+    importer: str,
+    *,
+    automatic: bool = False,
+) -> ContractResult:
+    """The ``contract_check`` result for one pair (paths as the request wrote them)."""
+    base = {
+        "type": "contract_check",
+        "target": f"{exporter} -> {importer}",
+        "exporter": exporter,
+        "importer": importer,
+        "automatic": automatic,
+    }
+    exporter_path, importer_path = workspace.resolve(exporter), workspace.resolve(importer)
+    for role, written, path in (
+        ("exporter", exporter, exporter_path),
+        ("importer", importer, importer_path),
+    ):
+        if not path.is_file():
+            return ContractResult(**base, passed=False, message=f"{role} {written} does not exist")
+    try:
+        comparison = analyzer.compare(exporter_path, importer_path)
+    except (NotParsed, ContractError) as exc:
+        return ContractResult(**base, passed=False, message=f"cannot check: {exc}")
+    except Exception as exc:  # an extractor's bug (maybe a plugin's) costs one pair only
+        return ContractResult(
+            **base,
+            passed=False,
+            message=f"cannot check: the contract extractor raised {describe_exception(exc)}",
+        )
+    fields = _fields(comparison)
+    if not comparison.imports_exporter:
+        others = [_shown(path, workspace) for path in comparison.imported_files]
+        elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
+        message = f"{importer} does not import from {exporter}{elsewhere}"
+        return ContractResult(**base, **fields, passed=False, message=message)
+    if comparison.missing:
+        listed = ", ".join(
+            name.name + (f" (did you mean {name.suggestion}?)" if name.suggestion else "")
+            for name in comparison.missing[:SHOWN_IN_MESSAGE]
+        )
+        more = len(comparison.missing) - SHOWN_IN_MESSAGE
+        listed += f" and {more} more" if more > 0 else ""
+        message = (
+            f"{_plural(len(comparison.missing), 'name')} imported from {exporter} "
+            f"{'is' if len(comparison.missing) == 1 else 'are'} not exported: {listed}"
+        )
+        return ContractResult(**base, **fields, passed=False, message=message)
+    imported = len({name.name for name in comparison.imported})
+    if comparison.exports.open_reason:
+        message = (
+            f"the exports of {exporter} cannot be known ({comparison.exports.open_reason}); "
+            "nothing reported missing"
+        )
+    elif imported:
+        message = f"all {_plural(imported, 'imported name')} exported"
+    else:
+        message = f"imports {exporter} for its side effects or as a whole (no names)"
+    return ContractResult(**base, **fields, passed=True, message=message)
+
+
+def _fields(comparison: Comparison) -> dict[str, object]:
+    return {
+        "exported_names": sorted(comparison.exports.names),
+        "imported_names": sorted({name.name for name in comparison.imported}),
+        "missing": [name.name for name in comparison.missing],
+        "missing_details": [
+            MissingImport(
+                name=name.name, line=name.line, column=name.column, suggestion=name.suggestion
+            )
+            for name in comparison.missing
+        ],
+        "exports_known": comparison.exports.open_reason is None,
+    }
+
+
+def automatic_pairs(
+    analyzer: ContractAnalyzer, workspace: Workspace, files: list[str]
+) -> list[tuple[str, str]]:
+    """(exporter, importer) for each local import of ``files`` that can be checked."""
+    pairs: list[tuple[str, str]] = []
+    for file in dict.fromkeys(files):
+        try:
+            targets = list(analyzer.local_imports(workspace.resolve(file)))
+        except (NotParsed, ContractError, OSError):
+            continue  # missing, unparsable or unknown files are other checks' business
+        for target in targets:
+            try:
+                checkable = analyzer.extractor(target) is not None
+            except NotParsed:
+                checkable = True  # it exists but cannot be read: the pair says why
+            if checkable:
+                pairs.append((_shown(target, workspace), file))
+    return pairs
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+    """One result per requested pair, then one per automatic pair not already requested."""
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=normalize(workspace.cwd))
+    results: list[CheckResult] = []
+    done: set[tuple[str, str]] = set()
+
+    def key(exporter: str, importer: str) -> tuple[str, str]:
+        return (
+            os.path.realpath(workspace.resolve(exporter)),
+            os.path.realpath(workspace.resolve(importer)),
+        )
+
+    for pair in request.contract_checks:
+        if key(pair.exporter, pair.importer) in done:
+            continue
+        done.add(key(pair.exporter, pair.importer))
+        results.append(check_pair(analyzer, workspace, pair.exporter, pair.importer))
+    if request.auto_contracts:
+        for exporter, importer in automatic_pairs(analyzer, workspace, request.files):
+            if key(exporter, importer) in done:
+                continue
+            done.add(key(exporter, importer))
+            results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
+    return results

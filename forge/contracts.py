@@ -1,0 +1,431 @@
+"""Contract checks: what an importer takes from an exporter, against what the exporter exports.
+
+Two layers:
+
+- The **extractor interface** (:class:`Extractor`) a language plugin attaches
+  to its :class:`forge.models.Language` (``extractor=``): it reads one parsed
+  file's exports and imports, and resolves the importer's specifiers to files.
+  forge ships extractors for Python and for the JavaScript family
+  (JavaScript, TypeScript, TSX).
+- The **analyzer** (:class:`ContractAnalyzer`), language-independent: it
+  follows ``export *`` / ``from x import *`` chains through files that exist,
+  keeps only the imports that resolve to the exporter, and names what is
+  missing with a suggestion when a near name exists.
+
+Files are never parsed here: the analyzer receives the workspace's ``parse``
+function, so a file is parsed once per validate call whichever check asks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+
+# --- what an extractor returns -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportedName:
+    """One name an importer takes from a module, where it is written (1-based)."""
+
+    name: str
+    line: int
+    column: int
+    #: The local binding (``import greet from``: ``greet``), used for suggestions.
+    local: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """One import of one module: the specifier as written and the names required from it.
+
+    A side-effect import (``import './x'``), ``export * from`` and
+    ``from x import *`` import the module and require no name. ``guarded``
+    marks an import whose absence the importer anticipates (Python's ``try:
+    ... except ImportError``): its names are listed but never reported missing.
+    """
+
+    specifier: str
+    line: int
+    column: int
+    names: tuple[ImportedName, ...] = ()
+    guarded: bool = False
+
+
+@dataclass(frozen=True)
+class ExportSet:
+    """What one file exports, before ``export *`` chains are followed.
+
+    :param names: the names the file itself binds for importers (``default``
+        for a default export).
+    :param star_sources: specifiers re-exported wholesale (``export * from``,
+        ``from .x import *``), with the line they are written on.
+    :param star_names: the names a star import of *this* file takes when the
+        file says so explicitly (Python's ``__all__``); None: its visible names.
+    :param implicit: names importable from the file that are not bindings of it
+        and never taken by a star import (a Python package's submodules).
+    :param open_reason: why the exports cannot be known (a module-level
+        ``__getattr__``, ``module.exports = someCall()``); None when they can.
+    :param default_alias: the declared name of the default export
+        (``export default function greet``), for suggestions.
+    """
+
+    names: frozenset[str] = frozenset()
+    star_sources: tuple[tuple[str, int], ...] = ()
+    star_names: frozenset[str] | None = None
+    implicit: frozenset[str] = frozenset()
+    open_reason: str | None = None
+    default_alias: str | None = None
+
+
+class ParsedSource(Protocol):
+    """The part of :class:`forge.parsing.ParsedFile` an extractor reads."""
+
+    @property
+    def path(self) -> Path: ...
+    @property
+    def source(self) -> bytes: ...
+    @property
+    def tree(self) -> tree_sitter.Tree: ...
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Reads exports and imports of one language family; attach one to a ``Language``.
+
+    Implementations must be thread-safe and keep no per-file state: the
+    analyzer caches what they return for the length of one validate call.
+    """
+
+    #: Files of one family can import each other (``ecmascript``, ``python``).
+    family: str
+
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        """The names ``parsed`` exports (see :class:`ExportSet`)."""
+        ...
+
+    def imports(self, parsed: ParsedSource) -> list[ImportRef]:
+        """Every import in ``parsed``, in source order, local or not."""
+        ...
+
+    def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
+        """The file ``specifier`` (written in ``importer``) names, or None.
+
+        ``root`` is the working dir (where absolute Python imports start).
+        None means "not a local file" (a package, a path alias, a typo'd
+        path): the analyzer skips it, it is never a failure by itself.
+        """
+        ...
+
+    def star_visible(self, name: str) -> bool:
+        """Whether a star re-export of a module without ``star_names`` takes ``name``."""
+        ...
+
+
+# --- helpers for extractors ----------------------------------------------------
+
+
+@cache
+def query_source(filename: str, package: str = "forge.languages") -> str:
+    """The text of the query file ``filename`` shipped in ``package``."""
+    return resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+
+
+_queries: dict[tuple[tree_sitter.Language, str, tuple[str, ...]], tree_sitter.Query] = {}
+
+
+def load_query(
+    language: tree_sitter.Language, *filenames: str, package: str = "forge.languages"
+) -> tree_sitter.Query:
+    """The query made of ``filenames`` (concatenated) for ``language``, compiled once per grammar."""
+    key = (language, package, filenames)  # Language compares and hashes by grammar
+    query = _queries.get(key)
+    if query is None:
+        import tree_sitter
+
+        text = "\n".join(query_source(name, package) for name in filenames)
+        query = _queries[key] = tree_sitter.Query(language, text)
+    return query
+
+
+def captures(query: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
+    """``query``'s captures under ``node``, by capture name."""
+    import tree_sitter
+
+    return tree_sitter.QueryCursor(query).captures(node)
+
+
+def matches(
+    query: tree_sitter.Query, node: tree_sitter.Node
+) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    """``query``'s matches under ``node``: (pattern index, captures by name)."""
+    import tree_sitter
+
+    return tree_sitter.QueryCursor(query).matches(node)
+
+
+def node_text(node: tree_sitter.Node, source: bytes) -> str:
+    """The source text of ``node``."""
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def position(node: tree_sitter.Node, source: bytes) -> tuple[int, int]:
+    """1-based line and character column where ``node`` starts."""
+    row, byte_column = node.start_point
+    start = node.start_byte
+    prefix = source[start - byte_column : start]
+    column = len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", errors="replace"))
+    return row + 1, column + 1
+
+
+def imported(
+    node: tree_sitter.Node, source: bytes, name: str, local: str | None = None
+) -> ImportedName:
+    """An :class:`ImportedName` positioned at ``node``."""
+    line, column = position(node, source)
+    return ImportedName(name=name, line=line, column=column, local=local)
+
+
+# --- the analysis --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MissingName:
+    """A name the importer takes that the exporter does not export."""
+
+    name: str
+    line: int
+    column: int
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True)
+class Exports:
+    """A file's exports with ``export *`` chains followed."""
+
+    names: frozenset[str]
+    open_reason: str | None = None
+    default_alias: str | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of one exporter/importer pair."""
+
+    exports: Exports
+    imported: tuple[ImportedName, ...]
+    imports_exporter: bool
+    missing: tuple[MissingName, ...]
+    #: Local files the importer does import (for "does not import" messages).
+    imported_files: tuple[Path, ...] = ()
+
+
+class ContractError(Exception):
+    """A pair that cannot be checked at all (no extractor for the file's language)."""
+
+
+Parse = Callable[[Path], Any]
+
+
+@dataclass
+class ContractAnalyzer:
+    """Exports, imports and comparisons over one validate call's parse function.
+
+    ``parse(path)`` returns the parsed file (``None`` when no language owns
+    the path) or raises (``NotParsed``); exceptions propagate to the caller.
+    Results are cached per path for the analyzer's lifetime.
+    """
+
+    parse: Parse
+    root: Path
+    _imports: dict[Path, list[tuple[ImportRef, Path | None]]] = field(default_factory=dict)
+    _own: dict[Path, ExportSet] = field(default_factory=dict)
+    _exports: dict[Path, Exports] = field(default_factory=dict)
+    _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
+
+    def extractor(self, path: Path) -> tuple[Any, Extractor] | None:
+        """The parsed file and its language's extractor; None when the language has none."""
+        parsed = self.parse(path)
+        if parsed is None:
+            return None
+        extractor = getattr(parsed.language, "extractor", None)
+        if not isinstance(extractor, Extractor):
+            return None
+        return parsed, extractor
+
+    def _require(self, path: Path) -> tuple[Any, Extractor]:
+        found = self.extractor(path)
+        if found is None:
+            raise ContractError(f"{path.name}: no contract extractor for this kind of file")
+        return found
+
+    def imports(self, path: Path) -> list[tuple[ImportRef, Path | None]]:
+        """``path``'s imports, each with the file it resolves to (None: not a local file)."""
+        key = normalize(path)
+        if key not in self._imports:
+            parsed, extractor = self._require(key)
+            self._imports[key] = [
+                (ref, self.resolve(extractor, ref.specifier, key))
+                for ref in extractor.imports(parsed)
+            ]
+        return self._imports[key]
+
+    def resolve(self, extractor: Extractor, specifier: str, importer: Path) -> Path | None:
+        """``extractor.resolve``, normalized, once per specifier, folder and kind of importer."""
+        key = (id(extractor), specifier, importer.parent, importer.suffix)
+        if key not in self._resolved:
+            found = extractor.resolve(specifier, importer, self.root)
+            self._resolved[key] = None if found is None else normalize(found)
+        return self._resolved[key]
+
+    def exports(self, path: Path) -> Exports:
+        """``path``'s exports with star re-exports followed (cycle-safe)."""
+        key = normalize(path)
+        if key not in self._exports:
+            self._exports[key] = self._follow(key, visiting=set())
+        return self._exports[key]
+
+    def _own_exports(self, path: Path) -> tuple[ExportSet, Extractor]:
+        parsed, extractor = self._require(path)
+        if path not in self._own:
+            self._own[path] = extractor.exports(parsed)
+        return self._own[path], extractor
+
+    def _follow(self, path: Path, visiting: set[Path]) -> Exports:
+        own, extractor = self._own_exports(path)
+        names = set(own.names) | own.implicit
+        open_reason = own.open_reason
+        visiting.add(path)
+        for specifier, line in own.star_sources:
+            target = self.resolve(extractor, specifier, path)
+            if target is None:
+                open_reason = open_reason or (
+                    f"{path.name}:{line} re-exports everything from {specifier!r}, "
+                    "which is not a local file"
+                )
+                continue
+            if target in visiting:
+                continue
+            try:
+                taken = self._star_part(target, visiting)
+            except ContractError:
+                taken = None
+            except Exception as exc:  # NotParsed: the re-exported file has no tree
+                open_reason = open_reason or f"{path.name}:{line} re-exports {specifier!r}: {exc}"
+                continue
+            if taken is None or taken.open_reason:
+                open_reason = open_reason or (
+                    taken.open_reason
+                    if taken
+                    else f"{path.name}:{line} re-exports {specifier!r}, which cannot be read"
+                )
+                continue
+            names |= taken.names
+        visiting.discard(path)
+        return Exports(frozenset(names), open_reason, own.default_alias)
+
+    def _star_part(self, path: Path, visiting: set[Path]) -> Exports:
+        own, extractor = self._own_exports(path)
+        if own.star_names is not None:
+            return Exports(own.star_names, own.open_reason)
+        full = self._follow(path, visiting)
+        taken = frozenset(
+            name for name in full.names - own.implicit if extractor.star_visible(name)
+        )
+        return Exports(taken, full.open_reason)
+
+    def compare(self, exporter: Path, importer: Path) -> Comparison:
+        """What ``importer`` takes from ``exporter``, and what of it is missing."""
+        exporter = normalize(exporter)
+        refs = self.imports(importer)
+        mine = [ref for ref, target in refs if target == exporter]
+        exports = self.exports(exporter)
+        imported = tuple(name for ref in mine for name in ref.names)
+        missing: list[MissingName] = []
+        if exports.open_reason is None:
+            seen: set[str] = set()
+            for name in (name for ref in mine if not ref.guarded for name in ref.names):
+                if name.name in exports.names or name.name in seen:
+                    continue
+                seen.add(name.name)
+                missing.append(
+                    MissingName(name.name, name.line, name.column, suggest(name, exports))
+                )
+        others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
+        return Comparison(exports, imported, bool(mine), tuple(missing), others)
+
+    def local_imports(self, importer: Path) -> Iterator[Path]:
+        """Files inside the working dir that ``importer`` imports and that have an extractor."""
+        root = normalize(self.root)
+        seen: set[Path] = set()
+        for _, target in self.imports(importer):
+            if target is None or target in seen or target == normalize(importer):
+                continue
+            seen.add(target)
+            if _inside(target, root):
+                yield target
+
+
+def suggest(name: ImportedName, exports: Exports) -> str | None:
+    """A near exported name for a missing one, or ``default`` for a default-vs-named mix-up."""
+    candidates = sorted(exports.names)
+    if name.name == "default":
+        # `import greet from` where the exporter has `export function greet`.
+        wanted = name.local or ""
+        named = [c for c in candidates if c != "default"]
+        if wanted in named:
+            return wanted
+        close = difflib.get_close_matches(wanted, named, n=1, cutoff=0.6) if wanted else []
+        return close[0] if close else None
+    if "default" in exports.names and exports.default_alias == name.name:
+        return "default"
+    folded = [c for c in candidates if c.lower() == name.name.lower()]
+    if folded:
+        return folded[0]
+    close = difflib.get_close_matches(name.name, candidates, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    longer = [c for c in candidates if c.startswith(name.name) or name.name.startswith(c)]
+    return longer[0] if longer else None
+
+
+def describe_missing(name: str, suggestion: str | None, exporter: str) -> str:
+    """One line saying what is missing from ``exporter`` and what was probably meant."""
+    if name == "default":
+        text = f"{exporter} has no default export"
+        if suggestion:
+            text += f" (did you mean the named export '{suggestion}'?)"
+        return text
+    text = f"'{name}' is not exported by {exporter}"
+    if suggestion == "default":
+        text += " (it is the default export: import it as the default)"
+    elif suggestion:
+        text += f" (did you mean '{suggestion}'?)"
+    return text
+
+
+def normalize(path: Path) -> Path:
+    """An absolute, symlink-free path, so one file has one key."""
+    return Path(os.path.realpath(path))
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def first_existing(candidates: Iterable[Path]) -> Path | None:
+    """The first candidate that is a regular file."""
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None

@@ -1,0 +1,494 @@
+"""Exports and imports of the JavaScript family (JavaScript, TypeScript, TSX) for contract checks.
+
+ES module statements are read from the top level of the tree (so names
+declared inside ``declare module '...' {}`` or ``namespace N {}`` blocks are
+never the file's exports); CommonJS forms and ``require()`` / ``import()``
+calls are found anywhere with the queries in ``javascript_exports.scm``,
+``javascript_imports.scm`` and, for TypeScript, ``typescript_imports.scm``.
+
+Specifiers resolve the way TypeScript and Node do for relative paths: a
+``.js`` written in a TypeScript import names the ``.ts`` file (``.mjs``:
+``.mts``, ``.cjs``: ``.cts``, ``.jsx``: ``.tsx``), extensionless specifiers
+try each extension, a directory means its ``index.*``. Bare specifiers
+(packages, path aliases) resolve to nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forge.contracts import (
+    ExportSet,
+    ImportedName,
+    ImportRef,
+    ParsedSource,
+    first_existing,
+    imported,
+    load_query,
+    matches,
+    node_text,
+    position,
+)
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
+#: What a JavaScript extension written in a TypeScript import may stand for.
+TS_FOR_JS = {
+    ".js": (".ts", ".tsx", ".d.ts"),
+    ".jsx": (".tsx",),
+    ".mjs": (".mts", ".d.mts"),
+    ".cjs": (".cts", ".d.cts"),
+}
+TS_ORDER = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+JS_ORDER = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".d.ts")
+
+_NAMED_DECLARATIONS = {
+    "function_declaration",
+    "generator_function_declaration",
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "internal_module",
+    "module",
+    "function_signature",
+}
+_VALUE_DECLARATIONS = {"lexical_declaration", "variable_declaration"}
+_FUNCTION_LIKE = {
+    "function_expression",
+    "function",
+    "arrow_function",
+    "class",
+    "generator_function",
+    "generator_function_declaration",
+}
+
+
+def _string(node: Node, source: bytes) -> str:
+    """A string literal's contents (or an identifier's text)."""
+    text = node_text(node, source)
+    return text[1:-1] if node.type == "string" else text
+
+
+def _tokens(node: Node) -> set[str]:
+    return {child.type for child in node.children if not child.is_named}
+
+
+def pattern_names(node: Node | None, source: bytes) -> list[str]:
+    """The names a binding pattern binds (``{a, b: c, ...d}``, ``[x, y = 1]``, ``name``)."""
+    if node is None:
+        return []
+    kind = node.type
+    if kind in {"identifier", "shorthand_property_identifier_pattern"}:
+        return [node_text(node, source)]
+    if kind == "pair_pattern":
+        return pattern_names(node.child_by_field_name("value"), source)
+    if kind in {"object_assignment_pattern", "assignment_pattern"}:
+        return pattern_names(node.child_by_field_name("left"), source)
+    if kind in {"object_pattern", "array_pattern", "rest_pattern"}:
+        return [name for child in node.named_children for name in pattern_names(child, source)]
+    return []
+
+
+def declared_names(node: Node, source: bytes) -> list[str]:
+    """Names an exported declaration binds (``export const {a, b} = ...``: a, b)."""
+    kind = node.type
+    if kind in _NAMED_DECLARATIONS:
+        name = node.child_by_field_name("name")
+        # `declare module "x" {}` is named by a string: an ambient module, not a binding.
+        return [node_text(name, source)] if name is not None and name.type != "string" else []
+    if kind in _VALUE_DECLARATIONS:
+        return [
+            name
+            for declarator in node.named_children
+            if declarator.type == "variable_declarator"
+            for name in pattern_names(declarator.child_by_field_name("name"), source)
+        ]
+    if kind == "ambient_declaration":  # export declare const|function|class|namespace ...
+        return [name for child in node.named_children for name in declared_names(child, source)]
+    if kind == "import_alias":  # export import A = B.C
+        first = node.named_children[0] if node.named_children else None
+        return [node_text(first, source)] if first is not None else []
+    return []
+
+
+def _specifier_names(spec: Node, source: bytes) -> tuple[str, str]:
+    """(name in the other module, name here) of an import or export specifier."""
+    name_node = spec.child_by_field_name("name")
+    alias_node = spec.child_by_field_name("alias")
+    name = _string(name_node, source) if name_node is not None else "default"
+    if alias_node is not None:
+        return name, _string(alias_node, source)
+    if name_node is not None and spec.children and spec.children[-1].type == "default":
+        return name, "default"  # export { a as default }
+    return name, name
+
+
+@dataclass
+class _CommonJS:
+    names: set[str] = field(default_factory=set)
+    open_reason: str | None = None
+    default_alias: str | None = None
+    star_sources: list[tuple[str, int]] = field(default_factory=list)
+    used: bool = False
+
+
+class EcmascriptExtractor:
+    """The contract extractor of JavaScript, TypeScript and TSX (one family: they import each other)."""
+
+    family = "ecmascript"
+
+    def __init__(self, *, typescript: bool) -> None:
+        self.typescript = typescript
+        self._import_queries = ("javascript_imports.scm",) + (
+            ("typescript_imports.scm",) if typescript else ()
+        )
+
+    # -- exports ------------------------------------------------------------
+
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        """ES module exports of the top level, then CommonJS exports (see module docs)."""
+        source = parsed.source
+        root = parsed.tree.root_node
+        names: set[str] = set()
+        stars: list[tuple[str, int]] = []
+        default_alias: str | None = None
+        cjs = _CommonJS()
+        esm = False
+        for stmt in root.named_children:
+            if stmt.type != "export_statement":
+                continue
+            esm = True
+            tokens = _tokens(stmt)
+            declaration = stmt.child_by_field_name("declaration")
+            specifier = stmt.child_by_field_name("source")
+            if "default" in tokens:
+                names.add("default")
+                target = declaration or stmt.child_by_field_name("value")
+                if target is not None:
+                    found = (
+                        [node_text(target, source)]
+                        if target.type == "identifier"
+                        else declared_names(target, source)
+                    )
+                    default_alias = found[0] if found else None
+            elif "=" in tokens:  # TypeScript `export = value`
+                value = next((c for c in stmt.named_children if c.type != "comment"), None)
+                if value is not None:
+                    self._replace(cjs, value, root, source)
+            elif "namespace" in tokens:  # `export as namespace UMDGlobal`: a global, not an export
+                continue
+            elif declaration is not None:
+                names.update(declared_names(declaration, source))
+            else:
+                for child in stmt.named_children:
+                    if child.type == "namespace_export":  # export * as ns from
+                        names.update(_string(c, source) for c in child.named_children)
+                    elif child.type == "export_clause":
+                        names.update(
+                            _specifier_names(spec, source)[1]
+                            for spec in child.named_children
+                            if spec.type == "export_specifier"
+                        )
+                if (
+                    "*" in tokens
+                    and specifier is not None
+                    and not any(c.type == "namespace_export" for c in stmt.named_children)
+                ):
+                    stars.append((_string(specifier, source), stmt.start_point[0] + 1))
+        self._common_js(cjs, parsed)
+        if cjs.used:
+            names |= cjs.names
+            # An ES import of a CommonJS module gets module.exports as its default.
+            if not esm:
+                names.add("default")
+            default_alias = default_alias or cjs.default_alias
+            stars.extend(cjs.star_sources)
+        return ExportSet(
+            names=frozenset(names),
+            star_sources=tuple(stars),
+            open_reason=cjs.open_reason,
+            default_alias=default_alias,
+        )
+
+    def _common_js(self, cjs: _CommonJS, parsed: ParsedSource) -> None:
+        source = parsed.source
+        root = parsed.tree.root_node
+        query = load_query(parsed.tree.language, "javascript_exports.scm")
+        events: list[tuple[int, str, Node]] = []
+        for _, found in matches(query, root):
+            for capture in ("replace", "name", "alias_name"):
+                for node in found.get(capture, ()):
+                    events.append((node.start_byte, capture, node))
+        alias_live = True
+        for _, capture, node in sorted(events, key=lambda event: event[0]):
+            cjs.used = True
+            if capture == "replace":
+                alias_live = _keeps_exports_alias(node, source)
+                cjs.names.clear()
+                cjs.star_sources.clear()
+                cjs.open_reason = None
+                cjs.default_alias = None
+                self._replace(cjs, node, root, source)
+            elif capture == "name" or alias_live:
+                cjs.names.add(node_text(node, source))
+
+    def _replace(self, cjs: _CommonJS, value: Node, root: Node, source: bytes) -> None:
+        """``module.exports = value`` (or ``export = value``): the new export set."""
+        cjs.used = True
+        cjs.names.add("default")
+        while value.type in {"assignment_expression", "parenthesized_expression"}:
+            inner = value.child_by_field_name("right") or (
+                value.named_children[0] if value.named_children else None
+            )
+            if inner is None:
+                break
+            value = inner
+        line = value.start_point[0] + 1
+        if value.type == "object":
+            self._object_keys(cjs, value, source, line)
+        elif value.type in _FUNCTION_LIKE:
+            name = value.child_by_field_name("name")
+            cjs.default_alias = node_text(name, source) if name is not None else None
+        elif value.type == "call_expression" and _is_require(value, source):
+            argument = value.child_by_field_name("arguments")
+            strings = [c for c in argument.named_children if c.type == "string"] if argument else []
+            if strings:
+                cjs.star_sources.append((_string(strings[0], source), line))
+        elif value.type == "identifier":
+            self._identifier(cjs, node_text(value, source), root, source, line)
+        else:
+            cjs.open_reason = (
+                f"line {line}: module.exports is assigned a computed value "
+                f"({value.type.replace('_', ' ')}), so its members cannot be known"
+            )
+
+    def _object_keys(self, cjs: _CommonJS, value: Node, source: bytes, line: int) -> None:
+        for member in value.named_children:
+            if member.type == "shorthand_property_identifier":
+                cjs.names.add(node_text(member, source))
+            elif member.type in {"pair", "method_definition"}:
+                key = member.child_by_field_name("key") or member.child_by_field_name("name")
+                if key is None or key.type == "computed_property_name":
+                    cjs.open_reason = f"line {line}: module.exports has a computed key"
+                else:
+                    cjs.names.add(_string(key, source))
+            elif member.type == "spread_element":
+                cjs.open_reason = f"line {line}: module.exports spreads another object"
+
+    def _identifier(self, cjs: _CommonJS, name: str, root: Node, source: bytes, line: int) -> None:
+        """``module.exports = name``: a top-level function, class or object literal."""
+        cjs.default_alias = name
+        for stmt in root.named_children:
+            if stmt.type in {
+                "function_declaration",
+                "class_declaration",
+                "generator_function_declaration",
+            }:
+                declared = stmt.child_by_field_name("name")
+                if declared is not None and node_text(declared, source) == name:
+                    cjs.names.update(_static_properties(name, root, source))
+                    return
+            if stmt.type in _VALUE_DECLARATIONS:
+                for declarator in stmt.named_children:
+                    declared = declarator.child_by_field_name("name")
+                    if declared is None or node_text(declared, source) != name:
+                        continue
+                    value = declarator.child_by_field_name("value")
+                    if value is not None and value.type == "object":
+                        self._object_keys(cjs, value, source, line)
+                        cjs.names.update(_static_properties(name, root, source))
+                        return
+                    if value is not None and value.type in _FUNCTION_LIKE:
+                        cjs.names.update(_static_properties(name, root, source))
+                        return
+        cjs.open_reason = (
+            f"line {line}: module.exports = {name}, whose members cannot be read statically"
+        )
+
+    # -- imports ------------------------------------------------------------
+
+    def imports(self, parsed: ParsedSource) -> list[ImportRef]:
+        """Import statements, re-exports, ``require()`` and ``import()`` (see module docs)."""
+        source = parsed.source
+        root = parsed.tree.root_node
+        query = load_query(parsed.tree.language, *self._import_queries)
+        members: dict[str, list[Node]] = defaultdict(list)
+        calls: list[tuple[str, Node, Node]] = []
+        for _, found in matches(query, root):
+            if "member.object" in found:
+                obj = found["member.object"][0]
+                members[node_text(obj, source)].extend(found["member.property"])
+            for kind in ("require", "dynamic_import"):
+                if kind in found:
+                    calls.append((kind, found[kind][0], found["source"][0]))
+        refs: list[ImportRef] = []
+        for stmt in root.named_children:
+            if stmt.type == "import_statement":
+                refs.append(self._import_statement(stmt, source, members))
+            elif stmt.type == "export_statement" and stmt.child_by_field_name("source"):
+                refs.append(self._reexport(stmt, source))
+        for kind, call, specifier in calls:
+            refs.append(self._call(kind, call, specifier, source, members))
+        refs.sort(key=lambda ref: (ref.line, ref.column))
+        return refs
+
+    def _import_statement(
+        self, stmt: Node, source: bytes, members: dict[str, list[Node]]
+    ) -> ImportRef:
+        specifier = stmt.child_by_field_name("source")
+        names: list[ImportedName] = []
+        for clause in stmt.named_children:
+            if clause.type == "import_require_clause":  # import x = require("./y")
+                specifier = clause.child_by_field_name("source")
+                binding = clause.named_children[0]
+                names.extend(_members(node_text(binding, source), members, source))
+            if clause.type != "import_clause":
+                continue
+            for part in clause.named_children:
+                if part.type == "identifier":
+                    names.append(imported(part, source, "default", node_text(part, source)))
+                elif part.type == "namespace_import":
+                    for binding in part.named_children:
+                        names.extend(_members(node_text(binding, source), members, source))
+                elif part.type == "named_imports":
+                    for spec in part.named_children:
+                        if spec.type == "import_specifier":
+                            name, local = _specifier_names(spec, source)
+                            names.append(imported(spec, source, name, local))
+        return self._ref(stmt, specifier, source, names)
+
+    def _reexport(self, stmt: Node, source: bytes) -> ImportRef:
+        names = [
+            imported(spec, source, _specifier_names(spec, source)[0])
+            for clause in stmt.named_children
+            if clause.type == "export_clause"
+            for spec in clause.named_children
+            if spec.type == "export_specifier"
+        ]
+        return self._ref(stmt, stmt.child_by_field_name("source"), source, names)
+
+    def _call(
+        self, kind: str, call: Node, specifier: Node, source: bytes, members: dict[str, list[Node]]
+    ) -> ImportRef:
+        names: list[ImportedName] = []
+        context = call.parent
+        if kind == "dynamic_import" and context is not None and context.type == "await_expression":
+            call, context = context, context.parent
+        if context is not None and context.type == "member_expression":
+            prop = context.child_by_field_name("property")
+            if prop is not None and prop.type == "property_identifier":
+                names.append(imported(prop, source, node_text(prop, source)))
+        elif context is not None and context.type == "variable_declarator":
+            binding = context.child_by_field_name("name")
+            if binding is not None and binding.type == "identifier":
+                names.extend(_members(node_text(binding, source), members, source))
+            elif binding is not None and binding.type == "object_pattern":
+                names.extend(_destructured(binding, source))
+        elif context is not None and context.type == "assignment_expression":
+            left = context.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                names.extend(_members(node_text(left, source), members, source))
+        return self._ref(call, specifier, source, names)
+
+    @staticmethod
+    def _ref(
+        node: Node, specifier: Node | None, source: bytes, names: list[ImportedName]
+    ) -> ImportRef:
+        line, column = position(node, source)
+        text = _string(specifier, source) if specifier is not None else ""
+        return ImportRef(specifier=text, line=line, column=column, names=tuple(names))
+
+    # -- resolution ---------------------------------------------------------
+
+    def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
+        """The file a relative specifier names (see module docs); None for bare specifiers."""
+        if not specifier.startswith(("./", "../", "/")) and specifier not in {".", ".."}:
+            return None
+        base = Path(os.path.normpath(importer.parent / specifier))
+        typescript = importer.name.endswith(TS_SUFFIXES)
+        order = TS_ORDER if typescript else JS_ORDER
+        written = base.suffix
+        candidates: list[Path] = []
+        if written in TS_FOR_JS:
+            swapped = [base.with_name(base.stem + ext) for ext in TS_FOR_JS[written]]
+            candidates += [*swapped, base] if typescript else [base, *swapped]
+        else:
+            candidates.append(base)
+        candidates += [base.with_name(base.name + ext) for ext in order]
+        candidates += [base / f"index{ext}" for ext in order]
+        return first_existing(candidates)
+
+    def star_visible(self, name: str) -> bool:
+        """``export * from`` takes every name but the default."""
+        return name != "default"
+
+
+def _is_require(call: Node, source: bytes) -> bool:
+    function = call.child_by_field_name("function")
+    return function is not None and node_text(function, source) == "require"
+
+
+def _keeps_exports_alias(replace: Node, source: bytes) -> bool:
+    """``module.exports = exports = {...}`` keeps ``exports.x = ...`` meaningful."""
+    node = replace
+    while node.type == "assignment_expression":
+        left = node.child_by_field_name("left")
+        if left is not None and node_text(left, source) == "exports":
+            return True
+        right = node.child_by_field_name("right")
+        if right is None:
+            break
+        node = right
+    return False
+
+
+def _static_properties(name: str, root: Node, source: bytes) -> set[str]:
+    """``name.prop = ...`` assignments at the top level (properties of an exported function)."""
+    found: set[str] = set()
+    for stmt in root.named_children:
+        if stmt.type != "expression_statement" or not stmt.named_children:
+            continue
+        expression = stmt.named_children[0]
+        if expression.type != "assignment_expression":
+            continue
+        left = expression.child_by_field_name("left")
+        if left is None or left.type != "member_expression":
+            continue
+        obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+        if obj is not None and prop is not None and node_text(obj, source) == name:
+            found.add(node_text(prop, source))
+    return found
+
+
+def _members(binding: str, members: dict[str, list[Node]], source: bytes) -> list[ImportedName]:
+    """``binding.member`` uses in the file, each an imported name."""
+    return [imported(prop, source, node_text(prop, source)) for prop in members.get(binding, ())]
+
+
+def _destructured(pattern: Node, source: bytes) -> list[ImportedName]:
+    """Keys of ``const {a, b: c} = require(...)`` (a rest element takes no name)."""
+    names: list[ImportedName] = []
+    for part in pattern.named_children:
+        if part.type == "shorthand_property_identifier_pattern":
+            names.append(imported(part, source, node_text(part, source)))
+        elif part.type == "object_assignment_pattern":
+            left = part.child_by_field_name("left")
+            if left is not None:
+                names.append(imported(left, source, node_text(left, source)))
+        elif part.type == "pair_pattern":
+            key = part.child_by_field_name("key")
+            if key is not None and key.type in {"property_identifier", "string"}:
+                names.append(imported(key, source, _string(key, source)))
+    return names
+
+
+JAVASCRIPT = EcmascriptExtractor(typescript=False)
+TYPESCRIPT = EcmascriptExtractor(typescript=True)

@@ -1,0 +1,431 @@
+"""Exports and imports of Python modules for contract checks.
+
+A module exports its top-level bindings: ``def``, ``async def``, ``class``,
+assignments (annotated ones only with a value; tuple unpacking too),
+``for`` and ``with`` targets, imports, ``type`` aliases, and the same inside
+top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks. ``__all__``
+does not restrict ``from m import name``; it only decides what ``from m
+import *`` takes (else: the public names). A module-level ``__getattr__``
+makes the exports unknowable. A package's submodules are importable from it.
+
+Imports are read anywhere in the file with ``python_imports.scm``: ``from
+a.b import x, y as z`` (relative at any depth), ``import a.b as m`` then
+``m.attr``, ``import a.b`` then ``a.b.attr``. Names imported inside ``try:``
+with an ``except ImportError`` (or broader) handler are anticipated to be
+absent and never reported missing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forge.contracts import (
+    ExportSet,
+    ImportedName,
+    ImportRef,
+    ParsedSource,
+    imported,
+    load_query,
+    matches,
+    node_text,
+    position,
+)
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: Compound statements whose blocks bind at module level when the statement is at module level.
+_COMPOUND = {
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "try_statement",
+    "except_clause",
+    "except_group_clause",
+    "finally_clause",
+    "with_statement",
+    "for_statement",
+    "while_statement",
+    "block",
+}
+_PATTERNS = {"pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "tuple", "list"}
+_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "Exception", "BaseException")
+_INIT_NAMES = ("__init__.py", "__init__.pyi")
+
+
+@dataclass
+class _Module:
+    names: set[str] = field(default_factory=set)
+    stars: list[tuple[str, int]] = field(default_factory=list)
+    all_names: list[str] | None = None
+    all_dynamic: bool = False
+    open_reason: str | None = None
+
+
+def _strings(node: Node | None, source: bytes) -> list[str] | None:
+    """The strings of a list or tuple literal of plain strings; None for anything else."""
+    if node is None or node.type not in {"list", "tuple"}:
+        return None
+    found: list[str] = []
+    for item in node.named_children:
+        text = _plain_string(item, source)
+        if text is None:
+            return None
+        found.append(text)
+    return found
+
+
+def _plain_string(node: Node | None, source: bytes) -> str | None:
+    """A string literal's value when it has no interpolation; None otherwise."""
+    if node is None or node.type != "string":
+        return None
+    if any(c.type == "interpolation" for c in node.named_children):
+        return None
+    return "".join(node_text(c, source) for c in node.named_children if c.type == "string_content")
+
+
+def target_names(node: Node | None, source: bytes) -> list[str]:
+    """Names an assignment, ``for`` or ``as`` target binds (attributes and subscripts bind none)."""
+    if node is None:
+        return []
+    if node.type == "identifier":
+        return [node_text(node, source)]
+    if node.type in _PATTERNS or node.type == "as_pattern_target":
+        return [name for child in node.named_children for name in target_names(child, source)]
+    return []
+
+
+class PythonExtractor:
+    """The contract extractor of Python (``.py``, ``.pyi``)."""
+
+    family = "python"
+
+    # -- exports ------------------------------------------------------------
+
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        """Top-level bindings, star re-exports, ``__all__`` and a package's submodules."""
+        module = _Module()
+        self._bind(parsed.tree.root_node, parsed.source, module)
+        star_names: frozenset[str] | None = None
+        if module.all_names is not None and not module.all_dynamic:
+            star_names = frozenset(module.all_names)
+        return ExportSet(
+            names=frozenset(module.names),
+            star_sources=tuple(module.stars),
+            star_names=star_names,
+            implicit=frozenset(_submodules(parsed.path) - module.names),
+            open_reason=module.open_reason,
+        )
+
+    def _bind(self, block: Node, source: bytes, module: _Module) -> None:
+        for stmt in block.named_children:
+            kind = stmt.type
+            if kind == "decorated_definition":
+                stmt = stmt.child_by_field_name("definition") or stmt
+                kind = stmt.type
+            if kind in {"function_definition", "class_definition"}:
+                name = node_text(stmt.child_by_field_name("name") or stmt, source)
+                module.names.add(name)
+                if name == "__getattr__" and kind == "function_definition":
+                    line = stmt.start_point[0] + 1
+                    module.open_reason = (
+                        f"line {line}: a module-level __getattr__ makes the exports unknowable"
+                    )
+            elif kind == "expression_statement":
+                for expression in stmt.named_children:
+                    self._expression(expression, source, module)
+            elif kind == "import_statement":
+                for item in stmt.children_by_field_name("name"):
+                    if item.type == "aliased_import":
+                        alias = item.child_by_field_name("alias")
+                        module.names.add(node_text(alias or item, source))
+                    else:
+                        module.names.add(node_text(item, source).split(".")[0].strip())
+            elif kind == "import_from_statement":
+                self._import_from(stmt, source, module)
+            elif kind == "type_alias_statement":
+                left = stmt.child_by_field_name("left")  # type Alias = ...
+                for child in left.named_children[:1] if left is not None else []:
+                    module.names.update(target_names(child, source))
+            elif kind in _COMPOUND:
+                self._compound(stmt, source, module)
+
+    def _compound(self, stmt: Node, source: bytes, module: _Module) -> None:
+        if stmt.type == "for_statement":
+            module.names.update(target_names(stmt.child_by_field_name("left"), source))
+        elif stmt.type == "with_statement":
+            for clause in stmt.named_children:
+                if clause.type != "with_clause":
+                    continue
+                for item in clause.named_children:
+                    value = item.child_by_field_name("value")
+                    if value is not None and value.type == "as_pattern":
+                        module.names.update(
+                            target_names(value.child_by_field_name("alias"), source)
+                        )
+        for child in stmt.named_children:
+            if child.type == "block":
+                self._bind(child, source, module)
+            elif child.type in _COMPOUND:
+                self._compound(child, source, module)
+
+    def _expression(self, node: Node, source: bytes, module: _Module) -> None:
+        if node.type == "assignment":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if right is None:  # a bare annotation (`x: int`) binds nothing
+                return
+            names = target_names(left, source)
+            module.names.update(names)
+            if names == ["__all__"]:
+                module.all_names = _strings(right, source)
+                module.all_dynamic = module.all_names is None
+            if right.type == "assignment":  # a = b = value
+                self._expression(right, source, module)
+        elif node.type == "augmented_assignment":
+            names = target_names(node.child_by_field_name("left"), source)
+            module.names.update(names)
+            if names == ["__all__"]:
+                self._extend_all(_strings(node.child_by_field_name("right"), source), module)
+        elif node.type == "call":
+            function = node.child_by_field_name("function")
+            method = node_text(function, source) if function is not None else ""
+            if method in {"__all__.extend", "__all__.append"}:
+                arguments = node.child_by_field_name("arguments")
+                first = (
+                    arguments.named_children[0] if arguments and arguments.named_children else None
+                )
+                if method.endswith("append"):
+                    single = _plain_string(first, source)
+                    self._extend_all(None if single is None else [single], module)
+                else:
+                    self._extend_all(_strings(first, source), module)
+
+    @staticmethod
+    def _extend_all(strings: list[str] | None, module: _Module) -> None:
+        if strings is None:
+            module.all_dynamic = True
+        else:
+            module.all_names = [*(module.all_names or []), *strings]
+
+    def _import_from(self, stmt: Node, source: bytes, module: _Module) -> None:
+        if any(child.type == "wildcard_import" for child in stmt.named_children):
+            specifier = _specifier(stmt.child_by_field_name("module_name"), source)
+            module.stars.append((specifier, stmt.start_point[0] + 1))
+            return
+        for name in stmt.children_by_field_name("name"):
+            if name.type == "aliased_import":
+                name = name.child_by_field_name("alias") or name
+            module.names.add(node_text(name, source))
+
+    # -- imports ------------------------------------------------------------
+
+    def imports(self, parsed: ParsedSource) -> list[ImportRef]:
+        """Every import statement of the file, with the attribute uses of imported modules."""
+        source = parsed.source
+        query = load_query(parsed.tree.language, "python_imports.scm")
+        statements: list[Node] = []
+        chains: dict[str, list[list[Node]]] = defaultdict(list)
+        for _, found in matches(query, parsed.tree.root_node):
+            if "attribute" in found:
+                start = found["attribute.root"][0]
+                chains[node_text(start, source)].append(_chain(found["attribute"][0]))
+            else:
+                statements.extend([*found.get("import", []), *found.get("import_from", [])])
+        refs: list[ImportRef] = []
+        plain: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+        plain_at: dict[tuple[str, ...], Node] = {}
+        for stmt in statements:
+            guarded = _guarded(stmt, source)
+            if stmt.type == "import_from_statement":
+                refs.extend(self._from_refs(stmt, source, chains, guarded))
+                continue
+            for name in stmt.children_by_field_name("name"):
+                if name.type == "aliased_import":
+                    module = node_text(name.child_by_field_name("name") or name, source)
+                    alias = node_text(name.child_by_field_name("alias") or name, source)
+                    attributes = [
+                        imported(chain[0], source, node_text(chain[0], source))
+                        for chain in chains.get(alias, ())
+                    ]
+                    refs.append(_ref(stmt, module, source, attributes, guarded))
+                else:
+                    parts = tuple(part.strip() for part in node_text(name, source).split("."))
+                    for end in range(1, len(parts) + 1):
+                        plain[parts[0]].add(parts[:end])
+                        plain_at.setdefault(parts[:end], stmt)
+        for root, modules in plain.items():
+            members: dict[tuple[str, ...], list[ImportedName]] = defaultdict(list)
+            for chain in chains.get(root, ()):
+                names = (root, *(node_text(link, source) for link in chain))
+                prefix = max(
+                    (m for m in modules if len(m) < len(names) and names[: len(m)] == m),
+                    key=len,
+                    default=None,
+                )
+                if prefix is not None:
+                    link = chain[len(prefix) - 1]
+                    members[prefix].append(imported(link, source, node_text(link, source)))
+            for path in sorted(modules):
+                stmt = plain_at[path]
+                refs.append(
+                    _ref(stmt, ".".join(path), source, members[path], _guarded(stmt, source))
+                )
+        refs.sort(key=lambda ref: (ref.line, ref.column))
+        return refs
+
+    def _from_refs(
+        self, stmt: Node, source: bytes, chains: dict[str, list[list[Node]]], guarded: bool
+    ) -> list[ImportRef]:
+        specifier = _specifier(stmt.child_by_field_name("module_name"), source)
+        names: list[ImportedName] = []
+        refs: list[ImportRef] = []
+        for node in stmt.children_by_field_name("name"):
+            target = node.child_by_field_name("name") if node.type == "aliased_import" else node
+            alias = node.child_by_field_name("alias") if node.type == "aliased_import" else None
+            name = node_text(target or node, source)
+            local = node_text(alias, source) if alias is not None else name
+            names.append(imported(node, source, name, local))
+            # `from pkg import sub` may import the submodule pkg/sub.py: then
+            # `sub.attr` uses are names taken from it.
+            submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
+            members = [
+                imported(chain[0], source, node_text(chain[0], source))
+                for chain in chains.get(local, ())
+            ]
+            refs.append(_ref(node, submodule, source, members, guarded))
+        return [_ref(stmt, specifier, source, names, guarded), *refs]
+
+    # -- resolution ---------------------------------------------------------
+
+    def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
+        """The module file of ``specifier`` (``a.b``, ``..x``) written in ``importer``."""
+        level = len(specifier) - len(specifier.lstrip("."))
+        dotted = specifier[level:]
+        parts = dotted.split(".") if dotted else []
+        if level:
+            base = importer.parent
+            for _ in range(level - 1):
+                base = base.parent
+            return _module_file(str(base), parts)
+        if not parts:
+            return None
+        for start in _search_roots(importer, root):
+            found = _module_file(start, parts)
+            if found is not None:
+                return found
+        return None
+
+    def star_visible(self, name: str) -> bool:
+        """``from m import *`` without ``__all__`` takes the names not starting with ``_``."""
+        return not name.startswith("_")
+
+
+def _specifier(node: Node | None, source: bytes) -> str:
+    return "".join(node_text(node, source).split()) if node is not None else ""
+
+
+def _chain(innermost: Node) -> list[Node]:
+    """The attribute names of a chain ``a.b.c`` from its innermost link: [b, c]."""
+    links: list[Node] = []
+    node: Node | None = innermost
+    while node is not None and node.type == "attribute":
+        attribute = node.child_by_field_name("attribute")
+        if attribute is None:
+            break
+        links.append(attribute)
+        parent = node.parent
+        if (
+            parent is None
+            or parent.type != "attribute"
+            or parent.child_by_field_name("object") != node
+        ):
+            break
+        node = parent
+    return links
+
+
+def _guarded(node: Node, source: bytes) -> bool:
+    """Whether ``node`` sits in a ``try:`` body whose handlers catch ImportError."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "try_statement" and parent.child_by_field_name("body") == child:
+            for handler in parent.named_children:
+                if handler.type not in {"except_clause", "except_group_clause"}:
+                    continue
+                caught = [c for c in handler.named_children if c.type != "block"]
+                if not caught or any(
+                    error in node_text(c, source) for c in caught for error in _IMPORT_ERRORS
+                ):
+                    return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _ref(
+    node: Node, specifier: str, source: bytes, names: list[ImportedName], guarded: bool
+) -> ImportRef:
+    line, column = position(node, source)
+    return ImportRef(specifier, line, column, tuple(names), guarded=guarded)
+
+
+# Resolution runs once per import specifier, hundreds of times per large file:
+# plain os.path strings here, pathlib objects only for what is returned.
+
+
+def _module_file(base: str, parts: list[str]) -> Path | None:
+    if not parts:
+        found = [os.path.join(base, name) for name in _INIT_NAMES]  # noqa: PTH118
+    else:
+        # One stat rules out most absolute imports (installed packages)
+        # before the four candidate files are tried.
+        folder = os.path.join(base, *parts[:-1])  # noqa: PTH118
+        if not os.path.isdir(folder):  # noqa: PTH112
+            return None
+        stem = os.path.join(folder, parts[-1])  # noqa: PTH118
+        found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
+    for candidate in found:
+        if os.path.isfile(candidate):  # noqa: PTH113
+            return Path(candidate)
+    return None
+
+
+def _search_roots(importer: Path, root: Path) -> list[str]:
+    """Where absolute imports start: above the importer's top package, the working dir, ``src/``."""
+    top, parent = os.path.split(importer)[0], ""
+    while top != parent and os.path.isfile(top + "/__init__.py"):  # noqa: PTH113
+        top, parent = os.path.split(top)[0], top
+    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))  # noqa: PTH118
+
+
+def _submodules(path: Path) -> set[str]:
+    """A package's submodules and subpackages (``pkg/sub.py``, ``pkg/sub/``), for ``__init__``."""
+    if path.name not in _INIT_NAMES:
+        return set()
+    found: set[str] = set()
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return found
+    for entry in entries:
+        stem, suffix = Path(entry.name).stem, Path(entry.name).suffix
+        if (
+            entry.is_file()
+            and suffix in {".py", ".pyi"}
+            and stem != "__init__"
+            and stem.isidentifier()
+        ):
+            found.add(stem)
+        elif (
+            entry.is_dir()
+            and entry.name.isidentifier()
+            and any((Path(entry.path) / name).is_file() for name in _INIT_NAMES)
+        ):
+            found.add(entry.name)
+    return found
+
+
+PYTHON = PythonExtractor()

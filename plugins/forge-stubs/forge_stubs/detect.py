@@ -1,0 +1,113 @@
+"""Find placeholders in one parsed file: pure functions over tree-sitter trees.
+
+Nothing here reads files or knows about forge's workspace; :mod:`forge_stubs.plugin`
+feeds it the trees from forge's parse cache, and the tests feed it trees they
+parse themselves.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from tree_sitter import Node, Tree
+
+from forge_stubs import javascript_rules, python_rules
+from forge_stubs.functions import Function, is_intentional, marker_in_comment
+from forge_stubs.models import Kind, StubFinding
+from forge_stubs.options import StubOptions
+from forge_stubs.source import Source, rows
+
+#: Languages (forge language names) this check has rules for.
+RULES = {
+    "python": python_rules,
+    "javascript": javascript_rules,
+    "typescript": javascript_rules,
+    "tsx": javascript_rules,
+}
+
+#: Files that are declarations by nature: placeholders are what they hold.
+DECLARATION_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+
+
+def is_declaration_file(path: PurePath) -> bool:
+    """True for ``.pyi`` and ``.d.ts`` files, which are never checked."""
+    return path.name.lower().endswith(DECLARATION_SUFFIXES)
+
+
+def find_placeholders(
+    tree: Tree, source: bytes, language: str, path: PurePath, options: StubOptions
+) -> list[StubFinding]:
+    """Every placeholder in one file, in source order.
+
+    :param tree: the file's tree, parsed with ``language``'s grammar.
+    :param source: the UTF-8 bytes the tree was parsed from.
+    :param language: a forge language name; ``KeyError`` for one without rules
+        (see :data:`RULES`).
+    :param path: the file's path, for the rules that depend on its name
+        (``__init__.py`` is never an empty module).
+    :param options: what to look for and what to leave alone.
+    """
+    rules = RULES[language]
+    src = Source(source, tree)
+    comments = src.captures("comments", "comment")
+    findings: list[StubFinding] = []
+    flagged_rows: set[int] = set()
+    functions = rules.functions(src, options)
+    for function in functions:
+        if function.placeholder is None or _marked_intentional(src, function, comments, options):
+            continue
+        kind, node = function.placeholder
+        findings.append(_finding(src, node.start_byte, function.name, kind))
+        flagged_rows.update(rows(function.node))
+    for comment in comments:
+        offset = marker_in_comment(src.text(comment), options)
+        if offset is None or comment.start_point.row in flagged_rows:
+            continue  # a comment inside a flagged function adds nothing
+        start = comment.start_byte + len(src.text(comment)[:offset].encode("utf-8"))
+        findings.append(_finding(src, start, _enclosing(functions, comment), "todo_comment"))
+    empty = rules.is_empty_module(src)
+    if empty is not None and path.name != "__init__.py":
+        findings.append(_finding(src, 0, None, "empty_module"))
+    return sorted(
+        (finding for finding in findings if finding.kind not in options.ignore_kinds),
+        key=lambda finding: (finding.line, finding.column),
+    )
+
+
+def _finding(src: Source, byte_offset: int, function: str | None, kind: Kind) -> StubFinding:
+    row = src.source.count(b"\n", 0, byte_offset)
+    return StubFinding(
+        line=row + 1,
+        column=src.column(byte_offset),
+        function=function,
+        kind=kind,
+        text=src.line_text(byte_offset),
+    )
+
+
+def _marked_intentional(
+    src: Source, function: Function, comments: list[Node], options: StubOptions
+) -> bool:
+    """A comment inside the function, or on the line right above it, says it is deliberate."""
+    outer = function.node
+    if outer.parent is not None and outer.parent.type == "decorated_definition":
+        outer = outer.parent
+    first, last = outer.start_point.row, outer.end_point.row
+    for comment in comments:
+        row = comment.start_point.row
+        above = row == first - 1 and src.starts_line(comment)
+        if (first <= row <= last or above) and is_intentional(src.text(comment), options):
+            return True
+    return False
+
+
+def _enclosing(functions: list[Function], node: Node) -> str | None:
+    """The innermost function whose span holds ``node``."""
+    holders = [
+        function
+        for function in functions
+        if function.node.start_byte <= node.start_byte < function.node.end_byte
+    ]
+    if not holders:
+        return None
+    return min(holders, key=lambda function: function.node.end_byte - function.node.start_byte).name

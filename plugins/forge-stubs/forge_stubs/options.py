@@ -1,0 +1,112 @@
+"""The plugin's options: ``[tool.forge.stubs]`` overlaid by per-call ``pluginOptions.stubs``.
+
+Keys may be written in kebab-case (TOML's habit: ``marker-scope``),
+snake_case or camelCase (JSON's: ``markerScope``). Unknown keys are errors,
+so a typo is reported instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    AliasChoices,
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
+from pydantic.alias_generators import to_camel
+
+from forge_stubs.models import Kind
+
+#: The plugin's name: its entry-point name, its config table, its pluginOptions key.
+PLUGIN_NAME = "stubs"
+
+#: Decorators that always exempt a Python function: the body is a declaration.
+EXEMPT_DECORATORS = (
+    "abstractmethod",
+    "abstractproperty",
+    "abstractclassmethod",
+    "abstractstaticmethod",
+    "overload",
+)
+
+
+def _aliases(name: str) -> AliasChoices:
+    return AliasChoices(name, name.replace("_", "-"), to_camel(name))
+
+
+class StubOptions(BaseModel):
+    """What ``stub_check`` looks for and what it leaves alone."""
+
+    model_config = ConfigDict(
+        alias_generator=AliasGenerator(validation_alias=_aliases),
+        extra="forbid",
+        frozen=True,
+    )
+
+    markers: tuple[str, ...] = Field(
+        default=("TODO", "FIXME", "XXX"),
+        description="Comment markers (case-sensitive, whole words) that can flag a comment.",
+    )
+    marker_scope: Literal["implementation", "all"] = Field(
+        default="implementation",
+        description=(
+            "'implementation': a marker comment is a finding when it asks for an "
+            "implementation ('TODO: implement', a bare 'TODO'); 'all': every marker comment."
+        ),
+    )
+    intentional: tuple[str, ...] = Field(
+        default=("intentionally empty", "intentionally left empty", "intentionally blank", "no-op"),
+        description=(
+            "Comment text (case-insensitive) that marks a function's placeholder body as "
+            "deliberate, inside the function or on the line above it."
+        ),
+    )
+    ignore: tuple[str, ...] = Field(
+        default=(),
+        description=(
+            "fnmatch patterns of files not to check, matched against the path as listed and "
+            "relative to the working dir ('*' also matches '/')."
+        ),
+    )
+    ignore_kinds: tuple[Kind, ...] = Field(default=(), description="Kinds not to report.")
+    ignore_decorators: tuple[str, ...] = Field(
+        default=(),
+        description=(
+            "More decorators that exempt a Python function, by name or dotted name; "
+            f"{', '.join(EXEMPT_DECORATORS)} always do."
+        ),
+    )
+
+    @field_validator("markers", "intentional", "ignore", "ignore_decorators")
+    @classmethod
+    def _no_blank_entries(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+        for value in values:
+            if not value.strip():
+                raise ValueError("entries must not be blank")
+        return values
+
+    @property
+    def exempt_decorators(self) -> frozenset[str]:
+        """Every decorator name that exempts a function, built-in ones included."""
+        return frozenset(EXEMPT_DECORATORS) | frozenset(self.ignore_decorators)
+
+
+class OptionsError(ValueError):
+    """Options that do not validate; the message names where they came from and what is wrong."""
+
+
+def parse_options(raw: dict[str, Any], source: str) -> StubOptions:
+    """Validate ``raw`` options; :class:`OptionsError` names ``source`` and each bad key."""
+    try:
+        return StubOptions.model_validate(raw)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error["loc"]) or "options"
+            problems.append(f"{where}: {error['msg']}")
+        raise OptionsError(f"{source}: {'; '.join(problems)}") from None

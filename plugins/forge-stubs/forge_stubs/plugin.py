@@ -1,0 +1,120 @@
+"""The ``stubs`` plugin: one ``stub_check`` result per listed file it has rules for.
+
+Registered under the ``forge`` entry-point group as ``stubs``. It uses only
+forge's public plugin API: ``forge.hookimpl``, :mod:`forge.models`, and the
+workspace's options and parse cache.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from forge import hookimpl
+from forge.models import ValidateRequest
+from forge.parsing import NotParsed
+from forge.workspace import Workspace
+from forge_stubs import __version__
+from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult
+from forge_stubs.options import PLUGIN_NAME, OptionsError, StubOptions, parse_options
+
+#: Findings a result carries; ``finding_count`` has the total.
+MAX_FINDINGS = 50
+#: Findings named in a result's one-line message.
+SHOWN_IN_MESSAGE = 5
+
+
+def load_options(request: ValidateRequest, workspace: Workspace) -> StubOptions:
+    """The merged options, validated; :class:`OptionsError` says which source is wrong."""
+    parse_options(workspace.config.plugin_config(PLUGIN_NAME), "[tool.forge.stubs]")
+    per_call = request.plugin_options.get(PLUGIN_NAME)
+    source = "pluginOptions.stubs" if per_call else "[tool.forge.stubs]"
+    return parse_options(workspace.options(PLUGIN_NAME), source)
+
+
+def is_ignored(file: str, path: Path, workspace: Workspace, options: StubOptions) -> bool:
+    """True when an ``ignore`` pattern matches the file as listed or relative to the working dir."""
+    names = {Path(file).as_posix(), workspace.display(path)}
+    return any(fnmatchcase(name, pattern) for pattern in options.ignore for name in names)
+
+
+def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubResult | None:
+    """``stub_check``'s result for one listed file; None when the check does not apply to it.
+
+    It does not apply to ignored files, declaration files (``.pyi``, ``.d.ts``),
+    files of other languages, and files forge could not parse (missing, binary,
+    too large: ``file_check`` and ``syntax_check`` say so).
+    """
+    path = workspace.resolve(file)
+    if is_ignored(file, path, workspace, options):
+        return None
+    try:
+        return _check_parsed(file, path, workspace, options)
+    except Exception as exc:  # one strange file must not cost the other files their results
+        reason = " ".join(str(exc).split())[:300]
+        return StubResult(
+            type=CHECK_TYPE,
+            target=file,
+            passed=False,
+            message=(
+                f"forge-stubs {__version__} could not check this file: "
+                f"{type(exc).__name__}: {reason} (a bug: please report it)"
+            ),
+        )
+
+
+def _check_parsed(
+    file: str, path: Path, workspace: Workspace, options: StubOptions
+) -> StubResult | None:
+    # Imported here, not at module level: forge imports every plugin to list
+    # it, and listing must not load tree-sitter.
+    from forge_stubs.detect import RULES, find_placeholders, is_declaration_file
+
+    if is_declaration_file(path):
+        return None
+    try:
+        parsed = workspace.parse(path)
+    except NotParsed:
+        return None
+    if parsed is None or parsed.language.name not in RULES:
+        return None
+    language = parsed.language.name
+    findings = find_placeholders(parsed.tree, parsed.source, language, path, options)
+    return StubResult(
+        type=CHECK_TYPE,
+        target=file,
+        passed=not findings,
+        language=language,
+        message=describe(findings),
+        findings=findings[:MAX_FINDINGS],
+        finding_count=len(findings),
+    )
+
+
+def describe(findings: list[StubFinding]) -> str:
+    """One line: ``no placeholders``, or the first few with line, function and kind."""
+    if not findings:
+        return "no placeholders"
+    shown = [
+        f"line {f.line} {f.function or '(module)'} ({f.kind})" for f in findings[:SHOWN_IN_MESSAGE]
+    ]
+    more = len(findings) - len(shown)
+    noun = "placeholder" if len(findings) == 1 else "placeholders"
+    return f"{len(findings)} {noun}: {', '.join(shown)}" + (f", and {more} more" if more else "")
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[StubResult]:
+    """One ``stub_check`` result per distinct listed file the check applies to.
+
+    Bad options give a single failing result naming the bad key instead.
+    """
+    try:
+        options = load_options(request, workspace)
+    except OptionsError as exc:
+        source = str(exc).split(":", 1)[0]
+        return [
+            StubResult(type=CHECK_TYPE, target=source, passed=False, message=f"bad options: {exc}")
+        ]
+    results = (check_file(file, workspace, options) for file in dict.fromkeys(request.files))
+    return [result for result in results if result is not None]

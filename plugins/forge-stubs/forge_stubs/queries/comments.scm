@@ -1,0 +1,2 @@
+; Every comment; the three grammars all call the node `comment`.
+(comment) @comment

@@ -1,0 +1,350 @@
+"""``contract_check`` through the engine: pairs, automatic pairs, one parse per file, plugins."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import tree_sitter
+
+from forge import hookimpl
+from forge.config import ForgeConfig
+from forge.contracts import (
+    ContractAnalyzer,
+    ExportSet,
+    ImportRef,
+    ParsedSource,
+    imported,
+    load_query,
+    query_source,
+)
+from forge.engine import Engine
+from forge.models import ContractResult, Language, ValidateRequest
+from forge.plugin_manager import build_plugin_host
+from forge.workspace import Workspace
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def engine(root: Path, **plugins: object) -> Engine:
+    return Engine(root, ForgeConfig(), build_plugin_host(extra_plugins=list(plugins.items())))
+
+
+def contract_results(engine: Engine, **request: object) -> list[ContractResult]:
+    report = engine.validate(ValidateRequest(module_id="m", **request))  # type: ignore[arg-type]
+    return [r for r in report.results if isinstance(r, ContractResult)]
+
+
+APP = {
+    "src/api.ts": "export function getUserById(id: string) { return id; }\n",
+    "src/app.ts": (
+        "import React from 'react';\n"
+        "import { cfg } from '@/config';\n"
+        "import data from './data.json';\n"
+        "import { getUser } from './api.js';\n"
+        "import './styles.css';\n"
+    ),
+    "src/data.json": "{}\n",
+    "src/styles.css": "body {}\n",
+}
+
+
+def test_local_imports_of_listed_files_are_checked_automatically(project: Path) -> None:
+    write(project, APP)
+    (result,) = contract_results(engine(project), files=["src/app.ts"])
+    assert result.automatic is True
+    assert result.target == "src/api.ts -> src/app.ts"
+    assert result.passed is False
+    assert result.missing == ["getUser"]
+    (detail,) = result.missing_details
+    assert (detail.line, detail.column, detail.suggestion) == (4, 10, "getUserById")
+    assert result.to_wire()["missingDetails"] == [
+        {"name": "getUser", "line": 4, "column": 10, "suggestion": "getUserById"}
+    ]
+
+
+def test_automatic_contracts_can_be_turned_off(project: Path) -> None:
+    write(project, APP)
+    assert contract_results(engine(project), files=["src/app.ts"], auto_contracts=False) == []
+
+
+def test_a_requested_pair_is_not_repeated_as_automatic(project: Path) -> None:
+    write(project, APP)
+    results = contract_results(
+        engine(project),
+        files=["src/app.ts"],
+        contract_checks=[{"exporter": "src/api.ts", "importer": "./src/app.ts"}],
+    )
+    assert [(r.target, r.automatic) for r in results] == [("src/api.ts -> ./src/app.ts", False)]
+
+
+def test_imports_outside_the_working_dir_are_not_automatic(tmp_path: Path) -> None:
+    write(tmp_path, {"shared/util.py": "x = 1\n", "work/app.py": "from ..shared.util import y\n"})
+    assert contract_results(engine(tmp_path / "work"), files=["app.py"]) == []
+
+
+def test_missing_files_fail_with_their_role(project: Path) -> None:
+    write(project, {"app.py": "import lib\n"})
+    results = contract_results(
+        engine(project),
+        contract_checks=[
+            {"exporter": "lib.py", "importer": "app.py"},
+            {"exporter": "app.py", "importer": "gone.py"},
+        ],
+    )
+    assert [r.message for r in results] == [
+        "exporter lib.py does not exist",
+        "importer gone.py does not exist",
+    ]
+    assert not any(r.passed for r in results)
+
+
+def test_a_file_without_an_extractor_cannot_be_checked(project: Path) -> None:
+    write(project, {"notes.txt": "hello\n", "app.py": "import notes\n"})
+    (result,) = contract_results(
+        engine(project), contract_checks=[{"exporter": "notes.txt", "importer": "app.py"}]
+    )
+    assert not result.passed
+    assert result.message.startswith("cannot check: notes.txt: no contract extractor")
+
+
+def test_an_importer_that_does_not_import_names_what_it_imports(project: Path) -> None:
+    write(
+        project,
+        {
+            "src/user.ts": "export const a = 1;\n",
+            "src/users.ts": "export const a = 1;\n",
+            "src/app.ts": "import { a } from './users';\n",
+        },
+    )
+    (result,) = contract_results(
+        engine(project), contract_checks=[{"exporter": "src/user.ts", "importer": "src/app.ts"}]
+    )
+    assert not result.passed
+    assert result.message == (
+        "src/app.ts does not import from src/user.ts (its local imports: src/users.ts)"
+    )
+
+
+def test_each_file_is_parsed_once_whichever_checks_read_it(project: Path) -> None:
+    write(
+        project,
+        {
+            "pkg/__init__.py": "from .core import *\n",
+            "pkg/core.py": "a = 1\n",
+            "app.py": "from pkg import a\nimport pkg.core as core\ncore.a\n",
+        },
+    )
+    forge = engine(project)
+    results = contract_results(
+        forge,
+        files=["app.py", "pkg/__init__.py", "pkg/core.py"],
+        contract_checks=[{"exporter": "pkg/__init__.py", "importer": "app.py"}],
+    )
+    assert [(r.target, r.passed) for r in results] == [
+        ("pkg/__init__.py -> app.py", True),
+        ("pkg/core.py -> app.py", True),
+        ("pkg/core.py -> pkg/__init__.py", True),
+    ]
+    assert forge.parse_cache.parses == 3  # syntax_check and contract_check shared the trees
+    contract_results(forge, files=["app.py"])
+    assert forge.parse_cache.parses == 3  # unchanged files are not parsed again
+
+
+def test_the_exporters_syntax_problem_is_reported(project: Path) -> None:
+    (project / "lib.py").write_bytes(b"x = 1\x00\n")
+    write(project, {"app.py": "from lib import x\n"})
+    (result,) = contract_results(
+        engine(project), contract_checks=[{"exporter": "lib.py", "importer": "app.py"}]
+    )
+    assert not result.passed
+    assert "NUL byte" in result.message
+
+
+# --- a third-party language adds its own extractor --------------------------------
+
+
+class KeyValueExtractor:
+    """A toy language: ``name = value`` lines export names, ``use file name`` imports them."""
+
+    family = "keyvalue"
+
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        names = {
+            line.split("=")[0].strip()
+            for line in parsed.source.decode().splitlines()
+            if "=" in line
+        }
+        return ExportSet(names=frozenset(names))
+
+    def imports(self, parsed: ParsedSource) -> list[ImportRef]:
+        refs = []
+        for number, line in enumerate(parsed.source.decode().splitlines(), start=1):
+            if line.startswith("use "):
+                _, target, name = line.split()
+                refs.append(
+                    ImportRef(target, number, 1, (imported(parsed.tree.root_node, b"", name),))
+                )
+        return refs
+
+    def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
+        candidate = importer.parent / specifier
+        return candidate if candidate.is_file() else None
+
+    def star_visible(self, name: str) -> bool:
+        return True
+
+
+class KeyValuePlugin:
+    @hookimpl
+    def forge_languages(self) -> list[Language]:
+        import tree_sitter_python
+
+        return [
+            Language(
+                name="keyvalue",
+                extensions=(".kv",),
+                load_grammar=tree_sitter_python.language,
+                extractor=KeyValueExtractor(),
+            )
+        ]
+
+
+def test_a_plugin_language_brings_its_own_extractor(project: Path) -> None:
+    write(
+        project,
+        {"settings.kv": "port = 1\n", "app.kv": "use settings.kv port\nuse settings.kv host\n"},
+    )
+    (result,) = contract_results(engine(project, keyvalue=KeyValuePlugin()), files=["app.kv"])
+    assert result.automatic
+    assert result.target == "settings.kv -> app.kv"
+    assert result.missing == ["host"]
+    assert result.exported_names == ["port"]
+
+
+# --- the query files ship in the wheel ---------------------------------------------
+
+
+def test_query_files_compile_for_their_grammars() -> None:
+    import tree_sitter_javascript
+    import tree_sitter_python
+    import tree_sitter_typescript
+
+    javascript = tree_sitter.Language(tree_sitter_javascript.language())
+    tsx = tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    assert load_query(javascript, "javascript_exports.scm").pattern_count >= 7
+    assert load_query(tsx, "javascript_imports.scm", "typescript_imports.scm").pattern_count == 4
+    python = tree_sitter.Language(tree_sitter_python.language())
+    assert load_query(python, "python_imports.scm").pattern_count == 3
+    assert "require" in query_source("javascript_imports.scm")
+
+
+@pytest.mark.slow
+def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
+    hatchling = pytest.importorskip("hatchling.builders.wheel")
+    builder = hatchling.WheelBuilder(str(REPO))
+    (built,) = builder.build(directory=str(tmp_path / "dist"), versions=["standard"])
+    wheel = Path(built)
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        assert {
+            "forge/languages/javascript_exports.scm",
+            "forge/languages/javascript_imports.scm",
+            "forge/languages/typescript_imports.scm",
+            "forge/languages/python_imports.scm",
+        } <= names
+        archive.extractall(tmp_path / "site")
+    code = (
+        "import forge.contracts as c, sys; "
+        "assert c.__file__.startswith(sys.argv[1]), c.__file__; "
+        "print(len(c.query_source('python_imports.scm')))"
+    )
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, sys.argv[1]); {code}",
+            str(tmp_path / "site"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert int(completed.stdout) > 100
+
+
+class BrokenExtractor(KeyValueExtractor):
+    def exports(self, parsed: ParsedSource) -> ExportSet:
+        raise RuntimeError("bug in the extractor")
+
+
+class BrokenPlugin:
+    @hookimpl
+    def forge_languages(self) -> list[Language]:
+        import tree_sitter_python
+
+        return [
+            Language(
+                name="broken",
+                extensions=(".kv",),
+                load_grammar=tree_sitter_python.language,
+                extractor=BrokenExtractor(),
+            )
+        ]
+
+
+def test_an_extractor_that_raises_fails_only_its_pairs(project: Path) -> None:
+    write(
+        project,
+        {
+            "settings.kv": "port = 1\n",
+            "app.kv": "use settings.kv port\n",
+            "lib.py": "a = 1\n",
+            "app.py": "from lib import a\n",
+        },
+    )
+    results = contract_results(engine(project, broken=BrokenPlugin()), files=["app.kv", "app.py"])
+    assert [(r.target, r.passed) for r in results] == [
+        ("settings.kv -> app.kv", False),
+        ("lib.py -> app.py", True),
+    ]
+    assert results[0].message == (
+        "cannot check: the contract extractor raised RuntimeError: bug in the extractor"
+    )
+
+
+BROKEN_SOURCES = {
+    "a.py": "from . import (\nclass :\n  def\n__all__ = [x for x in y]\n__all__ += other\n",
+    "b.ts": "export { a as } from\nexport default\nimport * as from './x'\nmodule.exports = \n",
+    "c.js": "const { a: } = require(;\nrequire('./x').\nexports[] = 1\nObject.defineProperty(exports)\n",
+    "d.tsx": "export = ;\nexport declare\nimport x = require(\n<div>{</div>\n",
+}
+
+
+def test_extractors_survive_broken_and_real_code(project: Path) -> None:
+    write(project, BROKEN_SOURCES)
+    valid = Path(__file__).resolve().parents[1] / "data" / "syntax" / "valid"
+    paths = [project / name for name in BROKEN_SOURCES] + sorted(valid.iterdir())
+    forge = engine(project)
+    workspace = Workspace(project, config=forge.config, languages=forge.languages)
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=project)
+    for path in paths:
+        imports = analyzer.imports(path)
+        exports = analyzer.exports(path)
+        assert isinstance(imports, list) and isinstance(exports.names, frozenset), path
+    assert {"Route", "Method", "routes", "Service", "value"} <= analyzer.exports(
+        valid / "service.ts"
+    ).names
