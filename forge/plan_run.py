@@ -57,6 +57,15 @@ def load_plan(service: Forge, plan_path: Path) -> tuple[Plan, list[list[str]]]:
         raise UsageError(f"plan {plan_path}: {exc}") from None
     if loaded.plan is None:  # pragma: no cover - check_plan said it was valid
         raise UsageError(f"plan {plan_path} has no usable modules")
+    # Defence in depth: a module on or behind a cycle has no layer and would be
+    # silently left out of --all (the cycle rule reports it, unless disabled).
+    scheduled = {module_id for layer in report.layers for module_id in layer}
+    unscheduled = [m.id for m in loaded.plan.modules if m.id not in scheduled]
+    if unscheduled:
+        raise UsageError(
+            f"plan {plan_path}: modules {', '.join(unscheduled)} are on or behind a "
+            "dependency cycle: break the cycle in their dependsOn"
+        )
     return loaded.plan, report.layers
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -283,3 +284,124 @@ def test_sarif_carries_stub_findings(run_forge: RunForge, project: Path) -> None
     assert [r["locations"][0]["physicalLocation"]["region"] for r in results] == [
         {"startLine": 2, "startColumn": 5}
     ]
+
+
+# --- from a plan ---------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
+
+
+def quickstart(project: Path) -> str:
+    """The bundled quick-start plan and example project, copied into ``project``."""
+    pytest.importorskip("forge.plan")
+    shutil.copytree(EXAMPLES / "project", project / "example")
+    shutil.copy(EXAMPLES / "plans" / "quickstart.json", project / "quickstart.json")
+    return "quickstart.json"
+
+
+def test_quickstart_all_passes_one_fails_one_skips_one(run_forge: RunForge, project: Path) -> None:
+    plan = quickstart(project)
+    completed = run_forge("validate", "--plan", plan, "--all", "--cwd", "example")
+    assert completed.returncode == 1, completed.stderr
+    rows = {line.split()[0]: line for line in completed.stdout.splitlines() if line}
+    assert rows["greeter"].split()[1:5] == ["passed", "1.00", "1", "PROCEED"]
+    assert rows["farewell"].split()[1:5] == ["failed", "0.00", "1", "RETRY"]
+    assert "farewell.py does not exist" in rows["farewell"]
+    assert rows["cli"].split()[1] == "skipped"
+    assert "dependency did not pass: farewell failed" in rows["cli"]
+    assert "ModuleNotFoundError: No module named 'farewell'" in completed.stdout
+    assert completed.stdout.splitlines()[-1] == ("FAILED: 1/3 modules passed, 1 failed, 1 skipped")
+    # Attempt history as the MCP tool records it; the skipped module has none.
+    history = project / ".forge" / "iterations"
+    assert sorted(p.name for p in history.glob("*.json")) == ["farewell.json", "greeter.json"]
+
+
+def test_plan_module_with_run_id_records_logs_and_status(
+    run_forge: RunForge, project: Path
+) -> None:
+    plan = quickstart(project)
+    completed = run_forge(
+        "validate",
+        "--plan",
+        plan,
+        "--module",
+        "greeter",
+        "--cwd",
+        "example",
+        "--run-id",
+        "r1",
+        "--json",
+    )
+    assert completed.returncode == 0, completed.stderr
+    report = json.loads(completed.stdout)
+    assert (report["moduleId"], report["runId"], report["attempt"]) == ("greeter", "r1", 1)
+    assert {r["target"] for r in report["results"] if r["type"] == "command"} == {
+        "python3 -m unittest -q test_greeter"
+    }
+    assert (project / ".forge/iterations/r1/greeter.json").is_file()
+    logged = json.loads(run_forge("logs", "--run-id", "r1", "--json").stdout)
+    assert [e["event"] for e in logged["entries"]] == ["validate_plan", "validate"]
+    status = json.loads(run_forge("status", "--json").stdout)
+    assert status["runId"] == "r1"
+    assert ("greeter", "done") in [(m["id"], m["state"]) for m in status["modules"]]
+
+
+def test_plan_all_as_json_sarif_and_junit(run_forge: RunForge, project: Path) -> None:
+    import jsonschema
+    from junitparser import JUnitXml
+
+    plan = quickstart(project)
+    base = ("validate", "--plan", plan, "--all", "--cwd", "example")
+    result = json.loads(run_forge(*base, "--format", "json").stdout)
+    assert result["counts"] == {"passed": 1, "failed": 1, "skipped": 1}
+    log = json.loads(run_forge(*base, "--format", "sarif").stdout)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    ]
+    assert uris == ["example/farewell.py"]  # relative to the project root, as CI checks out
+    run_forge(*base, "--format", "junit", "-o", "junit.xml")
+    xml = JUnitXml.fromfile(str(project / "junit.xml"))
+    assert [(s.name, s.failures, s.skipped) for s in xml] == [
+        ("greeter", 0, 0),
+        ("farewell", 2, 0),
+        ("cli", 0, 1),
+    ]
+
+
+def test_plan_errors_are_one_line(run_forge: RunForge, project: Path) -> None:
+    plan = quickstart(project)
+    unknown = run_forge("validate", "--plan", plan, "--module", "nope")
+    assert unknown.returncode == 2
+    assert unknown.stderr == (
+        "forge validate: error: no module 'nope' in the plan: its modules are "
+        "greeter, farewell, cli\n"
+    )
+    (project / "cycle.json").write_text(
+        json.dumps(
+            {
+                "modules": [
+                    {
+                        "id": module_id,
+                        "title": module_id,
+                        "objective": "o",
+                        "files": [f"{module_id}.py"],
+                        "verify": ["true"],
+                        "doneWhen": "d",
+                        "dependsOn": [other],
+                    }
+                    for module_id, other in (("a", "b"), ("b", "a"))
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    cycle = run_forge("validate", "--plan", "cycle.json", "--all")
+    assert cycle.returncode == 2
+    assert cycle.stderr.startswith("forge validate: error: plan ")
+    assert "cycle" in cycle.stderr
+    assert len(cycle.stderr.splitlines()) == 1
+    missing = run_forge("validate", "--plan", "nope.json", "--all")
+    assert missing.returncode == 2
+    assert "no such file" in missing.stderr
