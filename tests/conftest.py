@@ -4,29 +4,23 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-#: The console scripts installed next to the interpreter running the tests.
-BIN_DIR = Path(sys.executable).parent
-
-
-def forge_executable(name: str = "forge") -> str:
-    """Path of an installed console script (``forge`` or ``forge-mcp``)."""
-    path = BIN_DIR / name
-    if not path.exists():  # pragma: no cover - the package must be installed to test it
-        pytest.fail(f"{path} not found: install the project first (pip install -e '.[dev]')")
-    return str(path)
+from forge_testing import RunForge, forge_executable
 
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes the user's real forge state or plugin settings."""
+    """No test reads or writes the user's real forge state or plugin settings.
+
+    forge-stubs is installed next to forge in the dev environment; core tests
+    expect forge's own results only, so it is disabled here the way a user
+    would disable it (its own suite, under plugins/, has its own conftest).
+    """
     monkeypatch.setenv("FORGE_HOME", str(tmp_path_factory.mktemp("forge-home")))
-    for name in ("FORGE_CWD", "FORGE_DISABLE_PLUGINS", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "stubs")
+    for name in ("FORGE_CWD", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -38,9 +32,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("FORGE_CWD", str(root))
     monkeypatch.chdir(root)
     return root
-
-
-RunForge = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import forge
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 
 def test_version(run_forge: RunForge) -> None:
