@@ -132,18 +132,26 @@ class DependencyGraph:
 
         A cycle starts at its module that comes first in the plan and follows
         ``dependsOn``: ``[a, b, c]`` means a depends on b, b on c, c on a.
-        Returns the cycles and whether more were left out. Johnson's algorithm,
-        so the time is bounded by the number of cycles found, not of paths.
+        Returns the cycles, in plan order, and whether more were left out.
+        Johnson's algorithm: time grows with the cycles found, not the paths.
         """
         rank = self.rank
         found: list[list[str]] = []
-        for component in self.components:
-            if len(component) == 1:
-                continue
-            for cycle in _johnson(sorted(component, key=rank.__getitem__), self.deps):
+        pending = [part for part in self.components if len(part) > 1]
+        while pending:
+            component = sorted(pending.pop(), key=rank.__getitem__)
+            members = set(component)
+            successors = {node: [d for d in self.deps[node] if d in members] for node in component}
+            for cycle in _circuits(component[0], successors):
                 if len(found) == limit:
                     return _in_plan_order(found, rank), True
                 found.append(cycle)
+            # every cycle through the first module is found: look at the rest without it
+            rest = component[1:]
+            rest_deps = {
+                node: tuple(d for d in successors[node] if d != component[0]) for node in rest
+            }
+            pending.extend(part for part in _strongly_connected(rest, rest_deps) if len(part) > 1)
         return _in_plan_order(found, rank), False
 
 
@@ -193,41 +201,34 @@ def _strongly_connected(order: Sequence[str], deps: dict[str, tuple[str, ...]]) 
     return components
 
 
-def _johnson(nodes: list[str], deps: dict[str, tuple[str, ...]]) -> Iterator[list[str]]:
-    """Elementary cycles of one strongly connected component, each starting at its first node.
-
-    ``nodes`` is the component in plan order; each start node takes the cycles
-    through it and nodes after it, so every cycle is found exactly once.
-    """
-    for position, start in enumerate(nodes):
-        allowed = set(nodes[position:])
-        successors = {node: [dep for dep in deps[node] if dep in allowed] for node in allowed}
-        path = [start]
-        blocked = {start}
-        blocked_by: dict[str, set[str]] = {node: set() for node in allowed}
-        closed: set[str] = set()
-        work: list[tuple[str, list[str]]] = [(start, list(reversed(successors[start])))]
-        while work:
-            node, pending = work[-1]
-            if pending:
-                child = pending.pop()
-                if child == start:
-                    yield list(path)
-                    closed.update(path)
-                elif child not in blocked:
-                    path.append(child)
-                    blocked.add(child)
-                    closed.discard(child)
-                    work.append((child, list(reversed(successors[child]))))
-                    continue
-            if not pending:
-                if node in closed:
-                    _unblock(node, blocked, blocked_by)
-                else:
-                    for child in successors[node]:
-                        blocked_by[child].add(node)
-                work.pop()
-                path.pop()
+def _circuits(start: str, successors: dict[str, list[str]]) -> Iterator[list[str]]:
+    """The elementary cycles through ``start`` in one strongly connected component (Johnson)."""
+    path = [start]
+    blocked = {start}
+    blocked_by: dict[str, set[str]] = {node: set() for node in successors}
+    closed: set[str] = set()
+    work: list[tuple[str, list[str]]] = [(start, list(reversed(successors[start])))]
+    while work:
+        node, pending = work[-1]
+        if pending:
+            child = pending.pop()
+            if child == start:
+                yield list(path)
+                closed.update(path)
+            elif child not in blocked:
+                path.append(child)
+                blocked.add(child)
+                closed.discard(child)
+                work.append((child, list(reversed(successors[child]))))
+                continue
+        if not pending:
+            if node in closed:
+                _unblock(node, blocked, blocked_by)
+            else:
+                for child in successors[node]:
+                    blocked_by[child].add(node)
+            work.pop()
+            path.pop()
 
 
 def _unblock(node: str, blocked: set[str], blocked_by: dict[str, set[str]]) -> None:

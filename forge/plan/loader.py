@@ -73,7 +73,7 @@ def read_plan_json(path: Path) -> Any:
         raise PlanReadError("cannot read the plan: it is a directory") from None
     except OSError as exc:
         raise PlanReadError(f"cannot read the plan: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise PlanReadError("cannot read the plan: it is a directory")
@@ -81,10 +81,12 @@ def read_plan_json(path: Path) -> Any:
             raise PlanReadError(
                 "cannot read the plan: it is not a regular file (a FIFO, socket or device)"
             )
-        try:
+        with open(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_PLAN_BYTES + 1)
-        except OSError as exc:
-            raise PlanReadError(f"cannot read the plan: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise PlanReadError(f"cannot read the plan: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_PLAN_BYTES:
         raise PlanReadError(
             f"cannot read the plan: larger than {MAX_PLAN_BYTES // (1024 * 1024)} MiB"

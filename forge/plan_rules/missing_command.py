@@ -78,7 +78,8 @@ class _Resolver:
         if word.startswith("~"):
             target, file = Path(word).expanduser(), None
         elif posixpath.isabs(word):
-            target, file = Path(word), normalise_path(word, self.root)
+            relative = normalise_path(word, self.root)
+            target, file = Path(word), None if posixpath.isabs(relative) else relative
         elif program.cwd is None:  # after ``cd $DIR``: nothing to resolve against
             return None
         else:
