@@ -107,10 +107,8 @@ def parse_plan_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        trailing_comma = text[: exc.pos].rstrip().endswith(",") and text[exc.pos : exc.pos + 1] in {
-            "]",
-            "}",
-        }
+        before, at = text[: exc.pos].rstrip(), text[exc.pos : exc.pos + 1]
+        trailing_comma = before.endswith(",") and at in ("]", "}")
         hint = " (remove the trailing comma before it)" if trailing_comma else ""
         raise PlanReadError(
             f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}"
