@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from forge_testing import RunForge, forge_executable
+
+from forge.plan import PlanReport, check_plan
+from forge.plugin_manager import PluginHost, build_plugin_host
 
 
 @pytest.fixture(autouse=True)
@@ -61,3 +65,55 @@ def run_forge(project: Path) -> RunForge:
 def anyio_backend() -> str:
     """Async tests (``@pytest.mark.anyio``) run on asyncio, the loop the MCP SDK is used with."""
     return "asyncio"
+
+
+# --- plans ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def plan_plugins() -> PluginHost:
+    """Every installed plugin, built-in plan rules included (rules keep no state)."""
+    return build_plugin_host()
+
+
+def _plan_module(module_id: str, **fields: object) -> dict[str, object]:
+    module: dict[str, object] = {
+        "id": module_id,
+        "title": f"Module {module_id}",
+        "objective": f"Build {module_id}.",
+        "files": [f"src/{module_id}.py"],
+        "verify": ["true"],
+        "doneWhen": "It works.",
+    }
+    module.update(fields)
+    return module
+
+
+MakeModule = Callable[..., dict[str, object]]
+
+
+@pytest.fixture
+def make_module() -> MakeModule:
+    """``make_module("api", dependsOn=["db"])``: a valid plan module as JSON data.
+
+    Its verify command is ``true`` (a builtin: nothing to look up on PATH);
+    keyword arguments (camelCase) replace or add keys.
+    """
+    return _plan_module
+
+
+CheckInline = Callable[..., PlanReport]
+
+
+@pytest.fixture
+def check_inline(plan_plugins: PluginHost, tmp_path: Path) -> CheckInline:
+    """Check an inline plan (or a list of modules) with every rule; the root is ``tmp_path``."""
+
+    def check(plan: object, root: Path | None = None) -> PlanReport:
+        if isinstance(plan, list):
+            plan = {"modules": plan}
+        return check_plan(
+            plan_path=None, plan=plan, project_root=root or tmp_path, plugins=plan_plugins
+        )
+
+    return check

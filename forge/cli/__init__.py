@@ -19,7 +19,7 @@ from forge import __version__
 from forge.errors import ForgeError
 
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
-SUBCOMMANDS = ("validate", "plugins", "serve")
+SUBCOMMANDS = ("validate", "plan", "plugins", "serve")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
