@@ -111,10 +111,15 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding] | None
     **When:** once per plan, by the ``validate_plan`` tool and ``forge plan
     check``, after the plan file has been read and its structure checked.
     Structural problems (unreadable file, invalid JSON, missing required
-    fields) are reported by forge before this hook and may leave some modules
-    out of ``plan``; rules only see modules whose structure was usable.
+    fields) are reported by forge before this hook (type ``schema``) and may
+    leave some modules out of ``plan``; rules only see modules whose
+    structure was usable. When the file is not a JSON object at all, no rule
+    is called.
 
-    :param plan: the :class:`forge.plan.Plan` being checked.
+    :param plan: the :class:`forge.plan.Plan` being checked. ``plan.graph`` is
+        the dependency graph every rule shares (layers, reachability,
+        cycles); ``plan.omitted_ids`` are the ids of modules left out because
+        of ``schema`` errors (do not report them as unknown).
     :param project_root: the project root, for resolving paths such as
         ``./scripts/test.sh`` in verify commands. Never execute anything.
 
@@ -123,5 +128,6 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding] | None
     the modules, files and field involved. ``None`` or ``[]`` when fine.
 
     **On raise:** one ``plugin_error`` error naming your plugin is added to the
-    plan's errors; other rules still run.
+    plan's errors (so is returning anything but a list of ``PlanFinding``);
+    other rules still run.
     """

@@ -79,11 +79,15 @@ SafeId = Annotated[
 class WireModel(BaseModel):
     """Base of every model that crosses a boundary: immutable, camelCase on the wire."""
 
+    # defer_build: a model's validator is built the first time it is used, so a
+    # command pays only for the models it touches (``forge plan check`` is
+    # started once per commit and never builds the validate request models).
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         frozen=True,
         extra="forbid",
+        defer_build=True,
     )
 
     def to_wire(self) -> dict[str, Any]:

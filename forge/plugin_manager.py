@@ -88,18 +88,28 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _sort_key(entry_point: EntryPoint) -> tuple[int, str]:
-    # forge's own plugins register first so a third party's tryfirst/trylast
-    # and its results sort after the built-ins deterministically.
-    dist = entry_point.dist.name if entry_point.dist else ""
-    return (0 if dist == BUILTIN_DISTRIBUTION else 1, entry_point.name)
+def _described(found: Iterable[EntryPoint]) -> list[tuple[EntryPoint, str, str]]:
+    """Each entry point with its distribution's name and version, in registration order.
 
-
-def _describe(entry_point: EntryPoint) -> tuple[str, str]:
-    dist = entry_point.dist
-    if dist is None:
-        return ("?", "?")
-    return (dist.name, dist.version)
+    forge's own plugins register first so a third party's tryfirst/trylast
+    and its results sort after the built-ins deterministically. A
+    distribution's metadata is parsed once, however many entry points it has
+    (parsing it is most of the cost of loading plugins).
+    """
+    metadata: dict[object, tuple[str, str]] = {}
+    described: list[tuple[EntryPoint, str, str]] = []
+    for entry_point in found:
+        dist = entry_point.dist
+        if dist is None:
+            name, version = "?", "?"
+        else:
+            if dist not in metadata:
+                fields = dist.metadata
+                metadata[dist] = (fields["Name"], fields["Version"])
+            name, version = metadata[dist]
+        described.append((entry_point, name, version))
+    described.sort(key=lambda item: (item[1] != BUILTIN_DISTRIBUTION, item[0].name))
+    return described
 
 
 def build_plugin_host(
@@ -125,8 +135,7 @@ def build_plugin_host(
     host = PluginHost(pm=pm, trace=os.environ.get("FORGE_TRACE_PLUGINS", "") not in {"", "0"})
     blocked = set(disabled)
     found = entry_points(group=ENTRY_POINT_GROUP) if entry_points_ is None else entry_points_
-    for entry_point in sorted(found, key=_sort_key):
-        distribution, version = _describe(entry_point)
+    for entry_point, distribution, version in _described(found):
         info = {
             "name": entry_point.name,
             "distribution": distribution,

@@ -25,8 +25,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from filelock import FileLock
-
 from forge.errors import CorruptFileError, UsageError
 from forge.models import check_id
 
@@ -212,6 +210,8 @@ def newest(folder: Path, suffix: str) -> Path | None:
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold the inter-process lock that guards read-modify-write of ``path``."""
+    from filelock import FileLock  # only writers pay for it: ``forge plan check`` never locks
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(f"{path}.lock", timeout=LOCK_TIMEOUT_SECONDS):
         yield
@@ -257,6 +257,26 @@ class ForgeDir:
     def plans(self) -> Path:
         """``.forge/plans``: plans written by the planner agent."""
         return self.root / "plans"
+
+    def newest_plan(self) -> Path | None:
+        """The most recently modified ``.forge/plans/*.json``; ``None`` when there is none.
+
+        Ties in modification time go to the name that sorts last, so the
+        answer does not depend on the order the folder lists its files in.
+        """
+        candidates: list[tuple[float, str, Path]] = []
+        try:
+            entries = list(os.scandir(self.plans))
+        except OSError:  # no plans folder yet, or unreadable: no plan
+            return None
+        for entry in entries:
+            if entry.name.endswith(".json") and not entry.name.startswith("."):
+                try:
+                    if entry.is_file():
+                        candidates.append((entry.stat().st_mtime, entry.name, Path(entry.path)))
+                except OSError:
+                    continue
+        return max(candidates)[2] if candidates else None
 
     @property
     def status(self) -> Path:

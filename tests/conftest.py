@@ -4,29 +4,27 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from forge_testing import RunForge, forge_executable
 
-#: The console scripts installed next to the interpreter running the tests.
-BIN_DIR = Path(sys.executable).parent
-
-
-def forge_executable(name: str = "forge") -> str:
-    """Path of an installed console script (``forge`` or ``forge-mcp``)."""
-    path = BIN_DIR / name
-    if not path.exists():  # pragma: no cover - the package must be installed to test it
-        pytest.fail(f"{path} not found: install the project first (pip install -e '.[dev]')")
-    return str(path)
+from forge.plan import PlanReport, check_plan
+from forge.plugin_manager import PluginHost, build_plugin_host
 
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes the user's real forge state or plugin settings."""
+    """No test reads or writes the user's real forge state or plugin settings.
+
+    forge-stubs is installed next to forge in the dev environment; core tests
+    expect forge's own results only, so it is disabled here the way a user
+    would disable it (its own suite, under plugins/, has its own conftest).
+    """
     monkeypatch.setenv("FORGE_HOME", str(tmp_path_factory.mktemp("forge-home")))
-    for name in ("FORGE_CWD", "FORGE_DISABLE_PLUGINS", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "stubs")
+    for name in ("FORGE_CWD", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -38,9 +36,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("FORGE_CWD", str(root))
     monkeypatch.chdir(root)
     return root
-
-
-RunForge = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
@@ -70,3 +65,55 @@ def run_forge(project: Path) -> RunForge:
 def anyio_backend() -> str:
     """Async tests (``@pytest.mark.anyio``) run on asyncio, the loop the MCP SDK is used with."""
     return "asyncio"
+
+
+# --- plans ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def plan_plugins() -> PluginHost:
+    """Every installed plugin, built-in plan rules included (rules keep no state)."""
+    return build_plugin_host()
+
+
+def _plan_module(module_id: str, **fields: object) -> dict[str, object]:
+    module: dict[str, object] = {
+        "id": module_id,
+        "title": f"Module {module_id}",
+        "objective": f"Build {module_id}.",
+        "files": [f"src/{module_id}.py"],
+        "verify": ["true"],
+        "doneWhen": "It works.",
+    }
+    module.update(fields)
+    return module
+
+
+MakeModule = Callable[..., dict[str, object]]
+
+
+@pytest.fixture
+def make_module() -> MakeModule:
+    """``make_module("api", dependsOn=["db"])``: a valid plan module as JSON data.
+
+    Its verify command is ``true`` (a builtin: nothing to look up on PATH);
+    keyword arguments (camelCase) replace or add keys.
+    """
+    return _plan_module
+
+
+CheckInline = Callable[..., PlanReport]
+
+
+@pytest.fixture
+def check_inline(plan_plugins: PluginHost, tmp_path: Path) -> CheckInline:
+    """Check an inline plan (or a list of modules) with every rule; the root is ``tmp_path``."""
+
+    def check(plan: object, root: Path | None = None) -> PlanReport:
+        if isinstance(plan, list):
+            plan = {"modules": plan}
+        return check_plan(
+            plan_path=None, plan=plan, project_root=root or tmp_path, plugins=plan_plugins
+        )
+
+    return check

@@ -7,7 +7,7 @@ from importlib.metadata import distribution
 from pathlib import Path
 
 import pytest
-from conftest import RunForge
+from forge_testing import RunForge
 
 import forge.languages
 from forge.checks.syntax_check import check_syntax

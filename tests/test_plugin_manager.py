@@ -18,7 +18,7 @@ from forge.config import ForgeConfig, disabled_plugins
 from forge.plugin_manager import BUILTIN_DISTRIBUTION, ENTRY_POINT_GROUP, build_plugin_host
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 FORGE_PACKAGE = Path(forge.__file__).parent
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import forge_executable
+from forge_testing import forge_executable
 from mcp import Client
 from mcp_client import call, call_error, connect, stdio_parameters, text_of
 

@@ -15,7 +15,7 @@ from forge.errors import CorruptFileError, UsageError
 from forge.store import ForgeDir, append_line, read_json, read_lines, update_json, write_json
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 BAD_IDS = ["../x", "a/b", "..", ".", "", "x" * 129, "a\\b", "a b", "/etc/passwd", "a\0b"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import tree_sitter_python
-from conftest import RunForge
+from forge_testing import RunForge
 
 from forge import hookimpl
 from forge.checks.syntax_check import check_syntax

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from forge.checks.command import TAIL_BYTES, run_command
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 
 def live_processes_mentioning(marker: str) -> list[str]:

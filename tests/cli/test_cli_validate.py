@@ -7,12 +7,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
-
 import forge
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 
 def test_version(run_forge: RunForge) -> None:
@@ -275,11 +273,15 @@ def test_sarif_carries_syntax_and_contract_locations(run_forge: RunForge, projec
 
 
 def test_sarif_carries_stub_findings(run_forge: RunForge, project: Path) -> None:
-    pytest.importorskip("forge_stubs")
+    # forge-stubs is installed beside forge in the dev environment (CI too); conftest
+    # disables it for core tests, so turn it back on here.
     (project / "svc.py").write_text(
         "def run() -> None:\n    raise NotImplementedError\n", encoding="utf-8"
     )
-    log = json.loads(run_forge("validate", "--files", "svc.py", "--format", "sarif").stdout)
+    completed = run_forge(
+        "validate", "--files", "svc.py", "--format", "sarif", env={"FORGE_DISABLE_PLUGINS": ""}
+    )
+    log = json.loads(completed.stdout)
     results = [r for r in log["runs"][0]["results"] if r["ruleId"] == "stub_check"]
     assert [r["locations"][0]["physicalLocation"]["region"] for r in results] == [
         {"startLine": 2, "startColumn": 5}
@@ -293,7 +295,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 
 def quickstart(project: Path) -> str:
     """The bundled quick-start plan and example project, copied into ``project``."""
-    pytest.importorskip("forge.plan")
     shutil.copytree(EXAMPLES / "project", project / "example")
     shutil.copy(EXAMPLES / "plans" / "quickstart.json", project / "quickstart.json")
     return "quickstart.json"
@@ -405,3 +406,43 @@ def test_plan_errors_are_one_line(run_forge: RunForge, project: Path) -> None:
     missing = run_forge("validate", "--plan", "nope.json", "--all")
     assert missing.returncode == 2
     assert "no such file" in missing.stderr
+
+
+def test_progress_only_on_a_terminal(run_forge: RunForge, project: Path) -> None:
+    import os
+    import pty
+    import select
+    import subprocess
+
+    from conftest import forge_executable
+
+    plan = quickstart(project)
+    args = ("validate", "--plan", plan, "--all", "--cwd", "example")
+    assert run_forge(*args).stderr == ""  # piped: no progress line
+    controller, terminal = pty.openpty()
+    with subprocess.Popen(
+        [forge_executable(), *args],
+        cwd=project,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env={**os.environ, "TERM": "xterm"},
+    ) as process:
+        os.close(terminal)
+        screen = b""
+        while True:
+            ready, _, _ = select.select([controller], [], [], 30)
+            assert ready, screen[-500:]
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the command exited and its output is drained
+                break
+            if not chunk:
+                break
+            screen += chunk
+        assert process.wait(timeout=30) == 1
+    os.close(controller)
+    text = screen.decode("utf-8", errors="replace")
+    assert "[1/3] validating greeter (Greeter)" in text
+    assert "[2/3] validating farewell (Farewell)" in text
+    assert "\r\033[K" in text  # redrawn in place, then erased before ordinary output

@@ -1,0 +1,173 @@
+"""Plan validation: plan file -> ``schema`` step -> plan-rule plugins -> :class:`PlanReport`.
+
+Both adapters (the MCP ``validate_plan`` tool and ``forge plan check``) call
+:func:`check_plan`; neither holds plan logic of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+
+from forge.models import PlanFinding, WireModel
+from forge.plan.loader import (
+    PlanReadError,
+    build_plan,
+    parse_plan_json,
+    read_plan_json,
+    schema_error,
+)
+from forge.plan.model import Plan
+from forge.plugin_manager import PluginHost
+from forge.store import ForgeDir
+
+#: The order findings are shown in: structure first, then DESIGN.md's rules, then plugins'.
+RULE_ORDER = (
+    "schema",
+    "plugin_error",
+    "invalid_id",
+    "duplicate_id",
+    "unknown_dependency",
+    "self_dependency",
+    "cycle",
+    "invalid_command",
+    "missing_command",
+    "file_overlap",
+)
+
+
+class PlanReport(WireModel):
+    """What ``validate_plan`` returns: the verdict on one plan, and how it would run."""
+
+    valid: bool = Field(description="True when there are no errors (warnings allowed).")
+    plan_path: str | None = Field(
+        description="The plan file checked (relative to the project root when inside it); null for an inline plan."
+    )
+    errors: list[PlanFinding] = Field(description="Problems that make the plan invalid.")
+    warnings: list[PlanFinding] = Field(description="Risks worth a look; the plan stays valid.")
+    layers: list[list[str]] = Field(
+        default_factory=list,
+        description="Execution waves in order: the modules of a layer can run in parallel. "
+        "Modules on or behind a dependency cycle are not scheduled.",
+    )
+    critical_path: list[str] = Field(
+        default_factory=list,
+        description="The longest dependency chain, in the order it must run.",
+    )
+    critical_path_length: int = Field(
+        default=0, description="Modules on the critical path: the fewest waves the plan needs."
+    )
+    module_count: int = Field(default=0, description="Modules the rules could check.")
+
+
+def check_plan(
+    *,
+    plan_path: str | None,
+    plan: object | None,
+    project_root: Path,
+    plugins: PluginHost,
+) -> PlanReport:
+    """Validate a plan with forge's ``schema`` step and every plan-rule plugin.
+
+    :param plan_path: the plan file, relative to ``project_root`` or absolute.
+    :param plan: an inline plan: decoded JSON (or JSON text). When both are
+        ``None``, the most recently modified ``.forge/plans/*.json`` is checked.
+    :param project_root: resolves ``plan_path`` and the paths rules look at.
+    :param plugins: the plugin host whose ``forge_check_plan`` rules run.
+
+    Never raises because of the plan: an unreadable file, a directory, a FIFO,
+    invalid JSON and wrong types are all entries of ``errors``. Each rule is
+    called on its own; a rule that raises, or returns something other than a
+    list of :class:`PlanFinding`, and a plugin that failed to load, become
+    ``plugin_error`` errors naming the plugin, and the other rules still run.
+    """
+    shown_path: str | None = None
+    if plan_path is not None and plan is not None:
+        return _report(None, [schema_error("give a plan path or an inline plan, not both")])
+    if plan is None:
+        if plan_path is None:
+            newest = ForgeDir(project_root).newest_plan()
+            if newest is None:
+                message = f"no plan given and no .forge/plans/*.json in {project_root}"
+                return _report(None, [schema_error(message)])
+            path = newest
+        else:
+            path = project_root / Path(plan_path).expanduser()
+        shown_path = _display(path, project_root)
+        try:
+            plan = read_plan_json(path)
+        except PlanReadError as exc:
+            return _report(shown_path, [schema_error(str(exc))])
+    elif isinstance(plan, str):  # a client that sent the plan as JSON text
+        try:
+            plan = parse_plan_json(plan)
+        except PlanReadError as exc:
+            return _report(None, [schema_error(str(exc))])
+    loaded = build_plan(plan)
+    findings = list(loaded.findings)
+    if loaded.plan is not None:
+        findings.extend(run_rules(loaded.plan, project_root, plugins))
+    return _report(shown_path, findings, loaded.plan)
+
+
+def run_rules(plan: Plan, project_root: Path, plugins: PluginHost) -> list[PlanFinding]:
+    """Every plan rule's findings, plugin failures included, each rule called on its own."""
+    findings = [
+        PlanFinding(
+            type="plugin_error",
+            message=f"plugin {info.name} ({info.distribution}) failed to load, so its plan "
+            f"rules did not run: {info.error}",
+        )
+        for info in plugins.failed
+    ]
+    for outcome in plugins.call_each("forge_check_plan", plan=plan, project_root=project_root):
+        if outcome.error is not None:
+            problem = f"raised {outcome.error}"
+        elif outcome.value is None:
+            continue
+        elif isinstance(outcome.value, list | tuple) and all(
+            isinstance(finding, PlanFinding) for finding in outcome.value
+        ):
+            findings.extend(outcome.value)
+            continue
+        else:
+            problem = "returned something other than a list of PlanFinding"
+        findings.append(
+            PlanFinding(type="plugin_error", message=f"plan rule plugin {outcome.plugin} {problem}")
+        )
+    return findings
+
+
+def _rank(finding: PlanFinding) -> int:
+    return RULE_ORDER.index(finding.type) if finding.type in RULE_ORDER else len(RULE_ORDER)
+
+
+def _report(
+    plan_path: str | None, findings: list[PlanFinding], plan: Plan | None = None
+) -> PlanReport:
+    findings.sort(key=_rank)
+    errors = [finding for finding in findings if finding.severity == "error"]
+    warnings = [finding for finding in findings if finding.severity == "warning"]
+    layers: list[list[str]] = []
+    critical: list[str] = []
+    if plan is not None:
+        layers = plan.graph.layers()
+        critical = plan.graph.critical_path()
+    return PlanReport(
+        valid=not errors,
+        plan_path=plan_path,
+        errors=errors,
+        warnings=warnings,
+        layers=layers,
+        critical_path=critical,
+        critical_path_length=len(critical),
+        module_count=len(plan.modules) if plan is not None else 0,
+    )
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

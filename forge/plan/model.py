@@ -1,0 +1,138 @@
+"""The plan format: what a planner agent writes to ``.forge/plans/<name>.json``.
+
+These models are the single source of the plan's JSON Schema (``forge plan
+schema``) and of what plan rules receive. Keys are camelCase in the file
+(``dependsOn``, ``doneWhen``), snake_case in Python. Fields forge does not
+know are kept, so planners may add their own.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic.alias_generators import to_camel
+
+from forge.models import ID_PATTERN, WireModel
+
+if TYPE_CHECKING:
+    from forge.plan.graph import DependencyGraph
+
+#: ``$schema`` of the JSON Schema ``forge plan schema`` prints.
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+#: A string with at least one non-blank character.
+Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
+
+Complexity = Literal["simple", "medium", "complex"]
+
+
+def _title(name: str, _info: object) -> str:
+    return to_camel(name)
+
+
+class PlanPart(WireModel):
+    """Base of the plan models: camelCase keys, unknown keys kept, no type coercion."""
+
+    model_config = ConfigDict(extra="allow", strict=True, field_title_generator=_title)
+
+
+class TechStack(PlanPart):
+    """The project's stack, as the planner saw it."""
+
+    language: Text | None = Field(default=None, description="Main language, e.g. typescript.")
+    test_command: Text | None = Field(default=None, description="Runs the project's tests.")
+    build_command: Text | None = Field(default=None, description="Builds the project.")
+    lint_command: Text | None = Field(default=None, description="Lints the project.")
+
+
+class PlanModule(PlanPart):
+    """One unit of work handed to one worker agent."""
+
+    id: Text = Field(
+        description="Unique id; becomes a file name, so 1-128 of A-Z a-z 0-9 _ . -",
+        json_schema_extra={"pattern": ID_PATTERN.pattern, "not": {"enum": [".", ".."]}},
+    )
+    title: Text = Field(description="Short name for people.")
+    objective: Text = Field(description="What the worker must achieve.")
+    files: list[Text] = Field(
+        min_length=1, description="Files the module creates or changes, relative to the project."
+    )
+    verify: list[Text] = Field(
+        min_length=1,
+        description="Shell commands run from the project root; each must exit 0.",
+    )
+    done_when: Text | Annotated[list[Text], Field(min_length=1)] = Field(
+        description="Acceptance criteria: one sentence or a list of them."
+    )
+    depends_on: list[Text] = Field(
+        default_factory=list, description="Ids of modules that must be done first."
+    )
+    agent: Text | None = Field(default=None, description="Which kind of worker should do it.")
+    complexity: Complexity | None = Field(default=None, description="simple, medium or complex.")
+
+
+class PlanHeader(PlanPart):
+    """Every top-level plan field except ``modules`` (the loader checks those one by one)."""
+
+    schema_uri: str | None = Field(
+        default=None,
+        alias="$schema",
+        description="Path or URL of this JSON Schema, for editors.",
+    )
+    objective: Text | None = Field(default=None, description="What the whole plan delivers.")
+    created: Text | None = Field(default=None, description="When the plan was written (ISO 8601).")
+    tech_stack: TechStack | None = Field(default=None, description="The project's stack.")
+
+
+class Plan(PlanHeader):
+    """A plan: modules with their files, verify commands and dependencies.
+
+    Plan rules receive the plan as forge's loader built it: only modules whose
+    structure was usable are in ``modules`` (the others were reported as
+    ``schema`` errors, and their ids are in :attr:`omitted_ids`).
+    """
+
+    model_config = ConfigDict(title="forge plan")
+
+    modules: list[PlanModule] = Field(min_length=1, description="The units of work.")
+    _omitted_ids: frozenset[str] = PrivateAttr(default=frozenset())
+
+    @property
+    def omitted_ids(self) -> frozenset[str]:
+        """Ids of modules the loader left out because of schema errors.
+
+        Rules use it to stay quiet about what is already reported: a module
+        that depends on an omitted one does not depend on an *unknown* one.
+        """
+        return self._omitted_ids
+
+    @cached_property
+    def graph(self) -> DependencyGraph:
+        """The dependency graph of :attr:`modules`, built once and shared by every rule."""
+        from forge.plan.graph import DependencyGraph
+
+        return DependencyGraph.from_modules(self.modules)
+
+
+def normalise_path(path: str, project_root: Path) -> str:
+    """A plan file path in one spelling: ``./src//a.py``, ``src\\a.py`` and ``src/a.py`` agree.
+
+    Backslashes are separators (plans travel between systems), ``.`` and
+    ``..`` are folded, and an absolute path inside the project is made relative.
+    """
+    text = posixpath.normpath(path.strip().replace("\\", "/"))
+    if posixpath.isabs(text):
+        root = project_root.as_posix().rstrip("/") + "/"
+        if text.startswith(root):
+            return text[len(root) :]
+    return text
+
+
+def plan_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a plan file, as ``forge plan schema`` prints it."""
+    schema = Plan.model_json_schema(by_alias=True)
+    return {"$schema": JSON_SCHEMA_DIALECT, **schema}

@@ -1,0 +1,23 @@
+"""``self_dependency``: a module cannot wait for itself."""
+
+from __future__ import annotations
+
+from forge import hookimpl
+from forge.models import PlanFinding
+from forge.plan import Plan
+from forge.plan_rules import module_label
+
+
+@hookimpl
+def forge_check_plan(plan: Plan) -> list[PlanFinding]:
+    """One error per module that lists its own id in ``dependsOn``."""
+    return [
+        PlanFinding(
+            type="self_dependency",
+            message=f"{module_label(module.id)} depends on itself; remove it from its dependsOn",
+            modules=[module.id],
+            field="dependsOn",
+        )
+        for module in plan.modules
+        if module.id in module.depends_on
+    ]

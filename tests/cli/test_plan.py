@@ -1,0 +1,130 @@
+"""``forge plan check`` and ``forge plan schema``, run as the installed command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+RunForge = Callable[..., subprocess.CompletedProcess[str]]
+Make = Callable[..., dict[str, object]]
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _write(path: Path, plan: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    return path
+
+
+def test_a_valid_plan_exits_0_and_says_how_it_runs(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    _write(
+        project / "plan.json", {"modules": [make_module("a"), make_module("b", dependsOn=["a"])]}
+    )
+    result = run_forge("plan", "check", "plan.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "plan.json: ok: 2 modules in 2 layers; critical path 2: a -> b",
+        "1 plan checked: valid (0 warnings)",
+    ]
+
+
+def test_warnings_are_printed_and_the_exit_code_stays_0(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    _write(
+        project / "plan.json",
+        {"modules": [make_module("a", files=["x"]), make_module("b", files=["x"])]},
+    )
+    result = run_forge("plan", "check", "plan.json")
+    assert result.returncode == 0
+    assert result.stdout.startswith('plan.json: warning: modules "a" and "b" can run in parallel')
+    assert result.stdout.splitlines()[0].endswith("  [file_overlap]")
+    disabled = run_forge(
+        "plan", "check", "plan.json", env={"FORGE_DISABLE_PLUGINS": "file_overlap"}
+    )
+    assert "warning" not in disabled.stdout.splitlines()[0]
+
+
+def test_errors_are_path_message_lines_and_exit_1(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    good = _write(project / "plans" / "good.json", {"modules": [make_module("a")]})
+    bad = _write(
+        project / "plans" / "bad.json",
+        {"modules": [make_module("a", dependsOn=["b"]), make_module("b", dependsOn=["a"])]},
+    )
+    (project / "plans" / "array.json").write_text("[]", encoding="utf-8")
+    result = run_forge("plan", "check", str(good), "plans/bad.json", "plans/array.json")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        f"{good}: ok: 1 module in 1 layer; critical path 1: a",
+        "plans/bad.json: error: dependency cycle: a -> b -> a (each depends on the next); "
+        "remove one of these dependencies  [cycle]",
+        'plans/array.json: error: the plan must be a JSON object with a "modules" list, '
+        "found an array  [schema]",
+        "3 plans checked: 2 invalid (2 errors, 0 warnings)",
+    ]
+    assert bad.exists()  # a broken plan is reported where it is, never moved aside
+
+
+def test_the_default_is_the_newest_plan(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    _write(project / ".forge" / "plans" / "only.json", {"modules": [make_module("a")]})
+    result = run_forge("plan", "check")
+    assert result.returncode == 0
+    assert result.stdout.startswith(".forge/plans/only.json: ok")
+
+
+def test_usage_errors_exit_2(project: Path, run_forge: RunForge) -> None:
+    nothing = run_forge("plan", "check")
+    assert nothing.returncode == 2
+    assert "no PLAN given and no .forge/plans/*.json" in nothing.stderr
+    assert run_forge("plan").returncode == 2
+    assert run_forge("plan", "check", "--bogus").returncode == 2
+
+
+def test_json_output(project: Path, run_forge: RunForge, make_module: Make) -> None:
+    _write(project / "plan.json", {"modules": [make_module("a", dependsOn=["zz"])]})
+    result = run_forge("plan", "check", "plan.json", "--json")
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert document["valid"] is False
+    [report] = document["plans"]
+    assert report["planPath"] == "plan.json"
+    assert [e["type"] for e in report["errors"]] == ["unknown_dependency"]
+    assert report["criticalPathLength"] == 1
+
+
+def test_schema_is_json_schema_and_the_committed_copy_is_current(run_forge: RunForge) -> None:
+    result = run_forge("plan", "schema")
+    assert result.returncode == 0
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "forge plan"
+    committed = (REPO / "docs" / "plan.schema.json").read_text(encoding="utf-8")
+    assert json.loads(committed) == schema, "regenerate: forge plan schema > docs/plan.schema.json"
+
+
+def test_plan_check_imports_no_mcp_tree_sitter_or_engine(project: Path, make_module: Make) -> None:
+    plan = _write(project / "plan.json", {"modules": [make_module("a")]})
+    probe = (
+        "import sys\n"
+        "from forge.cli import main\n"
+        f"code = main(['plan', 'check', {str(plan)!r}])\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+        "raise SystemExit(code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=project
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = result.stdout.split("MODULES ", 1)[1].split()
+    assert "forge.plan" in loaded
+    forbidden = ("mcp", "tree_sitter", "forge.engine", "forge.server", "forge.history")
+    assert [name for name in loaded if name.split(".")[0] in forbidden or name in forbidden] == []

@@ -1,0 +1,54 @@
+"""Which programs a command line looks up."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.plan.shell import ShellSyntaxError, external_commands
+
+
+@pytest.mark.parametrize(
+    ("line", "programs"),
+    [
+        ("pytest -q", [("pytest", "")]),
+        ("A=1 B='x y' C=$(date) make test", [("make", "")]),
+        (
+            "npm ci&&npm test||echo failed;ls|wc -l",
+            [("npm", ""), ("npm", ""), ("ls", ""), ("wc", "")],
+        ),
+        ("cd web && ./build.sh", [("./build.sh", "web")]),
+        ("cd web/app && cd .. && make", [("make", "web")]),
+        ("(cd web && make) && ./after.sh", [("make", "web"), ("./after.sh", "")]),
+        ("cd $DIR && ./x", [("./x", None)]),
+        ("cd && ./x; cd - && ./y", [("./x", None), ("./y", None)]),
+        ("pytest 2>&1 | tee log >/dev/null", [("pytest", ""), ("tee", "")]),
+        ("> out.txt 2>/dev/null make", [("make", "")]),
+        ("cat <<EOF > f\nrm -rf nowhere\nEOF\nmake", [("cat", ""), ("make", "")]),
+        ("cat <<-'END'\n\tbody\n\tEND\nmake", [("cat", ""), ("make", "")]),
+        ('$CMD x; ${A}b; $(which x) y; `x` y; "$TOOL" z', []),
+        ("echo `which foo; bar` && baz", [("baz", "")]),
+        ("x=$(ls | wc -l) && y", [("y", "")]),
+        ("echo $((1 + 2)) && (( n > 1 )) && z", [("z", "")]),
+        (
+            "if [[ -f a && -f b ]]; then make; elif test x; then gmake; fi",
+            [("make", ""), ("gmake", "")],
+        ),
+        ("for f in a b; do lint $f; done", [("lint", "")]),
+        ("while read l; do proc; done < in.txt", [("proc", "")]),
+        ("case $x in a) foo;; b) bar;; esac; baz", [("baz", "")]),
+        ("f() { helper; }; f; function g { other; }; g", [("helper", ""), ("other", "")]),
+        ("command -v uv && exec uv sync; builtin cd x", [("uv", "")]),
+        ("time ! grep -q x f", [("grep", "")]),
+        ("make # && not-a-command\nnext", [("make", ""), ("next", "")]),
+        ("true; : ; export A=1; source env.sh; . env.sh", []),
+        ("bash -c 'make; make'", [("bash", "")]),
+    ],
+)
+def test_programs_of_a_line(line: str, programs: list[tuple[str, str | None]]) -> None:
+    assert [(found.word, found.cwd) for found in external_commands(line)] == programs
+
+
+@pytest.mark.parametrize("line", ['echo "unclosed', "echo 'x", "trailing \\"])
+def test_lines_that_cannot_be_split(line: str) -> None:
+    with pytest.raises(ShellSyntaxError):
+        external_commands(line)
