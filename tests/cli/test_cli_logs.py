@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conftest import forge_executable
+from forge_testing import forge_executable
 
 if TYPE_CHECKING:
-    from conftest import RunForge
+    from forge_testing import RunForge
 
 
 def _entry(event: str, **fields: object) -> str:

@@ -414,7 +414,7 @@ def test_progress_only_on_a_terminal(run_forge: RunForge, project: Path) -> None
     import select
     import subprocess
 
-    from conftest import forge_executable
+    from forge_testing import forge_executable
 
     plan = quickstart(project)
     args = ("validate", "--plan", plan, "--all", "--cwd", "example")
