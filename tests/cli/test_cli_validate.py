@@ -6,7 +6,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+from pydantic import ValidationError
+
 import forge
+from forge.models import ValidateRequest
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -150,3 +154,37 @@ def test_bad_config_is_a_one_line_usage_error(run_forge: RunForge, project: Path
     assert completed.returncode == 2
     assert "max-attempts" in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
+
+
+def test_a_closed_pipe_is_not_a_traceback(project: Path) -> None:
+    """``forge validate --json | head -1``: the reader leaves early; forge stops quietly."""
+    import subprocess
+
+    from forge_testing import forge_executable
+
+    files = [f"f{n}.txt" for n in range(400)]
+    pipeline = subprocess.run(
+        f"{forge_executable()} validate --json --files {' '.join(files)} | head -1",
+        shell=True,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert pipeline.stdout == "{\n"
+    assert "Traceback" not in pipeline.stderr
+    assert "BrokenPipeError" not in pipeline.stderr
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"files": ["bad\0name.py"]},
+        {"cwd": "dir\0"},
+        {"contract_checks": [{"exporter": "a.py", "importer": "b\0.py"}]},
+    ],
+)
+def test_a_nul_byte_in_a_path_is_rejected_by_the_request(fields: dict[str, object]) -> None:
+    """No file can have a NUL in its path; the request says so instead of a check crashing."""
+    with pytest.raises(ValidationError, match="should match pattern"):
+        ValidateRequest.model_validate({"module_id": "m", **fields})
