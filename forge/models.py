@@ -43,6 +43,11 @@ MAX_COMMAND_LENGTH = 10_000
 MAX_TIMEOUT_SECONDS = 3_600.0
 
 
+#: A file or directory path as a caller may send it: bounded, and without the
+#: NUL byte no real path can hold.
+PathText = Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern=r"^[^\x00]*$")]
+
+
 def check_id(value: str, what: str = "id") -> str:
     """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
 
@@ -101,8 +106,8 @@ class WireModel(BaseModel):
 class ContractPair(WireModel):
     """One ``{exporter, importer}`` pair: what the importer takes from the exporter must exist."""
 
-    exporter: str = Field(max_length=MAX_PATH_LENGTH, description="File that exports names.")
-    importer: str = Field(max_length=MAX_PATH_LENGTH, description="File that imports from it.")
+    exporter: PathText = Field(description="File that exports names.")
+    importer: PathText = Field(description="File that imports from it.")
 
 
 class ValidateRequest(WireModel):
@@ -114,7 +119,7 @@ class ValidateRequest(WireModel):
         max_length=MAX_COMMANDS,
         description="Shell commands run in the working dir; each must exit 0.",
     )
-    files: list[Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH)]] = Field(
+    files: list[PathText] = Field(
         default_factory=list,
         max_length=MAX_FILES,
         description="Files that must exist, relative to the working dir (absolute allowed).",
@@ -124,9 +129,8 @@ class ValidateRequest(WireModel):
         max_length=MAX_CONTRACT_CHECKS,
         description="Exporter/importer pairs whose imports must match exports.",
     )
-    cwd: str | None = Field(
+    cwd: PathText | None = Field(
         default=None,
-        max_length=MAX_PATH_LENGTH,
         description="Working dir; default FORGE_CWD, else the server's working dir.",
     )
     run_id: SafeId | None = Field(

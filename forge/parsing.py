@@ -395,6 +395,8 @@ def _stat(path: Path) -> os.stat_result:
         raise NotParsed(path, "missing", f"{path} does not exist") from None
     except OSError as exc:
         raise NotParsed(path, "unreadable", f"cannot read {path}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte in the path: no such file can exist
+        raise NotParsed(path, "missing", f"{str(path)!r} is not a valid path") from None
     if not stat.S_ISREG(status.st_mode):
         raise NotParsed(path, "unreadable", f"{path} is not a regular file")
     return status

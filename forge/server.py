@@ -48,9 +48,9 @@ from forge.models import (
     MAX_COMMANDS,
     MAX_CONTRACT_CHECKS,
     MAX_FILES,
-    MAX_PATH_LENGTH,
     MAX_TIMEOUT_SECONDS,
     ContractPair,
+    PathText,
     SafeId,
     ValidateReport,
     ValidateRequest,
@@ -92,7 +92,6 @@ RunIdArg = Annotated[
     ),
 ]
 Command = Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH)]
-FilePath = Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH)]
 
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
@@ -116,7 +115,7 @@ class ForgeTools:
             ),
         ] = [],  # noqa: B006 - the SDK copies defaults; a default list is never mutated here
         files: Annotated[
-            list[FilePath],
+            list[PathText],
             Field(
                 max_length=MAX_FILES,
                 description="Files the module must have produced, relative to the working dir "
@@ -132,9 +131,8 @@ class ForgeTools:
             ),
         ] = [],  # noqa: B006
         cwd: Annotated[
-            str | None,
+            PathText | None,
             Field(
-                max_length=MAX_PATH_LENGTH,
                 description="Working dir, e.g. a worker's worktree; relative to the project "
                 "root. Default: the project root.",
             ),
@@ -183,9 +181,8 @@ class ForgeTools:
     def validate_plan(
         self,
         planPath: Annotated[
-            str | None,
+            PathText | None,
             Field(
-                max_length=MAX_PATH_LENGTH,
                 description="Plan JSON file, relative to the project root. Default: the most "
                 "recently modified .forge/plans/*.json.",
             ),

@@ -7,7 +7,11 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+from pydantic import ValidationError
+
 import forge
+from forge.models import ValidateRequest
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -296,7 +300,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 def quickstart(project: Path) -> str:
     """The bundled quick-start plan and example project, copied into ``project``."""
     shutil.copytree(EXAMPLES / "project", project / "example")
-    shutil.copy(EXAMPLES / "plans" / "quickstart.json", project / "quickstart.json")
+    shutil.copy(EXAMPLES / "plans" / "valid" / "quickstart.json", project / "quickstart.json")
     return "quickstart.json"
 
 
@@ -446,3 +450,37 @@ def test_progress_only_on_a_terminal(run_forge: RunForge, project: Path) -> None
     assert "[1/3] validating greeter (Greeter)" in text
     assert "[2/3] validating farewell (Farewell)" in text
     assert "\r\033[K" in text  # redrawn in place, then erased before ordinary output
+
+
+def test_a_closed_pipe_is_not_a_traceback(project: Path) -> None:
+    """``forge validate --json | head -1``: the reader leaves early; forge stops quietly."""
+    import subprocess
+
+    from forge_testing import forge_executable
+
+    files = [f"f{n}.txt" for n in range(400)]
+    pipeline = subprocess.run(
+        f"{forge_executable()} validate --json --files {' '.join(files)} | head -1",
+        shell=True,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert pipeline.stdout == "{\n"
+    assert "Traceback" not in pipeline.stderr
+    assert "BrokenPipeError" not in pipeline.stderr
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"files": ["bad\0name.py"]},
+        {"cwd": "dir\0"},
+        {"contract_checks": [{"exporter": "a.py", "importer": "b\0.py"}]},
+    ],
+)
+def test_a_nul_byte_in_a_path_is_rejected_by_the_request(fields: dict[str, object]) -> None:
+    """No file can have a NUL in its path; the request says so instead of a check crashing."""
+    with pytest.raises(ValidationError, match="should match pattern"):
+        ValidateRequest.model_validate({"module_id": "m", **fields})

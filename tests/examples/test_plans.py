@@ -12,7 +12,7 @@ from forge.plugin_manager import PluginHost
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "plans"
 
 #: Programs the examples' verify commands run, as stubs on PATH (never executed).
-TOOLS = ("npm", "npx", "uv")
+TOOLS = ("npm", "npx", "uv", "python3")
 
 Finding = tuple[str, list[str]]
 
@@ -21,6 +21,7 @@ VERDICTS: dict[str, tuple[list[Finding], list[Finding]]] = {
     "valid/js-api-rate-limiting.json": ([], []),
     "valid/python-cli-export.json": ([], []),
     "valid/fullstack-ts-python-search.json": ([], []),
+    "valid/quickstart.json": ([], []),
     "warnings/file-overlap.json": ([], [("file_overlap", ["audit-model", "admin-users-audit"])]),
     "broken/schema-invalid-json.json": ([("schema", [])], []),
     "broken/schema-top-level-array.json": ([("schema", [])], []),
