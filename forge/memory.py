@@ -221,11 +221,19 @@ class Memory:
         ]
         words = list(dict.fromkeys(tokenize(query)))
         ranked = _bm25(words, corpus)
-        best = sorted(
-            ranked,
-            key=lambda hit: (hit[0], hit[2].entry.confidence, hit[2].entry.timestamp),
+        # Ties: confidence, then recency; entries saved within one millisecond
+        # share a timestamp, so their order in the file (later is newer) decides.
+        order = sorted(
+            range(len(ranked)),
+            key=lambda i: (
+                ranked[i][0],
+                ranked[i][2].entry.confidence,
+                ranked[i][2].entry.timestamp,
+                i,
+            ),
             reverse=True,
         )[: max(1, min(limit, MAX_RECALL_LIMIT))]
+        best = [ranked[i] for i in order]
         best.sort(
             key=lambda hit: (hit[1] != "project", -hit[2].entry.confidence, -hit[0]),
         )
