@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
+from forge.errors import CorruptFileError
 from forge.models import Recommendation, WireModel
 from forge.store import peek_json, remove, update_json, utc_now
 
@@ -106,13 +107,24 @@ def recommend(*, passed: bool, trend: Trend, max_attempts: int) -> Recommendatio
     return "RETRY"
 
 
-def load_history(module_id: str, run_id: str | None, stored: Any) -> History:
-    """Parse a stored history; a file of the wrong shape is treated as empty."""
+def load_history(
+    module_id: str, run_id: str | None, stored: Any, *, strict: bool = False
+) -> History:
+    """Parse a stored history; ``None`` is an empty one.
+
+    A file of the wrong shape (an older format, a hand edit) reads as empty,
+    or with ``strict`` raises :class:`CorruptFileError` so that a writer moves
+    it aside instead of silently replacing it.
+    """
     if stored is None:
         return History(module_id=module_id, run_id=run_id)
     try:
         return History.model_validate(stored)
-    except ValidationError:
+    except ValidationError as exc:
+        if strict:
+            raise CorruptFileError(
+                f"is not an attempt history forge can read ({exc.error_count()} problems)"
+            ) from None
         return History(module_id=module_id, run_id=run_id)
 
 
@@ -136,7 +148,7 @@ def record_attempt(
     """
 
     def change(stored: Any) -> dict[str, Any]:
-        history = load_history(module_id, run_id, stored)
+        history = load_history(module_id, run_id, stored, strict=True)
         attempt = Attempt(
             attempt=len(history.attempts) + 1,
             timestamp=utc_now(),

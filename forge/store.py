@@ -221,8 +221,10 @@ def update_json(path: Path, change: Callable[[Any], T]) -> tuple[T, list[str]]:
     """Read ``path``, apply ``change`` to its value, write the result back, under a lock.
 
     ``change`` receives ``None`` when the file is missing or was corrupt (the
-    corrupt file is moved aside first) and returns the new value. Returns the
-    new value and notices (e.g. "moved aside") to pass on to the caller.
+    corrupt file is moved aside first) and returns the new value. ``change``
+    may raise :class:`CorruptFileError` when the file is valid JSON of the
+    wrong shape: that file is moved aside too and ``change`` gets ``None``.
+    Returns the new value and notices (e.g. "moved aside") for the caller.
     """
     notices: list[str] = []
     with locked(path):
@@ -231,7 +233,12 @@ def update_json(path: Path, change: Callable[[Any], T]) -> tuple[T, list[str]]:
         except CorruptFileError as exc:
             notices.append(str(exc))
             current = None
-        new_value = change(current)
+        try:
+            new_value = change(current)
+        except CorruptFileError as exc:
+            moved = quarantine(path)
+            notices.append(f"{path} {exc}; moved aside to {moved.name}")
+            new_value = change(None)
         write_json(path, new_value)
     return new_value, notices
 

@@ -91,3 +91,15 @@ def test_record_attempt_appends_and_counts(tmp_path: Path) -> None:
     assert [a.attempt for a in history.attempts] == [1, 2, 3]
     assert history.attempts[0].failures == ["command:x"]
     assert history.last_status == "failed"
+
+
+def test_a_history_of_the_wrong_shape_is_moved_aside_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "mod.json"
+    path.write_text('{"iterations": [{"n": 1}], "moduleId": 7}', encoding="utf-8")
+    history, trend, notices = record_attempt(
+        path, module_id="mod", run_id=None, source="validate", score=1.0, passed=True
+    )
+    assert trend.attempt == 1 and len(history.attempts) == 1
+    assert len(notices) == 1 and "moved aside to mod.json.corrupt-" in notices[0]
+    (moved,) = tmp_path.glob("mod.json.corrupt-*")
+    assert moved.read_text(encoding="utf-8") == '{"iterations": [{"n": 1}], "moduleId": 7}'
