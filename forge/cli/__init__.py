@@ -40,8 +40,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, every subcommand registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, with ``command``'s subparser only, or every one for ``None``.
+
+    Registering a subcommand imports its module, so ``forge plan check`` (run
+    once per commit) registers ``plan`` alone and never pays for the others.
+    """
     parser = Parser(
         prog="forge",
         description="Validate that modules delivered by coding agents really landed.",
@@ -49,14 +53,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"forge {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if command is None else (command,):
         importlib.import_module(f"forge.cli.{name}").register(subparsers)
     return parser
 
 
+def _requested_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, if it names a known one first."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in SUBCOMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``forge`` console script."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_requested_command(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

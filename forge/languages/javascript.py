@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.extractors.ecmascript import JAVASCRIPT
 from forge.models import Language
 
 
@@ -17,6 +16,10 @@ def load_grammar() -> object:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register JavaScript."""
+    # Imported here, not at module level: forge plan check imports every
+    # plugin module and needs no contract extractors.
+    from forge.extractors.ecmascript import JAVASCRIPT
+
     return [
         Language(
             name="javascript",

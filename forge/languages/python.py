@@ -19,7 +19,6 @@ import warnings
 from typing import Any
 
 from forge import hookimpl
-from forge.extractors.python import PYTHON
 from forge.models import Language
 
 _warnings_lock = threading.Lock()
@@ -76,6 +75,10 @@ def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register Python."""
+    # Imported here, not at module level: forge plan check imports every
+    # plugin module and needs no contract extractors.
+    from forge.extractors.python import PYTHON
+
     return [
         Language(
             name="python",

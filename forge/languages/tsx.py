@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 
@@ -17,6 +16,10 @@ def load_grammar() -> object:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register TSX."""
+    # Imported here, not at module level: forge plan check imports every
+    # plugin module and needs no contract extractors.
+    from forge.extractors.ecmascript import TYPESCRIPT
+
     return [
         Language(name="tsx", extensions=(".tsx",), load_grammar=load_grammar, extractor=TYPESCRIPT)
     ]

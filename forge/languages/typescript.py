@@ -8,7 +8,6 @@ assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.extractors.ecmascript import TYPESCRIPT
 from forge.models import Language
 
 
@@ -22,6 +21,10 @@ def load_grammar() -> object:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register TypeScript."""
+    # Imported here, not at module level: forge plan check imports every
+    # plugin module and needs no contract extractors.
+    from forge.extractors.ecmascript import TYPESCRIPT
+
     return [
         Language(
             name="typescript",
