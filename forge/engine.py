@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from forge.config import ForgeConfig, load_config, project_root
+from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
 from forge.history import Trend, recommend, record_attempt
 from forge.models import CheckResult, ValidateReport, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
@@ -60,7 +60,6 @@ class Engine:
     @classmethod
     def for_project(cls, root: Path | None = None) -> Engine:
         """The engine for ``root`` (default: ``FORGE_CWD`` or the working dir), plugins loaded."""
-        from forge.config import disabled_plugins
 
         root = root or project_root()
         config = load_config(root)
