@@ -25,13 +25,25 @@ from typing import Annotated, Any, TypeVar
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    CallToolResult,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCResponse,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import ConfigDict, Field, RootModel, ValidationError
 
 from forge import __version__
 from forge.errors import ForgeError, describe_validation_error
 from forge.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, LogQueryResult, Phase, run_of
 from forge.history import IterationReset, IterationState, IterationUpdate, IterationUpdated
+from forge.jsonrpc import Envelope, envelope_of, salvage
 from forge.memory import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RECALL_LIMIT,
@@ -493,6 +505,37 @@ class ForgeServer(MCPServer):
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
+    async def run_stdio_async(self) -> None:
+        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them."""
+        async with stdio_server() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                _AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
+                write_stream,
+                self._lowlevel_server.create_initialization_options(),
+            )
+
+    async def _answer_unreadable(self, error: Exception) -> SessionMessage | None:
+        """The reply to a line the SDK could not read as JSON-RPC; ``None`` for a notification."""
+        envelope, detail, code = _diagnose(error)
+        if envelope.method is not None and envelope.id is None:
+            return None  # a notification: JSON-RPC forbids answering it
+        if envelope.method == "tools/call" and envelope.id is not None:
+            name = envelope.tool or "?"
+            message = f"Error executing tool {name}: {detail}"
+            if name in DESCRIPTIONS:
+                await anyio.to_thread.run_sync(self._after_error, name, message, None)
+            result = CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+            reply: JSONRPCResponse | JSONRPCError = JSONRPCResponse(
+                jsonrpc="2.0",
+                id=envelope.id,
+                result=result.model_dump(by_alias=True, exclude_unset=True, mode="json"),
+            )
+        else:
+            reply = JSONRPCError(
+                jsonrpc="2.0", id=envelope.id, error=ErrorData(code=code, message=detail)
+            )
+        return SessionMessage(reply)
+
     def _after_error(self, name: str, message: str, run_id: str | None) -> None:
         self.forge.record_error(name, message, run_id)
         self._refresh(name)
@@ -505,6 +548,100 @@ class ForgeServer(MCPServer):
 
 
 _LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+
+class _AnsweringReadStream:
+    """The SDK's read stream, with the lines it could not read answered and filtered out.
+
+    The SDK's stdio reader passes an unreadable line on as an exception, which
+    its dispatcher only logs: the client would wait for a reply that never
+    comes. This wrapper turns each into a reply on the write stream.
+    """
+
+    def __init__(
+        self,
+        inner: Any,
+        write_stream: Any,
+        answer: Callable[[Exception], Any],
+    ) -> None:
+        self._inner = inner
+        self._write_stream = write_stream
+        self._answer = answer
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item (the dispatcher restores it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        """The next readable message; unreadable ones are answered on the way."""
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            try:
+                reply = await self._answer(item)
+                if reply is not None:
+                    await self._write_stream.send(reply)
+            except Exception:  # answering is a courtesy: it must never stop the server
+                logger.warning("could not answer an unreadable message", exc_info=True)
+
+    async def aclose(self) -> None:
+        """Close the SDK's stream."""
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnsweringReadStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnsweringReadStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+#: Where the SDK's JSON parser gives up; deeper requests cannot be read at all.
+MAX_NESTING = 200
+
+
+def _diagnose(error: Exception) -> tuple[Envelope, str, int]:
+    """What an unreadable line was (its envelope), what was wrong with it, and the error code."""
+    if not isinstance(error, ValidationError):
+        return (
+            Envelope(),
+            f"the message could not be read ({describe_exception(error)})",
+            PARSE_ERROR,
+        )
+    problems = error.errors(include_url=False)
+    first = problems[0] if problems else {"type": "", "msg": "", "loc": (), "input": None}
+    if first["type"] == "json_invalid":
+        raw = first["input"]
+        envelope = salvage(raw) if isinstance(raw, str) else Envelope()
+        reason = str(first["msg"]).removeprefix("Invalid JSON: ")
+        return (
+            envelope,
+            f"the request is not valid JSON ({reason}); send UTF-8 JSON without lone "
+            f"surrogates, nested at most {MAX_NESTING} levels deep",
+            PARSE_ERROR,
+        )
+    # Valid JSON of the wrong shape: a "missing field" problem at the top level
+    # carries the whole message as its input.
+    message = next(
+        (p["input"] for p in problems if p["type"] == "missing" and len(p["loc"]) == 2),
+        None,
+    )
+    return (
+        envelope_of(message),
+        "the message is not a JSON-RPC 2.0 request "
+        '(expected {"jsonrpc": "2.0", "id": ..., "method": "...", "params": {...}})',
+        INVALID_REQUEST,
+    )
 
 
 def _build(model: type[T], **values: Any) -> T:
