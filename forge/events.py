@@ -17,7 +17,15 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from forge.models import WireModel, is_valid_id
-from forge.store import ForgeDir, append_line, newest, read_lines, utc_now, valid_id
+from forge.store import (
+    ForgeDir,
+    append_line,
+    describe_bad_lines,
+    newest,
+    numbered_lines,
+    utc_now,
+    valid_id,
+)
 
 Phase = Literal[
     "planning",
@@ -62,6 +70,9 @@ class LogQueryResult(WireModel):
     entries: list[LogEntry] = Field(description="Matching entries, oldest first.")
     total: int = Field(description="How many entries matched before the limit was applied.")
     message: str | None = Field(default=None, description="Why there is nothing, when so.")
+    notices: list[str] = Field(
+        default_factory=list, description="Unreadable lines that were skipped, if any."
+    )
 
 
 def new_run_id() -> str:
@@ -135,7 +146,9 @@ def query_logs(
     """The last ``limit`` entries of a run's log that match every filter given.
 
     ``run_id`` defaults to the most recently modified log. Corrupt lines, and
-    lines that are JSON but not log entries, are skipped.
+    lines that are JSON but not log entries, are skipped and counted in
+    ``notices``; they stay in the file (appends to a log take no lock, so it
+    is never rewritten).
     """
     if run_id is None:
         latest = newest(forge_dir.root / "logs", ".jsonl")
@@ -149,7 +162,11 @@ def query_logs(
         )
     kept: deque[LogEntry] = deque(maxlen=max(1, min(limit, MAX_LIMIT)))
     total = 0
-    for record in read_lines(path):
+    bad_lines: list[int] = []
+    for number, record in numbered_lines(path):
+        if record is None:
+            bad_lines.append(number)
+            continue
         if module_id is not None and record.get("moduleId") != module_id:
             continue
         if phase is not None and record.get("phase") != phase:
@@ -159,7 +176,9 @@ def query_logs(
         try:
             entry = LogEntry.model_validate(record)
         except ValidationError:
+            bad_lines.append(number)
             continue
         total += 1
         kept.append(entry)
-    return LogQueryResult(run_id=run_id, entries=list(kept), total=total)
+    notices = [f"{path}: {describe_bad_lines(bad_lines)} skipped"] if bad_lines else []
+    return LogQueryResult(run_id=run_id, entries=list(kept), total=total, notices=notices)

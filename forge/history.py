@@ -244,7 +244,11 @@ class IterationReset(WireModel):
 def read_state(path: Path, *, module_id: str, run_id: str | None) -> IterationState:
     """The history at ``path`` as ``iteration_state`` get shows it; changes nothing."""
     stored, problem = peek_json(path)
-    history = load_history(module_id, run_id, stored)
+    try:
+        history = load_history(module_id, run_id, stored, strict=True)
+    except CorruptFileError as exc:
+        history = load_history(module_id, run_id, None)
+        problem = f"{path} {exc}; it will be moved aside on the next write"
     trend = assess(history.attempts) if history.attempts else None
     return IterationState(
         module_id=module_id,

@@ -27,7 +27,14 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from forge.errors import UsageError
 from forge.models import WireModel
-from forge.store import append_line, locked, read_lines, utc_now
+from forge.store import (
+    append_line,
+    describe_bad_lines,
+    locked,
+    numbered_lines,
+    set_aside_lines,
+    utc_now,
+)
 
 Category = Literal[
     "convention",
@@ -79,6 +86,9 @@ class MemorySaveResult(WireModel):
     category: Category
     id: str | None = Field(description="Id of the new entry, or of the existing duplicate.")
     message: str = Field(description="The one-line reply, e.g. 'Saved to project memory [...]'.")
+    notices: list[str] = Field(
+        default_factory=list, description="Unreadable lines found and moved aside, if any."
+    )
 
 
 class RecalledMemory(MemoryEntry):
@@ -97,6 +107,29 @@ class MemoryRecallResult(WireModel):
     )
     searched: int = Field(description="How many entries were searched.")
     text: str = Field(description="The matches as lines: '[category] confidence — pattern'.")
+    notices: list[str] = Field(
+        default_factory=list, description="Unreadable lines that were skipped, if any."
+    )
+
+
+@dataclass(frozen=True)
+class MemoryFile:
+    """The entries of one memory file, and the numbers of its lines that are not entries."""
+
+    entries: list[MemoryEntry]
+    bad_lines: list[int]
+
+
+def read_memory(path: Path) -> MemoryFile:
+    """Every valid entry of ``path`` in file order; corrupt lines are numbered, not raised."""
+    entries: list[MemoryEntry] = []
+    bad_lines: list[int] = []
+    for number, record in numbered_lines(path):
+        try:
+            entries.append(MemoryEntry.model_validate(record))
+        except ValidationError:
+            bad_lines.append(number)
+    return MemoryFile(entries, bad_lines)
 
 
 def normalize_pattern(pattern: str) -> str:
@@ -128,6 +161,10 @@ class _Indexed:
 class _FileIndex:
     signature: tuple[int, int]
     entries: list[_Indexed]
+    bad_lines: list[int]
+
+
+_NO_FILE = _FileIndex((0, 0), [], [])
 
 
 class Memory:
@@ -172,8 +209,18 @@ class Memory:
             )
         path = self.files[scope]
         key = normalize_pattern(pattern)
+        notices: list[str] = []
         with locked(path):
-            for existing in _read_entries(path):
+            stored = read_memory(path)
+            if stored.bad_lines:
+                # Under the lock no other writer is mid-append, so these lines
+                # are really corrupt, not half-written.
+                moved = set_aside_lines(path, stored.bad_lines)
+                notices.append(
+                    f"{scope} memory {path}: {describe_bad_lines(stored.bad_lines)} moved aside "
+                    f"to {moved.name}; {len(stored.entries)} good entries kept"
+                )
+            for existing in stored.entries:
                 if existing.category == category and normalize_pattern(existing.pattern) == key:
                     return MemorySaveResult(
                         saved=False,
@@ -182,6 +229,7 @@ class Memory:
                         category=category,
                         id=existing.id,
                         message=f"Duplicate pattern already in {scope} memory, skipped.",
+                        notices=notices,
                     )
             entry = MemoryEntry(
                 id=f"mem_{secrets.token_hex(6)}",
@@ -191,7 +239,7 @@ class Memory:
                 confidence=confidence,
                 tags=list(dict.fromkeys(tag_list)),
             )
-            append_line(path, entry.to_wire())
+            append_line(path, entry.to_wire(), mend_last_line=True)
         return MemorySaveResult(
             saved=True,
             duplicate=False,
@@ -199,6 +247,7 @@ class Memory:
             category=category,
             id=entry.id,
             message=f"Saved to {scope} memory [{category}]: {entry.pattern}",
+            notices=notices,
         )
 
     # --- recall ---------------------------------------------------------------
@@ -213,12 +262,20 @@ class Memory:
     ) -> MemoryRecallResult:
         """The ``limit`` entries most relevant to ``query``, grouped by scope (project first)."""
         scopes: list[Scope] = ["project", "global"] if scope == "all" else [scope]
-        corpus: list[tuple[Scope, _Indexed]] = [
-            (s, item)
-            for s in scopes
-            for item in self._index(self.files[s])
-            if category is None or item.entry.category == category
-        ]
+        corpus: list[tuple[Scope, _Indexed]] = []
+        notices: list[str] = []
+        for s in scopes:
+            index = self._index(self.files[s])
+            corpus.extend(
+                (s, item)
+                for item in index.entries
+                if category is None or item.entry.category == category
+            )
+            if index.bad_lines:
+                notices.append(
+                    f"{s} memory {self.files[s]}: {describe_bad_lines(index.bad_lines)} skipped; "
+                    "the next memory_save in that scope moves them aside"
+                )
         words = list(dict.fromkeys(tokenize(query)))
         ranked = _bm25(words, corpus)
         # Ties: confidence, then recency; entries saved within one millisecond
@@ -246,33 +303,28 @@ class Memory:
             memories=memories,
             searched=len(corpus),
             text=_render(query, memories, len(corpus), scopes, category),
+            notices=notices,
         )
 
-    def _index(self, path: Path) -> list[_Indexed]:
+    def _index(self, path: Path) -> _FileIndex:
         try:
             stat = path.stat()
         except FileNotFoundError:
-            return []
+            return _NO_FILE
         signature = (stat.st_size, stat.st_mtime_ns)
         with self._cache_lock:
             cached = self._cache.get(path)
         if cached is not None and cached.signature == signature:
-            return cached.entries
+            return cached
+        stored = read_memory(path)
         entries = []
-        for entry in _read_entries(path):
+        for entry in stored.entries:
             terms = Counter(tokenize(f"{entry.pattern} {entry.category} {' '.join(entry.tags)}"))
             entries.append(_Indexed(entry, terms, sum(terms.values())))
+        index = _FileIndex(signature, entries, stored.bad_lines)
         with self._cache_lock:
-            self._cache[path] = _FileIndex(signature, entries)
-        return entries
-
-
-def _read_entries(path: Path) -> Iterable[MemoryEntry]:
-    for record in read_lines(path):
-        try:
-            yield MemoryEntry.model_validate(record)
-        except ValidationError:
-            continue
+            self._cache[path] = index
+        return index
 
 
 def _bm25(

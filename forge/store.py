@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
@@ -113,19 +113,34 @@ def read_json(path: Path) -> Any:
 
 def quarantine(path: Path) -> Path:
     """Move a corrupt file aside as ``<name>.corrupt-<timestamp>``; return the new path."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    target = _corrupt_name(path)
     path.replace(target)
     logger.warning("moved corrupt file %s aside to %s", path, target)
     return target
 
 
-def append_line(path: Path, record: Any) -> None:
-    """Append ``record`` as one JSON line with a single ``write`` on ``O_APPEND``."""
+def _corrupt_name(path: Path) -> Path:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    return path.with_name(f"{path.name}.corrupt-{stamp}")
+
+
+def append_line(path: Path, record: Any, *, mend_last_line: bool = False) -> None:
+    """Append ``record`` as one JSON line with a single ``write`` on ``O_APPEND``.
+
+    With ``mend_last_line``, a file whose last line lacks its newline (a hand
+    edit) gets one first, so the new line does not fuse with it. Only for a
+    caller holding the file's lock: without it, another process's append in
+    flight can look like a missing newline.
+    """
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    access = os.O_RDWR if mend_last_line else os.O_WRONLY
+    fd = os.open(path, access | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        if mend_last_line:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = b"\n" + line
         written = os.write(fd, line)
         if written != len(line):  # pragma: no cover - only on a full disk or a signal
             raise OSError(f"short write to {path}: {written} of {len(line)} bytes")
@@ -133,20 +148,62 @@ def append_line(path: Path, record: Any) -> None:
         os.close(fd)
 
 
-def read_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """Yield each JSON-object line of ``path``; corrupt or partial lines are skipped."""
+def numbered_lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
+    """``(line number, record)`` for each non-blank line of ``path``; ``None`` for a corrupt one.
+
+    A line is corrupt when it is not UTF-8 JSON of an object (a torn or
+    hand-edited line). A missing file has no lines.
+    """
     try:
         handle = path.open("rb")
     except FileNotFoundError:
         return
     with handle:
-        for raw in handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
             try:
                 record = json.loads(raw)
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                continue
-            if isinstance(record, dict):
-                yield record
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                record = None
+            yield number, record if isinstance(record, dict) else None
+
+
+def describe_bad_lines(numbers: list[int]) -> str:
+    """``"2 unreadable lines (3, 9)"``: how notices name the corrupt lines of a JSONL file."""
+    shown = ", ".join(str(n) for n in numbers[:10])
+    more = f" and {len(numbers) - 10} more" if len(numbers) > 10 else ""
+    return f"{len(numbers)} unreadable line{'s' if len(numbers) != 1 else ''} ({shown}{more})"
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield each JSON-object line of ``path``; corrupt or partial lines are skipped."""
+    for _, record in numbered_lines(path):
+        if record is not None:
+            yield record
+
+
+def set_aside_lines(path: Path, bad_lines: Iterable[int]) -> Path:
+    """Copy ``path`` aside as ``<name>.corrupt-<timestamp>``, then drop ``bad_lines`` from it.
+
+    The copy keeps every byte (nothing is ever deleted); the file itself is
+    replaced atomically by its other lines, verbatim. The caller holds the
+    file's lock, so no writer appends in between. Returns the copy's path.
+    """
+    data = path.read_bytes()
+    target = _corrupt_name(path)
+    write_bytes_atomic(target, data)
+    drop = set(bad_lines)
+    # Lines end at b"\n" only, as :func:`numbered_lines` counts them (a stray
+    # b"\r" inside a corrupt line must not shift the numbers).
+    kept = [
+        line + b"\n"
+        for number, line in enumerate(data.split(b"\n"), start=1)
+        if number not in drop and line.strip()
+    ]
+    write_bytes_atomic(path, b"".join(kept))
+    logger.warning("moved %d corrupt lines of %s aside to %s", len(drop), path, target)
+    return target
 
 
 def peek_json(path: Path) -> tuple[Any, str | None]:
@@ -191,7 +248,7 @@ def newest(folder: Path, suffix: str) -> Path | None:
     found: Path | None = None
     try:
         entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:  # no such folder, or unreadable: nothing there
         return None
     for entry in entries:
         if entry.name.startswith(".") or not entry.name.endswith(suffix):
@@ -200,7 +257,7 @@ def newest(folder: Path, suffix: str) -> Path | None:
             if not entry.is_file():
                 continue
             key = (entry.stat().st_mtime_ns, entry.name)
-        except FileNotFoundError:  # removed while we looked
+        except OSError:  # removed while we looked
             continue
         if best is None or key > best:
             best, found = key, Path(entry.path)
@@ -266,24 +323,8 @@ class ForgeDir:
         return self.root / "plans"
 
     def newest_plan(self) -> Path | None:
-        """The most recently modified ``.forge/plans/*.json``; ``None`` when there is none.
-
-        Ties in modification time go to the name that sorts last, so the
-        answer does not depend on the order the folder lists its files in.
-        """
-        candidates: list[tuple[float, str, Path]] = []
-        try:
-            entries = list(os.scandir(self.plans))
-        except OSError:  # no plans folder yet, or unreadable: no plan
-            return None
-        for entry in entries:
-            if entry.name.endswith(".json") and not entry.name.startswith("."):
-                try:
-                    if entry.is_file():
-                        candidates.append((entry.stat().st_mtime, entry.name, Path(entry.path)))
-                except OSError:
-                    continue
-        return max(candidates)[2] if candidates else None
+        """The most recently modified ``.forge/plans/*.json``; ``None`` when there is none."""
+        return newest(self.plans, ".json")
 
     @property
     def status(self) -> Path:

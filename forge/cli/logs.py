@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     forge_dir = ForgeDir(project_root())
     filters = {"module_id": args.module_id, "phase": args.phase, "severity": args.severity}
     result = query_logs(forge_dir, run_id=args.run_id, limit=args.limit, **filters)
+    for notice in result.notices:
+        print(f"forge logs: warning: {notice}", file=sys.stderr)
     if not args.follow:
         if args.json:
             print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))

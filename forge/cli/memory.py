@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any, get_args
 
 from forge.cli.output import table
@@ -109,6 +110,7 @@ def run_recall(args: argparse.Namespace) -> int:
     result = _build_service().memory_recall(
         args.query, scope=args.scope, limit=args.limit, category=args.category
     )
+    _warn(result.notices)
     print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.text)
     return 0
 
@@ -122,26 +124,37 @@ def run_save(args: argparse.Namespace) -> int:
         scope=args.scope,
         tags=args.tags,
     )
+    _warn(result.notices)
     print(
         json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.message
     )
     return 0
 
 
+def _warn(notices: list[str]) -> None:
+    for notice in notices:
+        print(f"forge memory: warning: {notice}", file=sys.stderr)
+
+
 def run_list(args: argparse.Namespace) -> int:
     """Print the entries of the scopes asked for, newest first."""
     from forge.config import project_root
+    from forge.memory import read_memory
     from forge.service import global_memory_file
-    from forge.store import ForgeDir
+    from forge.store import ForgeDir, describe_bad_lines
 
     files = {"project": ForgeDir(project_root()).project_memory, "global": global_memory_file()}
     scopes = ["project", "global"] if args.scope == "all" else [args.scope]
-    rows: list[tuple[str, MemoryEntry]] = [
-        (scope, entry)
-        for scope in scopes
-        for entry in read_entries(files[scope])
-        if args.category is None or entry.category == args.category
-    ]
+    rows: list[tuple[str, MemoryEntry]] = []
+    for scope in scopes:
+        stored = read_memory(files[scope])
+        if stored.bad_lines:
+            _warn([f"{files[scope]}: {describe_bad_lines(stored.bad_lines)} skipped"])
+        rows.extend(
+            (scope, entry)
+            for entry in stored.entries
+            if args.category is None or entry.category == args.category
+        )
     rows.sort(key=lambda row: row[1].timestamp, reverse=True)
     if args.json:
         shown = [{**entry.to_wire(), "scope": scope} for scope, entry in rows]
@@ -160,22 +173,6 @@ def run_list(args: argparse.Namespace) -> int:
         )
     )
     return 0
-
-
-def read_entries(path: Any) -> list[MemoryEntry]:
-    """The valid entries of one memory file, in file order; corrupt lines are skipped."""
-    from pydantic import ValidationError
-
-    from forge.memory import MemoryEntry
-    from forge.store import read_lines
-
-    entries = []
-    for record in read_lines(path):
-        try:
-            entries.append(MemoryEntry.model_validate(record))
-        except ValidationError:
-            continue
-    return entries
 
 
 def _one_line(text: str, width: int = 100) -> str:
