@@ -1,9 +1,13 @@
-"""Crash safety: a writer killed with SIGKILL at random moments never leaves a torn state file."""
+"""Crash safety: a writer killed with SIGKILL at random moments never leaves a torn state file.
+
+The writer is forge's own session and attempt-history code, saving in a
+tight loop; after each kill the files are read back through the same code
+the tools use.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import signal
 import subprocess
@@ -14,47 +18,56 @@ from pathlib import Path
 
 import pytest
 
+from forge.history import read_state
+from forge.sessions import list_sessions, load_session
+from forge.store import ForgeDir
+
 KILLS = 50
 
 WRITER = textwrap.dedent(
     """
-    import hashlib, json, sys
+    import hashlib, sys
     from pathlib import Path
-    from forge.history import record_attempt
-    from forge.store import write_json
+    from forge.history import IterationUpdate, update_state
+    from forge.sessions import save_session
+    from forge.store import ForgeDir
 
-    root = Path(sys.argv[1])
-    session = root / "state" / "run-1.json"
-    history = root / "iterations" / "run-1" / "mod.json"
+    forge_dir = ForgeDir(Path(sys.argv[1]))
+    history = forge_dir.iteration("mod", "run-1")
     print("ready", flush=True)
     seq = 0
     while True:
         seq += 1
         payload = "x" * (seq * 7919 % 200_000)  # sizes vary so a torn write would show
         digest = hashlib.sha256(payload.encode()).hexdigest()
-        write_json(session, {"seq": seq, "payload": payload, "sha256": digest})
-        record_attempt(history, module_id="mod", run_id="run-1", source="update",
-                       score=(seq % 10) / 10, issues=[f"issue-{seq % 3}"], status="failed")
+        save_session(forge_dir, "run-1", {"seq": seq, "payload": payload, "sha256": digest})
+        update = IterationUpdate(status="failed", score=(seq % 10) / 10, issues=[f"i-{seq % 3}"])
+        update_state(history, module_id="mod", run_id="run-1", update=update)
     """
 )
 
 
-def check_state(root: Path) -> None:
-    session = root / "state" / "run-1.json"
-    if session.exists():
-        state = json.loads(session.read_text(encoding="utf-8"))
+def check_state(forge_dir: ForgeDir) -> int:
+    """Read everything back as the tools do; return the number of attempts recorded."""
+    session = load_session(forge_dir, "run-1")  # raises if the snapshot were torn
+    if session.found:
+        state = session.model_dump()
         assert hashlib.sha256(state["payload"].encode()).hexdigest() == state["sha256"]
-    history = root / "iterations" / "run-1" / "mod.json"
-    if history.exists():
-        attempts = json.loads(history.read_text(encoding="utf-8"))["attempts"]
-        assert [a["attempt"] for a in attempts] == list(range(1, len(attempts) + 1))
-    # Leftover temp files from a killed writer never look like state.
-    for leftover in root.rglob("*.tmp"):
+    # Leftover temp files of a killed writer are never listed as sessions.
+    listed = list_sessions(forge_dir)
+    assert [s.run_id for s in listed.sessions] == (["run-1"] if session.found else [])
+    assert listed.notices == []
+    for leftover in forge_dir.root.rglob("*.tmp"):
         assert leftover.name.startswith(".") and not leftover.name.endswith(".json")
+    history = read_state(forge_dir.iteration("mod", "run-1"), module_id="mod", run_id="run-1")
+    assert history.notices == []
+    assert [a.attempt for a in history.attempts] == list(range(1, len(history.attempts) + 1))
+    return len(history.attempts)
 
 
 @pytest.mark.slow
 def test_sigkill_at_random_moments_never_tears_state(tmp_path: Path) -> None:
+    forge_dir = ForgeDir(tmp_path)
     rng = random.Random(20261121)
     attempts_seen = 0
     for _ in range(KILLS):
@@ -66,11 +79,8 @@ def test_sigkill_at_random_moments_never_tears_state(tmp_path: Path) -> None:
         writer.send_signal(signal.SIGKILL)
         writer.wait()
         writer.stdout.close()
-        check_state(tmp_path)
-        history = tmp_path / "iterations" / "run-1" / "mod.json"
-        if history.exists():
-            count = len(json.loads(history.read_text(encoding="utf-8"))["attempts"])
-            assert count >= attempts_seen  # no completed attempt is ever lost
-            attempts_seen = count
+        count = check_state(forge_dir)
+        assert count >= attempts_seen  # no completed attempt is ever lost
+        attempts_seen = count
     assert attempts_seen > 0, "the writer never completed a write: the test proved nothing"
     assert not list(tmp_path.rglob("*.corrupt-*"))
