@@ -407,13 +407,9 @@ def _check_size(path: Path, size: int, limit: int) -> None:
         raise NotParsed(
             path,
             "too_large",
-            f"not parsed: {_megabytes(size)} is over the {_megabytes(limit)} parse limit "
+            f"not parsed: {size:,} bytes is over the {limit:,}-byte parse limit "
             "([tool.forge] max-parse-bytes)",
         )
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / 1_000_000:.1f} MB" if size >= 100_000 else f"{size} bytes"
 
 
 def _key(status: os.stat_result, language: Language) -> tuple[int, int, int, str]:

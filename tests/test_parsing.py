@@ -256,7 +256,7 @@ def test_files_over_the_limit_are_not_parsed(builtins: LanguageRegistry, tmp_pat
     with pytest.raises(NotParsed) as caught:
         session(builtins, max_bytes=1000).parse(big)
     assert caught.value.reason == "too_large"
-    assert "2200 bytes is over the 1000 bytes parse limit" in str(caught.value)
+    assert "2,200 bytes is over the 1,000-byte parse limit" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -280,7 +280,7 @@ def test_cli_size_cap_and_undecodable_files(project: Path, run_forge: RunForge) 
         r["target"]: r for r in json.loads(done.stdout)["results"] if r["type"] == "syntax_check"
     }
     assert results["bundle.js"]["passed"] is True
-    assert "over the 1000 bytes parse limit" in results["bundle.js"]["message"]
+    assert "over the 1,000-byte parse limit" in results["bundle.js"]["message"]
     assert results["latin.ts"]["passed"] is False
     assert "not UTF-8 text: byte 0xe9 at line 1, column 15" in results["latin.ts"]["message"]
 

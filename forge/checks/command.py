@@ -101,6 +101,7 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     deadline = started + timeout
     timed_out = False
     exited_at: float | None = None
+    idle = 0.001
     with selectors.DefaultSelector() as selector:
         for stream in tails:
             selector.register(stream, selectors.EVENT_READ)
@@ -118,8 +119,11 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
             wait = min(deadline - now, 0.1)
             if selector.get_map():
                 _pump(selector, tails, wait)
-            else:  # the command closed its output but is still running
-                time.sleep(wait)
+            else:
+                # Output closed, leader not gone yet: usually it is exiting right
+                # now, so look again soon, then back off for a long-running one.
+                time.sleep(min(wait, idle))
+                idle = min(idle * 2, 0.1)
         if timed_out:
             _signal_group(process.pid, signal.SIGTERM)
             term_deadline = time.monotonic() + TERM_GRACE_SECONDS
