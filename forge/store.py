@@ -11,6 +11,8 @@ The rules (DESIGN.md, "State on disk"):
 - ids are validated before they touch a path (:func:`forge.models.check_id`).
 - A corrupt file is moved aside as ``<name>.corrupt-<timestamp>``, never
   deleted, and the caller is told where it went.
+- Files are created readable by their owner only (0600): they hold command
+  lines, which may carry secrets.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def append_line(path: Path, record: Any, *, mend_last_line: bool = False) -> Non
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     access = os.O_RDWR if mend_last_line else os.O_WRONLY
-    fd = os.open(path, access | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, access | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         if mend_last_line:
             size = os.fstat(fd).st_size

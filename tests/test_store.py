@@ -128,3 +128,10 @@ def test_locked_read_modify_write_loses_no_update(tmp_path: Path) -> None:
     counter = tmp_path / "counter.json"
     run_workers("update", counter, processes=4, count=50)
     assert json.loads(counter.read_text(encoding="utf-8")) == {"n": 200}
+
+
+def test_state_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    write_json(tmp_path / "state.json", {"command": "TOKEN=secret npm test"})
+    append_line(tmp_path / "log.jsonl", {"command": "TOKEN=secret npm test"})
+    for name in ("state.json", "log.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
