@@ -48,6 +48,22 @@ MAX_TIMEOUT_SECONDS = 3_600.0
 PathText = Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern=r"^[^\x00]*$")]
 
 
+def _runnable(command: str) -> str:
+    """``command`` if a shell could run it; ``ValueError`` for a NUL byte."""
+    if "\x00" in command:
+        raise ValueError("a command cannot hold a NUL byte (no shell can run it)")
+    return command
+
+
+#: A verify command as a caller may send it: bounded, and without a NUL byte, so
+#: a command no shell can run is refused with the request, before anything runs.
+#: (A validator rather than a pattern: the MCP tool's schema declares the same
+#: constraints as this model, and stays as it is.)
+CommandText = Annotated[
+    str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH), AfterValidator(_runnable)
+]
+
+
 def check_id(value: str, what: str = "id") -> str:
     """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
 
@@ -114,7 +130,7 @@ class ValidateRequest(WireModel):
     """Everything one ``validate`` call asks for."""
 
     module_id: SafeId = Field(description="Plan module being validated; keys the attempt history.")
-    commands: list[Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH)]] = Field(
+    commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
         description="Shell commands run in the working dir; each must exit 0.",
