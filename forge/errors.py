@@ -32,14 +32,41 @@ def describe_validation_error(error: ValidationError, *, subject: str = "argumen
     """
     parts: list[str] = []
     for item in error.errors(include_url=False, include_input=False):
-        location = ".".join(str(part) for part in item["loc"]) or subject
-        message = str(item["msg"]).replace("\n", " ")
+        location = _location(item["loc"]) or subject
+        message = " ".join(str(item["msg"]).split())
         # A validator's own message is already a sentence; pydantic's prefix adds nothing.
         message = message.removeprefix("Value error, ")
         if len(message) > 200:
             message = message[:197] + "..."
         parts.append(f"{location}: {message}")
     shown = "; ".join(parts[:5])
+    if len(shown) > _MESSAGE_CHARS:
+        shown = shown[: _MESSAGE_CHARS - 3] + "..."
     if len(parts) > 5:
         shown += f"; and {len(parts) - 5} more"
     return f"invalid {subject}: {shown}"
+
+
+#: Longest key of a location shown, and longest location: keys come from the
+#: caller's JSON (an object key can be 10 MB long, or hold a line break).
+_KEY_CHARS = 40
+_LOCATION_CHARS = 120
+#: Longest list of problems shown: the whole message stays well under 1,000 characters.
+_MESSAGE_CHARS = 800
+
+
+def _location(parts: tuple[int | str, ...]) -> str:
+    """``a.b.0.c``: where in the input an error is, on one line and of bounded length."""
+    shown = []
+    for part in parts:
+        text = str(part)
+        if not text.isprintable() or "." in text or " " in text:
+            # repr() escapes line breaks, bidi overrides and other invisible characters.
+            text = repr(text)
+        if len(text) > _KEY_CHARS:
+            text = text[: _KEY_CHARS - 3] + "..."
+        shown.append(text)
+    location = ".".join(shown)
+    if len(location) > _LOCATION_CHARS:  # keep the innermost steps: they say what is wrong
+        location = "..." + location[-(_LOCATION_CHARS - 3) :]
+    return location

@@ -48,6 +48,22 @@ MAX_TIMEOUT_SECONDS = 3_600.0
 PathText = Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern=r"^[^\x00]*$")]
 
 
+def _runnable(command: str) -> str:
+    """``command`` if a shell could run it; ``ValueError`` for a NUL byte."""
+    if "\x00" in command:
+        raise ValueError("a command cannot hold a NUL byte (no shell can run it)")
+    return command
+
+
+#: A verify command as a caller may send it: bounded, and without a NUL byte, so
+#: a command no shell can run is refused with the request, before anything runs.
+#: (A validator rather than a pattern: the MCP tool's schema declares the same
+#: constraints as this model, and stays as it is.)
+CommandText = Annotated[
+    str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH), AfterValidator(_runnable)
+]
+
+
 def check_id(value: str, what: str = "id") -> str:
     """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
 
@@ -114,7 +130,7 @@ class ValidateRequest(WireModel):
     """Everything one ``validate`` call asks for."""
 
     module_id: SafeId = Field(description="Plan module being validated; keys the attempt history.")
-    commands: list[Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH)]] = Field(
+    commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
         description="Shell commands run in the working dir; each must exit 0.",
@@ -363,9 +379,23 @@ class Language(BaseModel):
 
 Severity = Literal["error", "warning"]
 
+#: Longest message of a plan finding, and longest module id or file it names. A
+#: plan is the caller's input: a 10 MB module id quoted by five findings must not
+#: come back as 100 MB (valid ids have at most 128 characters, paths 4,096).
+MAX_FINDING_MESSAGE = 1_000
+MAX_FINDING_NAME = MAX_PATH_LENGTH
+
+
+def clip(text: str, limit: int) -> str:
+    """``text``, or its first ``limit - 3`` characters and ``...`` when it is longer."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class PlanFinding(WireModel):
     """One problem a plan rule found: returned by ``forge_check_plan``."""
+
+    # Overlong text is cut (message to MAX_FINDING_MESSAGE, each module id and
+    # file to MAX_FINDING_NAME characters); the docstring above is the schema's.
 
     type: str = Field(pattern=CHECK_TYPE_PATTERN, description="Rule id, e.g. cycle.")
     message: str
@@ -373,6 +403,16 @@ class PlanFinding(WireModel):
     modules: list[str] = Field(default_factory=list, description="Module ids involved.")
     files: list[str] = Field(default_factory=list, description="Files involved.")
     field: str | None = Field(default=None, description="Plan field involved, e.g. verify.")
+
+    @field_validator("message")
+    @classmethod
+    def _short_message(cls, message: str) -> str:
+        return clip(message, MAX_FINDING_MESSAGE)
+
+    @field_validator("modules", "files")
+    @classmethod
+    def _short_names(cls, names: list[str]) -> list[str]:
+        return [clip(name, MAX_FINDING_NAME) for name in names]
 
 
 class PluginInfo(WireModel):

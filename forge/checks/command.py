@@ -88,7 +88,7 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command or cwd
         return CommandResult(
             type="command",
             target=command,

@@ -13,7 +13,9 @@ Parsing goes through the workspace's parse cache: no file is parsed twice.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 from forge import hookimpl
@@ -33,6 +35,19 @@ def _shown(path: Path, workspace: Workspace) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return str(path)
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be one side of a pair; None when it is a regular file."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:  # a name too long or a symlink loop fails this pair, not the check
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return "does not exist"
+        return f"cannot be read: {exc.strerror}"
+    if stat.S_ISREG(mode):
+        return None
+    return "is a directory" if stat.S_ISDIR(mode) else "is not a regular file"
 
 
 def _plural(count: int, word: str) -> str:
@@ -60,8 +75,9 @@ def check_pair(
         ("exporter", exporter, exporter_path),
         ("importer", importer, importer_path),
     ):
-        if not path.is_file():
-            return ContractResult(**base, passed=False, message=f"{role} {written} does not exist")
+        problem = _not_a_file(path)
+        if problem is not None:
+            return ContractResult(**base, passed=False, message=f"{role} {written} {problem}")
     try:
         comparison = analyzer.compare(exporter_path, importer_path)
     except (NotParsed, ContractError) as exc:

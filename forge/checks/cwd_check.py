@@ -6,6 +6,9 @@ other checks and the engine escalates without recording an attempt.
 
 from __future__ import annotations
 
+import errno
+import stat
+
 from forge import hookimpl
 from forge.models import CheckResult
 from forge.workspace import Workspace
@@ -15,9 +18,17 @@ from forge.workspace import Workspace
 def forge_run_checks(workspace: Workspace) -> list[CheckResult]:
     """Fail (and halt) when the working dir is missing or not a directory; else say nothing."""
     cwd = workspace.cwd
-    if cwd.is_dir():
-        return []
-    problem = "is not a directory" if cwd.exists() else "does not exist"
+    try:
+        mode = cwd.stat().st_mode
+    except OSError as exc:
+        # Not only "no such file": a name too long, a symlink loop or a folder we
+        # may not enter must halt the checks too, not crash this one.
+        missing = exc.errno in (errno.ENOENT, errno.ENOTDIR)
+        problem = "does not exist" if missing else f"cannot be used ({exc.strerror})"
+    else:
+        if stat.S_ISDIR(mode):
+            return []
+        problem = "is not a directory"
     return [
         CheckResult(
             type="cwd_check",

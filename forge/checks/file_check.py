@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import stat
+
 from forge import hookimpl
 from forge.models import CheckResult, ValidateRequest
 from forge.workspace import Workspace
@@ -10,14 +13,22 @@ from forge.workspace import Workspace
 def check_file(workspace: Workspace, file: str) -> CheckResult:
     """One ``file_check`` result for ``file`` (relative to the working dir, or absolute)."""
     path = workspace.resolve(file)
-    if path.is_file():
+    try:
+        mode = path.stat().st_mode  # follows symlinks: a link to a file is that file
+    except OSError as exc:
+        # A dangling link does not exist; a name too long or a symlink loop fails
+        # this file alone, never the whole check.
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            message = f"{path} does not exist"
+        else:
+            message = f"{path} cannot be checked: {exc.strerror}"
+        return CheckResult(type="file_check", target=file, passed=False, message=message)
+    if stat.S_ISREG(mode):
         return CheckResult(type="file_check", target=file, passed=True, message="exists")
-    if path.is_dir():
+    if stat.S_ISDIR(mode):
         message = f"{path} is a directory, not a file"
-    elif path.exists():
-        message = f"{path} is not a regular file"
     else:
-        message = f"{path} does not exist"
+        message = f"{path} is not a regular file"
     return CheckResult(type="file_check", target=file, passed=False, message=message)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from forge.models import PlanFinding, WireModel
+from forge.models import MAX_FINDING_NAME, PlanFinding, Severity, WireModel, clip
 from forge.plan.loader import (
     PlanReadError,
     build_plan,
@@ -35,6 +35,10 @@ RULE_ORDER = (
     "missing_command",
     "file_overlap",
 )
+
+#: Errors (and warnings) listed in a report; one more entry counts the rest. A
+#: plan with 300,000 broken modules gets a report of a few hundred KB, not 300 MB.
+MAX_FINDINGS = 200
 
 
 class PlanReport(WireModel):
@@ -152,18 +156,34 @@ def _report(
     layers: list[list[str]] = []
     critical: list[str] = []
     if plan is not None:
-        layers = plan.graph.layers()
-        critical = plan.graph.critical_path()
+        # Ids as long as a finding may show them: an overlong id is invalid anyway.
+        layers = [[clip(i, MAX_FINDING_NAME) for i in layer] for layer in plan.graph.layers()]
+        critical = [clip(i, MAX_FINDING_NAME) for i in plan.graph.critical_path()]
     return PlanReport(
         valid=not errors,
         plan_path=plan_path,
-        errors=errors,
-        warnings=warnings,
+        errors=_capped(errors, "error"),
+        warnings=_capped(warnings, "warning"),
         layers=layers,
         critical_path=critical,
         critical_path_length=len(critical),
         module_count=len(plan.modules) if plan is not None else 0,
     )
+
+
+def _capped(findings: list[PlanFinding], severity: Severity) -> list[PlanFinding]:
+    """The first :data:`MAX_FINDINGS` findings, and one that counts the others."""
+    if len(findings) <= MAX_FINDINGS:
+        return findings
+    more = len(findings) - MAX_FINDINGS
+    noun = "error" if severity == "error" else "warning"
+    summary = PlanFinding(
+        type="truncated",
+        severity=severity,
+        message=f"and {more} more {noun}{'' if more == 1 else 's'} not listed: "
+        "fix the ones above and check again",
+    )
+    return [*findings[:MAX_FINDINGS], summary]
 
 
 def _display(path: Path, root: Path) -> str:

@@ -17,6 +17,7 @@ reported where it is and never moved aside.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -36,6 +37,9 @@ REQUIRED_FIELDS = frozenset(
 )
 _ALIASES = {name: info.alias or name for name, info in PlanModule.model_fields.items()}
 REQUIRED_KEYS = frozenset(_ALIASES[name] for name in REQUIRED_FIELDS)
+
+
+NOT_REGULAR = "cannot read the plan: it is not a regular file (a FIFO, socket or device)"
 
 
 class PlanReadError(Exception):
@@ -72,15 +76,15 @@ def read_plan_json(path: Path) -> Any:
     except IsADirectoryError:
         raise PlanReadError("cannot read the plan: it is a directory") from None
     except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket: opening it fails before fstat can tell
+            raise PlanReadError(NOT_REGULAR) from None
         raise PlanReadError(f"cannot read the plan: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise PlanReadError("cannot read the plan: it is a directory")
         if not stat.S_ISREG(mode):
-            raise PlanReadError(
-                "cannot read the plan: it is not a regular file (a FIFO, socket or device)"
-            )
+            raise PlanReadError(NOT_REGULAR)
         with open(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_PLAN_BYTES + 1)
     except OSError as exc:

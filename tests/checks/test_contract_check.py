@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -107,6 +108,30 @@ def test_missing_files_fail_with_their_role(project: Path) -> None:
         "importer gone.py does not exist",
     ]
     assert not any(r.passed for r in results)
+
+
+def test_a_side_that_is_no_regular_file_fails_its_pair_alone(project: Path) -> None:
+    write(project, {"app.py": "import lib\n", "lib.py": "x = 1\n"})
+    os.mkfifo(project / "fifo.py")
+    (project / "folder.py").mkdir()
+    (project / "loop.py").symlink_to("loop.py")
+    results = contract_results(
+        engine(project),
+        contract_checks=[
+            {"exporter": "fifo.py", "importer": "app.py"},
+            {"exporter": "folder.py", "importer": "app.py"},
+            {"exporter": "loop.py", "importer": "app.py"},
+            {"exporter": "lib.py", "importer": "n" * 300 + ".py"},
+            {"exporter": "lib.py", "importer": "app.py"},
+        ],
+    )
+    assert [(r.passed, r.message) for r in results] == [
+        (False, "exporter fifo.py is not a regular file"),
+        (False, "exporter folder.py is a directory"),
+        (False, "exporter loop.py cannot be read: Too many levels of symbolic links"),
+        (False, f"importer {'n' * 300}.py cannot be read: File name too long"),
+        (True, "imports lib.py for its side effects or as a whole (no names)"),
+    ]
 
 
 def test_a_file_without_an_extractor_cannot_be_checked(project: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from forge import hookimpl
 from forge.models import PlanFinding
 from forge.plan import Plan, check_plan
+from forge.plan.check import MAX_FINDINGS
 from forge.plugin_manager import PluginHost, build_plugin_host
 
 Make = Callable[..., dict[str, object]]
@@ -107,6 +108,29 @@ def test_the_report_on_the_wire(
     assert [(w["type"], w["modules"], w["files"]) for w in wire["warnings"]] == [
         ("file_overlap", ["api", "docs"], ["src/x.py"])
     ]
+
+
+def test_a_report_lists_the_first_findings_and_counts_the_rest(
+    tmp_path: Path, plan_plugins: PluginHost
+) -> None:
+    plan = {"modules": [{"id": f"m{i}"} for i in range(100)]}  # five missing fields each
+    report = check_plan(plan_path=None, plan=plan, project_root=tmp_path, plugins=plan_plugins)
+    assert report.valid is False
+    assert len(report.errors) == MAX_FINDINGS + 1
+    assert [e.type for e in report.errors[-2:]] == ["schema", "truncated"]
+    assert report.errors[-1].message == (
+        "and 300 more errors not listed: fix the ones above and check again"
+    )
+
+
+def test_a_huge_module_id_is_not_echoed_in_full(
+    tmp_path: Path, plan_plugins: PluginHost, make_module: Make
+) -> None:
+    huge = "x" * 10_000_000
+    plan = {"modules": [make_module(huge, dependsOn=[huge]), {"id": huge}]}
+    wire = check_plan(plan_path=None, plan=plan, project_root=tmp_path, plugins=plan_plugins)
+    assert len(json.dumps(wire.to_wire())) < 100_000
+    assert {e["type"] for e in wire.to_wire()["errors"]} >= {"schema", "invalid_id"}
 
 
 # --- rules are plugins --------------------------------------------------------------

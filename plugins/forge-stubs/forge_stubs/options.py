@@ -100,13 +100,31 @@ class OptionsError(ValueError):
     """Options that do not validate; the message names where they came from and what is wrong."""
 
 
+#: Problems named in an :class:`OptionsError`, and the longest key shown: keys come
+#: from the caller's JSON and may be huge or hold line breaks.
+SHOWN_PROBLEMS = 5
+SHOWN_KEY_CHARS = 40
+
+
 def parse_options(raw: dict[str, Any], source: str) -> StubOptions:
-    """Validate ``raw`` options; :class:`OptionsError` names ``source`` and each bad key."""
+    """Validate ``raw`` options; :class:`OptionsError` names ``source`` and each bad key.
+
+    The message is one line of bounded length whatever the options hold.
+    """
     try:
         return StubOptions.model_validate(raw)
     except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
         problems = []
-        for error in exc.errors():
-            where = ".".join(str(part) for part in error["loc"]) or "options"
-            problems.append(f"{where}: {error['msg']}")
+        for error in errors[:SHOWN_PROBLEMS]:
+            where = ".".join(_key(part) for part in error["loc"]) or "options"
+            problems.append(f"{where}: {' '.join(error['msg'].split())}")
+        if len(errors) > SHOWN_PROBLEMS:
+            problems.append(f"and {len(errors) - SHOWN_PROBLEMS} more")
         raise OptionsError(f"{source}: {'; '.join(problems)}") from None
+
+
+def _key(part: int | str) -> str:
+    """One step of an error's location, printable and short."""
+    text = str(part) if str(part).isprintable() else repr(str(part))
+    return text if len(text) <= SHOWN_KEY_CHARS else text[: SHOWN_KEY_CHARS - 3] + "..."

@@ -184,6 +184,16 @@ def test_bad_options_give_one_clear_failing_result(project: Path, make_file: Mak
     assert "marker: Extra inputs are not permitted" in result["message"]
 
 
+def test_bad_options_give_a_short_one_line_message(project: Path, make_file: MakeFile) -> None:
+    make_file("a.py", CLEAN_PY)
+    options = {"line\nbreak": 1, "k" * 1_000_000: 2, **{f"typo{i}": i for i in range(10)}}
+    [result] = stub_results(validate(project, ["a.py"], **options)).values()
+    assert result["passed"] is False
+    assert len(result["message"].splitlines()) == 1 and len(result["message"]) < 1_000
+    assert "'line\\nbreak': Extra inputs are not permitted" in result["message"]
+    assert result["message"].endswith("; and 7 more")
+
+
 def test_disabled_by_name(run_forge: RunForge, make_file: MakeFile) -> None:
     make_file("stubbed.py", STUBBED_PY)
     completed = run_forge(
