@@ -314,8 +314,13 @@ class ParseCache:
                 self.hits += 1
                 return cached.parsed
         try:
-            with path.open("rb") as handle:
-                status = os.fstat(handle.fileno())
+            # Non-blocking, and checked again once open: the file may have been
+            # swapped for a FIFO since the stat, and reading one would hang.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as handle:
+                status = os.fstat(fd)
+                if not stat.S_ISREG(status.st_mode):
+                    raise NotParsed(path, "unreadable", f"{path} is not a regular file")
                 data = handle.read(max_file_bytes + 1)
         except OSError as exc:
             raise NotParsed(path, "unreadable", f"cannot read {path}: {exc.strerror}") from None

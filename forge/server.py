@@ -56,16 +56,17 @@ from forge.memory import (
     Scope,
 )
 from forge.models import (
-    MAX_COMMAND_LENGTH,
     MAX_COMMANDS,
     MAX_CONTRACT_CHECKS,
     MAX_FILES,
     MAX_TIMEOUT_SECONDS,
+    CommandText,
     ContractPair,
     PathText,
     SafeId,
     ValidateReport,
     ValidateRequest,
+    clip,
 )
 from forge.plugin_manager import describe_exception
 from forge.service import Forge, IterationAction, SessionAction
@@ -103,7 +104,6 @@ RunIdArg = Annotated[
         "Omit only for one-off use."
     ),
 ]
-Command = Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH)]
 
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
@@ -120,7 +120,7 @@ class ForgeTools:
         self,
         moduleId: ModuleIdArg,
         commands: Annotated[
-            list[Command],
+            list[CommandText],
             Field(
                 max_length=MAX_COMMANDS,
                 description="Verify commands, run with sh in the working dir; each must exit 0.",
@@ -528,7 +528,7 @@ class ForgeServer(MCPServer):
             reply: JSONRPCResponse | JSONRPCError = JSONRPCResponse(
                 jsonrpc="2.0",
                 id=envelope.id,
-                result=result.model_dump(by_alias=True, exclude_unset=True, mode="json"),
+                result=result.model_dump(by_alias=True, exclude_none=True, mode="json"),
             )
         else:
             reply = JSONRPCError(
@@ -662,7 +662,7 @@ def _guarded(method: Callable[..., T]) -> Callable[..., T]:
         except ToolError:
             raise
         except ForgeError as exc:
-            raise ToolError(" ".join(str(exc).split())) from exc
+            raise ToolError(clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)) from exc
         except ValidationError as exc:
             raise ToolError(describe_validation_error(exc, subject="arguments")) from exc
         except Exception as exc:  # a bug: keep the server up, the traceback on stderr
@@ -675,14 +675,19 @@ def _guarded(method: Callable[..., T]) -> Callable[..., T]:
     return tool
 
 
+#: Longest error message returned: an error may quote the caller's input
+#: (an unknown tool's name, a path), which can be megabytes long.
+MAX_ERROR_CHARS = 500
+
+
 def _one_line(name: str, exc: ToolError) -> str:
     cause = exc.__cause__
     if isinstance(cause, ValidationError):
         # The SDK's message for bad arguments is pydantic's multi-line report.
-        return f"Error executing tool {name}: " + describe_validation_error(
+        return f"Error executing tool {clip(name, 100)}: " + describe_validation_error(
             cause, subject="arguments"
         )
-    return " ".join(str(exc).split())
+    return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
 
 
 def _plan_report_type() -> Any:

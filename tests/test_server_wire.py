@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from forge_testing import forge_executable
-from mcp_types import LATEST_PROTOCOL_VERSION
+from mcp_types import LATEST_PROTOCOL_VERSION, CallToolResult
 
 REPLY_TIMEOUT = 20.0
 
@@ -124,7 +124,7 @@ def tool_call(request_id: int, tool: str, arguments: bytes) -> bytes:
 def error_text(reply: dict[str, Any]) -> str:
     """The one-line message of a tool error result."""
     result = reply["result"]
-    assert result["isError"] is True, result
+    assert CallToolResult.model_validate(result).is_error, result  # a result the SDK can read
     text: str = result["content"][0]["text"]
     assert "\n" not in text and len(text) < 1_000, text
     return text

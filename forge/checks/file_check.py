@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import stat
 
 from forge import hookimpl
@@ -24,6 +25,10 @@ def check_file(workspace: Workspace, file: str) -> CheckResult:
             message = f"{path} cannot be checked: {exc.strerror}"
         return CheckResult(type="file_check", target=file, passed=False, message=message)
     if stat.S_ISREG(mode):
+        if file.endswith(("/", os.sep)):
+            # pathlib drops the slash; the caller expected a directory there.
+            message = f"{path} is a file, but {file!r} names a directory"
+            return CheckResult(type="file_check", target=file, passed=False, message=message)
         return CheckResult(type="file_check", target=file, passed=True, message="exists")
     if stat.S_ISDIR(mode):
         message = f"{path} is a directory, not a file"

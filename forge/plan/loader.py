@@ -31,6 +31,9 @@ from forge.plan.model import Plan, PlanHeader, PlanModule
 
 #: Larger plan files are refused unread: no real plan comes near it.
 MAX_PLAN_BYTES = 16 * 1024 * 1024
+#: Most modules a plan may have: keeps one check to seconds and its report
+#: small; no orchestrator runs more than a few hundred workers.
+MAX_PLAN_MODULES = 10_000
 
 REQUIRED_FIELDS = frozenset(
     name for name, info in PlanModule.model_fields.items() if info.is_required()
@@ -185,6 +188,15 @@ def _build_modules(
         findings.append(
             schema_error('"modules" is empty: a plan needs at least one module', field="modules")
         )
+    if len(items) > MAX_PLAN_MODULES:
+        findings.append(
+            schema_error(
+                f'"modules" has {len(items):,} entries; a plan may have at most '
+                f"{MAX_PLAN_MODULES:,}: split the objective into several plans",
+                field="modules",
+            )
+        )
+        return [], set()
     modules: list[PlanModule] = []
     omitted: set[str] = set()
     for position, item in enumerate(items):

@@ -41,3 +41,15 @@ def test_each_kind_of_path_fails_alone(project: Path, name: str, passed: bool, s
     checks = file_checks(project, [name, "a.txt"])
     assert checks[name][0] is passed and says in checks[name][1]
     assert checks["a.txt"] == (True, "exists")
+
+
+def test_a_trailing_slash_on_a_file_fails(project: Path) -> None:
+    (project / "ok.py").write_text("", encoding="utf-8")
+    (project / "src").mkdir()
+    checks = file_checks(project, ["ok.py/", "ok.py", "src/"])
+    assert checks["ok.py/"] == (
+        False,
+        f"{project / 'ok.py'} is a file, but 'ok.py/' names a directory",
+    )
+    assert checks["ok.py"] == (True, "exists")
+    assert checks["src/"][0] is False and "is a directory, not a file" in checks["src/"][1]

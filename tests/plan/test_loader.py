@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from forge.plan import PlanReport, check_plan
+from forge.plan.loader import MAX_PLAN_MODULES
 from forge.plugin_manager import PluginHost
 
 Check = Callable[..., PlanReport]
@@ -210,3 +211,10 @@ def test_unknown_fields_are_allowed(check_inline: Check, make_module: Make) -> N
     )
     assert report.valid
     assert report.errors == []
+
+
+def test_a_plan_with_too_many_modules_is_one_schema_error(check_inline: Check) -> None:
+    modules = [{"id": f"m{n}"} for n in range(MAX_PLAN_MODULES + 1)]
+    report = check_inline({"modules": modules})
+    assert [(e.type, e.field) for e in report.errors] == [("schema", "modules")]
+    assert "10,001 entries; a plan may have at most 10,000" in report.errors[0].message
