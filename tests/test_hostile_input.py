@@ -45,7 +45,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -57,6 +57,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
+from forge.events import Phase
+from forge.memory import Category
 from forge.models import ID_PATTERN
 
 # --- limits and sizes -------------------------------------------------------------------------
@@ -167,26 +169,8 @@ HOSTILE_IDS = (
     "x" * 128,
 )
 
-CATEGORIES = (
-    "convention",
-    "failure_pattern",
-    "success_pattern",
-    "test_command",
-    "architecture",
-    "dependency",
-    "tool_usage",
-)
-PHASES = (
-    "planning",
-    "execution",
-    "validation",
-    "review",
-    "retry",
-    "memory",
-    "session",
-    "tool_call",
-    "plan_validation",
-)
+CATEGORIES = get_args(Category)
+PHASES = get_args(Phase)
 
 texts: SearchStrategy[str] = st.one_of(
     st.sampled_from(WEIRD_TEXT),
