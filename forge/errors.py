@@ -24,6 +24,14 @@ class CorruptFileError(ForgeError):
     """A state file could not be parsed; it has been moved aside (never deleted)."""
 
 
+def clip(text: str, limit: int) -> str:
+    """``text``, or its first ``limit - 3`` characters and ``...`` when it is longer.
+
+    For anything shown that may quote the caller's input, which can be megabytes.
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def describe_validation_error(error: ValidationError, *, subject: str = "argument") -> str:
     """Turn a pydantic ``ValidationError`` into one line naming each bad field.
 
@@ -35,13 +43,9 @@ def describe_validation_error(error: ValidationError, *, subject: str = "argumen
         location = _location(item["loc"]) or subject
         message = " ".join(str(item["msg"]).split())
         # A validator's own message is already a sentence; pydantic's prefix adds nothing.
-        message = message.removeprefix("Value error, ")
-        if len(message) > 200:
-            message = message[:197] + "..."
+        message = clip(message.removeprefix("Value error, "), 200)
         parts.append(f"{location}: {message}")
-    shown = "; ".join(parts[:5])
-    if len(shown) > _MESSAGE_CHARS:
-        shown = shown[: _MESSAGE_CHARS - 3] + "..."
+    shown = clip("; ".join(parts[:5]), _MESSAGE_CHARS)
     if len(parts) > 5:
         shown += f"; and {len(parts) - 5} more"
     return f"invalid {subject}: {shown}"
@@ -63,9 +67,7 @@ def _location(parts: tuple[int | str, ...]) -> str:
         if not text.isprintable() or "." in text or " " in text:
             # repr() escapes line breaks, bidi overrides and other invisible characters.
             text = repr(text)
-        if len(text) > _KEY_CHARS:
-            text = text[: _KEY_CHARS - 3] + "..."
-        shown.append(text)
+        shown.append(clip(text, _KEY_CHARS))
     location = ".".join(shown)
     if len(location) > _LOCATION_CHARS:  # keep the innermost steps: they say what is wrong
         location = "..." + location[-(_LOCATION_CHARS - 3) :]

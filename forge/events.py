@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
+from forge.errors import clip
 from forge.models import WireModel, is_valid_id
 from forge.store import (
     ForgeDir,
@@ -111,7 +112,7 @@ def summarize(value: Any, depth: int = 0) -> Any:
     session state is logged as ``{7 keys}``).
     """
     if isinstance(value, str):
-        return value if len(value) <= SUMMARY_TEXT else value[: SUMMARY_TEXT - 3] + "..."
+        return clip(value, SUMMARY_TEXT)
     if isinstance(value, list | tuple):
         if len(value) > SUMMARY_ITEMS or depth > 0:
             return f"[{len(value)} items]"

@@ -29,6 +29,8 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from typing_extensions import Self
 
+from forge.errors import clip
+
 #: runId and moduleId become file names, so they are held to this pattern.
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 CHECK_TYPE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
@@ -384,11 +386,6 @@ Severity = Literal["error", "warning"]
 #: come back as 100 MB (valid ids have at most 128 characters, paths 4,096).
 MAX_FINDING_MESSAGE = 1_000
 MAX_FINDING_NAME = MAX_PATH_LENGTH
-
-
-def clip(text: str, limit: int) -> str:
-    """``text``, or its first ``limit - 3`` characters and ``...`` when it is longer."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class PlanFinding(WireModel):

@@ -20,6 +20,7 @@ from typing import Any
 import pluggy
 
 from forge import hookspecs
+from forge.errors import clip
 from forge.models import PluginInfo
 
 ENTRY_POINT_GROUP = "forge"
@@ -82,9 +83,7 @@ class PluginHost:
 
 def describe_exception(exc: BaseException) -> str:
     """``TypeName: message`` on one line, short enough to show in a result."""
-    text = " ".join(str(exc).split())
-    if len(text) > 300:
-        text = text[:297] + "..."
+    text = clip(" ".join(str(exc).split()), 300)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 

@@ -40,7 +40,7 @@ from mcp_types import (
 from pydantic import ConfigDict, Field, RootModel, ValidationError
 
 from forge import __version__
-from forge.errors import ForgeError, describe_validation_error
+from forge.errors import ForgeError, clip, describe_validation_error
 from forge.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, LogQueryResult, Phase, run_of
 from forge.history import IterationReset, IterationState, IterationUpdate, IterationUpdated
 from forge.jsonrpc import Envelope, envelope_of, salvage
@@ -66,7 +66,6 @@ from forge.models import (
     SafeId,
     ValidateReport,
     ValidateRequest,
-    clip,
 )
 from forge.plugin_manager import describe_exception
 from forge.service import Forge, IterationAction, SessionAction

@@ -9,6 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any, get_args
 
 from forge.cli.output import paint
+from forge.errors import clip
 
 if TYPE_CHECKING:
     from forge.events import LogEntry
@@ -136,7 +137,7 @@ def format_entry(entry: LogEntry) -> str:
         parts.append(paint(entry.module_id, "bold"))
     data = " ".join(f"{key}={_short(value)}" for key, value in entry.data.items())
     if data:
-        parts.append(data if len(data) <= DATA_WIDTH else data[: DATA_WIDTH - 3] + "...")
+        parts.append(clip(data, DATA_WIDTH))
     return " ".join(parts)
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from forge.models import MAX_FINDING_NAME, PlanFinding, Severity, WireModel, clip
+from forge.errors import clip
+from forge.models import MAX_FINDING_NAME, PlanFinding, Severity, WireModel
 from forge.plan.loader import (
     PlanReadError,
     build_plan,

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from forge.errors import clip
 from forge.models import PlanFinding
 from forge.plan.model import Plan, PlanHeader, PlanModule
 
@@ -252,8 +253,7 @@ def json_type(value: object) -> str:
     if isinstance(value, int | float):
         return f"a number ({value})"
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"a string ({json.dumps(shown, ensure_ascii=False)})"
+        return f"a string ({json.dumps(clip(value, 40), ensure_ascii=False)})"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, dict):

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from forge import hookimpl
+from forge.errors import clip
 from forge.models import PlanFinding
 from forge.plan import Plan
 from forge.plan.model import normalise_path
@@ -35,8 +36,7 @@ SHOWN_COMMAND_CHARS = 120
 
 
 def _shown(command: str) -> str:
-    flat = " ".join(command.split())
-    return flat if len(flat) <= SHOWN_COMMAND_CHARS else flat[: SHOWN_COMMAND_CHARS - 3] + "..."
+    return clip(" ".join(command.split()), SHOWN_COMMAND_CHARS)
 
 
 def _commands(plan: Plan) -> Iterator[tuple[str, list[str], str, str]]:

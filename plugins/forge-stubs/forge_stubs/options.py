@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from forge.errors import describe_validation_error
 from forge_stubs.models import Kind
 
 #: The plugin's name: its entry-point name, its config table, its pluginOptions key.
@@ -100,12 +101,6 @@ class OptionsError(ValueError):
     """Options that do not validate; the message names where they came from and what is wrong."""
 
 
-#: Problems named in an :class:`OptionsError`, and the longest key shown: keys come
-#: from the caller's JSON and may be huge or hold line breaks.
-SHOWN_PROBLEMS = 5
-SHOWN_KEY_CHARS = 40
-
-
 def parse_options(raw: dict[str, Any], source: str) -> StubOptions:
     """Validate ``raw`` options; :class:`OptionsError` names ``source`` and each bad key.
 
@@ -114,17 +109,6 @@ def parse_options(raw: dict[str, Any], source: str) -> StubOptions:
     try:
         return StubOptions.model_validate(raw)
     except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False)
-        problems = []
-        for error in errors[:SHOWN_PROBLEMS]:
-            where = ".".join(_key(part) for part in error["loc"]) or "options"
-            problems.append(f"{where}: {' '.join(error['msg'].split())}")
-        if len(errors) > SHOWN_PROBLEMS:
-            problems.append(f"and {len(errors) - SHOWN_PROBLEMS} more")
-        raise OptionsError(f"{source}: {'; '.join(problems)}") from None
-
-
-def _key(part: int | str) -> str:
-    """One step of an error's location, printable and short."""
-    text = str(part) if str(part).isprintable() else repr(str(part))
-    return text if len(text) <= SHOWN_KEY_CHARS else text[: SHOWN_KEY_CHARS - 3] + "..."
+        raise OptionsError(
+            f"{source}: {describe_validation_error(exc, subject='options')}"
+        ) from None

@@ -8,6 +8,8 @@ from importlib.resources import files
 
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
+from forge.errors import clip
+
 #: Longest ``text`` a finding carries.
 MAX_TEXT = 120
 
@@ -63,7 +65,7 @@ class Source:
         end = self.source.find(b"\n", byte_offset)
         line = self.source[start : len(self.source) if end < 0 else end]
         text = line.decode("utf-8", errors="replace").strip()
-        return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
+        return clip(text, MAX_TEXT)
 
 
 def rows(node: Node) -> range:
