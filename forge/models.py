@@ -59,8 +59,7 @@ def _runnable(command: str) -> str:
 
 #: A verify command as a caller may send it: bounded, and without a NUL byte, so
 #: a command no shell can run is refused with the request, before anything runs.
-#: (A validator rather than a pattern: the MCP tool's schema declares the same
-#: constraints as this model, and stays as it is.)
+#: (A validator rather than a pattern, for a message that says why.)
 CommandText = Annotated[
     str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH), AfterValidator(_runnable)
 ]

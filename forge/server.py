@@ -516,9 +516,9 @@ class ForgeServer(MCPServer):
     async def _answer_unreadable(self, error: Exception) -> SessionMessage | None:
         """The reply to a line the SDK could not read as JSON-RPC; ``None`` for a notification."""
         envelope, detail, code = _diagnose(error)
-        if envelope.method is not None and envelope.id is None:
+        if envelope.method is not None and not envelope.is_request:
             return None  # a notification: JSON-RPC forbids answering it
-        if envelope.method == "tools/call" and envelope.id is not None:
+        if envelope.method == "tools/call" and envelope.is_request:
             name = envelope.tool or "?"
             message = f"Error executing tool {name}: {detail}"
             if name in DESCRIPTIONS:

@@ -178,13 +178,6 @@ def describe_bad_lines(numbers: list[int]) -> str:
     return f"{len(numbers)} unreadable line{'s' if len(numbers) != 1 else ''} ({shown}{more})"
 
 
-def read_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """Yield each JSON-object line of ``path``; corrupt or partial lines are skipped."""
-    for _, record in numbered_lines(path):
-        if record is not None:
-            yield record
-
-
 def set_aside_lines(path: Path, bad_lines: Iterable[int]) -> Path:
     """Copy ``path`` aside as ``<name>.corrupt-<timestamp>``, then drop ``bad_lines`` from it.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from forge.errors import CorruptFileError, UsageError
-from forge.store import ForgeDir, append_line, read_json, read_lines, update_json, write_json
+from forge.store import ForgeDir, append_line, numbered_lines, read_json, update_json, write_json
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -80,14 +80,20 @@ def test_update_json_starts_fresh_after_corruption_and_says_so(tmp_path: Path) -
     assert len(list(tmp_path.glob("s.json.corrupt-*"))) == 1
 
 
-def test_read_lines_skips_corrupt_and_partial_lines(tmp_path: Path) -> None:
+def test_numbered_lines_marks_corrupt_and_partial_lines(tmp_path: Path) -> None:
     log = tmp_path / "l.jsonl"
     append_line(log, {"n": 1})
     with log.open("ab") as handle:
         handle.write(b'{"n": 2\nnot json\n[1, 2]\n')
     append_line(log, {"n": 3})
-    assert [record["n"] for record in read_lines(log)] == [1, 3]
-    assert list(read_lines(tmp_path / "missing.jsonl")) == []
+    assert list(numbered_lines(log)) == [
+        (1, {"n": 1}),
+        (2, None),
+        (3, None),
+        (4, None),
+        (5, {"n": 3}),
+    ]
+    assert list(numbered_lines(tmp_path / "missing.jsonl")) == []
 
 
 WORKER = textwrap.dedent(
