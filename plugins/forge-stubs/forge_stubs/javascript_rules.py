@@ -47,6 +47,7 @@ _NOT_RUN = frozenset({"skip", "todo"})
 
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _STRINGS = {"string", "template_string"}
+_LITERALS = _STRINGS | {"number", "true", "false", "null", "undefined"}
 _FUNCTIONS = {
     "function_declaration",
     "generator_function_declaration",
@@ -108,11 +109,29 @@ def _placeholder(src: Source, node: Node, body: Node, options: StubOptions) -> P
     statements = [child for child in body.named_children if child.type != "comment"]
     if not statements:
         return ("empty_body", body)
+    if len(statements) == 1 and statements[0].type == "return_statement":
+        values = statements[0].named_children
+        if len(values) == 1 and _is_literal(values[0]):
+            return ("hardcoded_return", statements[0])
     if len(statements) == 1 and statements[0].type == "throw_statement":
         thrown = statements[0].named_children[0] if statements[0].named_children else None
         if thrown is not None and _throws_placeholder(src, thrown, options):
             return ("not_implemented", statements[0])
     return None
+
+
+def _is_literal(node: Node) -> bool:
+    if node.type in _LITERALS:
+        return not any(child.type == "template_substitution" for child in node.named_children)
+    if node.type == "unary_expression":
+        operand = node.child_by_field_name("argument")
+        return operand is not None and _is_literal(operand)
+    if node.type == "pair":
+        value = node.child_by_field_name("value")
+        return value is not None and _is_literal(value)
+    if node.type in {"array", "object", "parenthesized_expression"}:
+        return all(_is_literal(child) for child in node.named_children if child.type != "comment")
+    return False
 
 
 def _throws_placeholder(src: Source, thrown: Node, options: StubOptions) -> bool:
