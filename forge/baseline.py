@@ -307,3 +307,22 @@ def enclosing_symbol(root_node: Node, line: int, column: int, source: bytes) -> 
                 names.append(name.text.decode("utf-8", errors="replace"))
         node = node.parent
     return ".".join(reversed(names)) or None
+
+
+def materialize(base: Base, contents: dict[Path, bytes | None], into: Path) -> dict[Path, Path]:
+    """Write each file present at the base under ``into``, at its repository-relative path.
+
+    The checks then read the base revision exactly as they read the worktree,
+    from a private folder that nothing else sees (the worktree is never
+    touched). Returns each listed path's stand-in under ``into``.
+    """
+    placed = {}
+    for path, data in contents.items():
+        relative = base.relative(path)
+        if data is None or relative is None:
+            continue
+        target = into.joinpath(*relative.parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        placed[path] = target
+    return placed
