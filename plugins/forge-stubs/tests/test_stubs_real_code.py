@@ -15,18 +15,24 @@ from pathlib import Path, PurePath
 
 import pytest
 import tree_sitter
-from conftest import GRAMMARS
+import tree_sitter_javascript
+import tree_sitter_python
+import tree_sitter_typescript
 from forge_stubs.detect import find_placeholders, is_declaration_file
 from forge_stubs.options import StubOptions
 
 REPO = Path(__file__).resolve().parents[3]
 
-#: Grammar of every extension the plugin reads through forge's languages.
+#: forge language and grammar of every extension forge's built-in languages read.
 EXTENSIONS = {
-    ".py": GRAMMARS[".py"],
-    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx"), GRAMMARS[".js"]),
-    **dict.fromkeys((".ts", ".mts", ".cts"), GRAMMARS[".ts"]),
-    ".tsx": GRAMMARS[".tsx"],
+    ".py": ("python", tree_sitter_python.language),
+    **dict.fromkeys(
+        (".js", ".mjs", ".cjs", ".jsx"), ("javascript", tree_sitter_javascript.language)
+    ),
+    **dict.fromkeys(
+        (".ts", ".mts", ".cts"), ("typescript", tree_sitter_typescript.language_typescript)
+    ),
+    ".tsx": ("tsx", tree_sitter_typescript.language_tsx),
 }
 
 #: Pinned, so that the defended findings below stay exact.
