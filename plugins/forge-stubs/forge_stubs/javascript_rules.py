@@ -181,6 +181,8 @@ def _test_callback(src: Source, node: Node) -> bool:
 def _stored_value(src: Source, node: Node) -> bool:
     """A function that is a value: in an object handed to a call, or a no-op stored at run time."""
     parent = node.parent
+    if parent is not None and parent.type == "arguments":
+        return True  # app.use(function handler(req, res) {}): named, still a callback
     if parent is not None and parent.type == "pair":
         current = parent.parent
         while current is not None and current.type in {"object", "array", "pair"}:

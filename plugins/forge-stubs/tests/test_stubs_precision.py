@@ -202,7 +202,8 @@ JS_DELIBERATE = [
     ),
     pytest.param(
         "z.parse({ then: () => {}, catch: {} });\n"
-        "app.get('/', function(req, res){});\nrequest(app).get('/').end(function(){});\n",
+        "app.get('/', function(req, res){});\nrequest(app).get('/').end(function(){});\n"
+        "app.use(function handler(req, res, next) {});\n",
         "lib/app.js",
         id="callbacks-in-arguments",
     ),
