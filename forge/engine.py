@@ -17,20 +17,6 @@ from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir
 from forge.workspace import Workspace
 
-#: The order results are shown in: DESIGN.md's order, then plugins' checks.
-CHECK_ORDER = (
-    "cwd_check",
-    "plugin_error",
-    "file_check",
-    "syntax_check",
-    "contract_check",
-    "command",
-)
-
-
-def _rank(result: CheckResult) -> int:
-    return CHECK_ORDER.index(result.type) if result.type in CHECK_ORDER else len(CHECK_ORDER)
-
 
 class Engine:
     """One project's validation engine: its plugins, its config, its ``.forge/`` folder.
@@ -72,36 +58,44 @@ class Engine:
         return (self.root / Path(request.cwd).expanduser()).absolute()
 
     def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
-        """Every check of every plugin, plugin failures included, in display order."""
+        """Every check of every plugin, plugin failures included, in declared order."""
+        catalog = self.plugins.checks
         results = [
-            CheckResult(
-                type="plugin_error",
-                target=info.name,
-                passed=False,
-                message=f"plugin {info.name} ({info.distribution}) failed to load: {info.error}",
-                plugin=info.name,
+            _plugin_failure(
+                info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
             )
             for info in self.plugins.failed
         ]
         results.extend(
-            CheckResult(
-                type="plugin_error",
-                target=problem.plugin,
-                passed=False,
-                message=f"plugin {problem.plugin}: {problem.message}",
-                plugin=problem.plugin,
-            )
-            for problem in self.languages.problems
+            _plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
+            for problem in [*catalog.problems, *self.languages.problems]
         )
-        for outcome in self.plugins.call_each(
-            "forge_run_checks", request=request, workspace=workspace
+        for returned in self.plugins.call(
+            "forge_run_checks", CheckResult, request=request, workspace=workspace
         ):
-            produced = _as_results(outcome.plugin, outcome.value, outcome.error)
-            results.extend(produced)
-            if any(result.halt and not result.passed for result in produced):
+            if returned.failure is not None:
+                message = f"plugin {returned.plugin} {returned.failure}"
+                results.append(_plugin_failure(returned.plugin, message))
+                continue
+            results.extend(
+                r
+                if r.plugin == returned.plugin
+                else r.model_copy(update={"plugin": returned.plugin})
+                for r in returned.items
+            )
+            if self.halted(returned.items):
                 break
-        results.sort(key=_rank)
+        results.sort(key=lambda result: catalog.rank(result.type))
         return results
+
+    def halted(self, results: list[CheckResult]) -> bool:
+        """Whether one of ``results`` is a failure of a check that halts the rest."""
+        catalog = self.plugins.checks
+        for result in results:
+            declared = catalog.get(result.type)
+            if not result.passed and declared is not None and declared.halts_on_failure:
+                return True
+        return False
 
     def validate(self, request: ValidateRequest) -> ValidateReport:
         """Run the request's checks, record the attempt, and say what to do next."""
@@ -125,7 +119,7 @@ class Engine:
             "run_id": request.run_id,
             "max_attempts": max_attempts,
         }
-        if any(result.halt and not result.passed for result in results):
+        if self.halted(results):
             # The module cannot be judged (its working dir is gone): nothing
             # to learn from retrying, and no attempt is recorded.
             return ValidateReport(
@@ -164,22 +158,12 @@ def _trend_fields(trend: Trend) -> dict[str, object]:
     }
 
 
-def _as_results(plugin: str, value: object, error: str | None) -> list[CheckResult]:
-    """A plugin's return value as results attributed to it; anything else is its failure."""
-    if error is not None:
-        return [_plugin_failure(plugin, f"raised {error}")]
-    if value is None:
-        return []
-    if not isinstance(value, list | tuple) or not all(isinstance(r, CheckResult) for r in value):
-        return [_plugin_failure(plugin, "returned something other than a list of CheckResult")]
-    return [r if r.plugin == plugin else r.model_copy(update={"plugin": plugin}) for r in value]
-
-
-def _plugin_failure(plugin: str, what: str) -> CheckResult:
+def _plugin_failure(plugin: str, message: str) -> CheckResult:
+    """A failing ``plugin_error`` result about ``plugin``."""
     return CheckResult(
         type="plugin_error",
         target=plugin,
         passed=False,
-        message=f"plugin {plugin} {what}",
+        message=message,
         plugin=plugin,
     )

@@ -21,13 +21,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
     SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidationInfo,
     field_validator,
+    model_serializer,
 )
 from pydantic.alias_generators import to_camel
-from typing_extensions import Self
 
 from forge.errors import clip
 
@@ -178,6 +178,56 @@ class ValidateRequest(WireModel):
 # --- checks ------------------------------------------------------------------
 
 
+class CheckDescriptor(WireModel):
+    """A check a plugin provides: returned by ``forge_checks``, declared beside the check's code.
+
+    Everything forge shows about a check derives from this: the order results
+    are listed in, SARIF rule descriptions, ``forge plugins``. Ids are unique
+    across plugins; a second plugin declaring a taken id is a ``plugin_error``.
+    """
+
+    id: str = Field(pattern=CHECK_TYPE_PATTERN, description="The ``type`` of its results.")
+    summary: str = Field(min_length=1, description="What a passing result means, one sentence.")
+    order: int = Field(default=1_000, description="Display rank: lower is shown first.")
+    halts_on_failure: bool = Field(
+        default=False,
+        description="A failure stops the remaining checks and records no attempt (cwd_check).",
+    )
+    targets_file: bool = Field(
+        default=False, description="A result's ``target`` is a file path, even a missing one."
+    )
+
+
+class PlanRuleDescriptor(WireModel):
+    """A plan rule a plugin provides: returned by ``forge_plan_rules``."""
+
+    id: str = Field(pattern=CHECK_TYPE_PATTERN, description="The ``type`` of its findings.")
+    summary: str = Field(min_length=1, description="What the rule looks for, one sentence.")
+    order: int = Field(default=1_000, description="Display rank: lower is shown first.")
+
+
+class Location(WireModel):
+    """One place a check result is about: the one channel every report format reads."""
+
+    path: str | None = Field(
+        default=None,
+        description="The file, relative to the working dir (or absolute); null: the result's "
+        "target.",
+    )
+    line: int = Field(ge=1, description="1-based line.")
+    column: int = Field(ge=1, description="1-based column, in characters.")
+    message: str = Field(description="What is wrong there, one line.")
+
+    @model_serializer(mode="wrap")
+    def _without_null_path(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A place in the result's own target names no path: the wire stays as
+        # the syntax check always sent it.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("path") is None:
+            data.pop("path", None)
+        return data
+
+
 class CheckResult(WireModel):
     """One check's verdict about one target.
 
@@ -195,18 +245,10 @@ class CheckResult(WireModel):
     passed: bool
     message: str = Field(default="", description="One line for people and agents.")
     plugin: str | None = Field(default=None, description="Plugin that produced the result.")
-    _halt: bool = PrivateAttr(default=False)
-
-    def halting(self) -> Self:
-        """A copy that stops the remaining checks: nothing else can be judged (no working dir)."""
-        copy = self.model_copy()
-        copy._halt = True
-        return copy
-
-    @property
-    def halt(self) -> bool:
-        """True for a failure after which no other check runs and no attempt is recorded."""
-        return self._halt
+    locations: list[SerializeAsAny[Location]] = Field(
+        default_factory=list,
+        description="Where in which files the result applies (the first few), in check order.",
+    )
 
     @property
     def failure_key(self) -> str:
@@ -228,12 +270,9 @@ class CommandResult(CheckResult):
     stderr_bytes: int = Field(default=0, description="Bytes the command wrote to stderr in all.")
 
 
-class SyntaxLocation(WireModel):
-    """One place where a file does not parse."""
+class SyntaxLocation(Location):
+    """One place where a file does not parse (``path`` null: the result's target)."""
 
-    line: int = Field(ge=1, description="1-based line.")
-    column: int = Field(ge=1, description="1-based column, in characters.")
-    message: str = Field(description="What is wrong, e.g. 'unexpected `)`', 'missing `}`'.")
     source_line: str = Field(description="The line as written (long lines are cut).")
 
 
@@ -241,9 +280,6 @@ class SyntaxResult(CheckResult):
     """Outcome of parsing one file with its language's tree-sitter grammar."""
 
     language: str = Field(description="Language the file was parsed as, e.g. python.")
-    locations: list[SyntaxLocation] = Field(
-        default_factory=list, description="Where the file does not parse (the first few)."
-    )
     error_count: int = Field(
         default=0, ge=0, description="Syntax errors found in all; locations lists the first few."
     )
@@ -418,6 +454,11 @@ class PluginInfo(WireModel):
     distribution: str
     version: str
     module: str
-    hooks: list[str] = Field(default_factory=list)
+    hooks: list[str] = Field(
+        default_factory=list, description="Hooks it implements, declarations aside."
+    )
+    declares: list[str] = Field(
+        default_factory=list, description="Check and plan-rule ids it declares."
+    )
     status: Literal["loaded", "disabled", "failed"]
     error: str | None = None

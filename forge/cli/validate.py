@@ -14,6 +14,7 @@ from forge.cli.output import paint, table
 from forge.cli.progress import Progress, format_duration
 
 if TYPE_CHECKING:
+    from forge.models import CheckResult, ValidateReport
     from forge.reports import ModuleRun
 
 EXAMPLES = """\
@@ -341,7 +342,7 @@ def _contract_pair(text: str) -> dict[str, str]:
     return {"exporter": match.group(1), "importer": match.group(2)}
 
 
-def render_report(report: Any) -> str:
+def render_report(report: ValidateReport) -> str:
     """The report as text: one line per check, details under failures, a summary line."""
     lines: list[str] = []
     width = max((len(result.type) for result in report.results), default=0)
@@ -361,26 +362,24 @@ def render_report(report: Any) -> str:
     return "\n".join(lines)
 
 
-def _details(result: Any) -> list[str]:
+def _details(result: CheckResult) -> list[str]:
+    from forge.models import SyntaxLocation
+
     details: list[str] = []
     # path:line:col: message at the start of a line, the form editors and CI
     # annotators (problem matchers, errorformat) recognise; the source under it.
-    for location in getattr(result, "locations", None) or []:
-        details.append(f"{result.target}:{location.line}:{location.column}: {location.message}")
-        if location.source_line.strip():
+    for location in result.locations:
+        path = location.path or result.target
+        details.append(f"{path}:{location.line}:{location.column}: {location.message}")
+        if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "
                 for char in location.source_line[: location.column - 1]
             )
             details.append(paint(f"    {location.source_line}", "dim"))
             details.append(f"    {pad}^")
-    if getattr(result, "error_count", 0) > len(getattr(result, "locations", None) or []):
-        details.append(f"    ... and {result.error_count - len(result.locations)} more")
-    for missing in getattr(result, "missing_details", None) or []:
-        from forge.contracts import describe_missing
-
-        text = describe_missing(missing.name, missing.suggestion, result.exporter)
-        details.append(f"{result.importer}:{missing.line}:{missing.column}: {text}")
+    if getattr(result, "error_count", 0) > len(result.locations):
+        details.append(f"    ... and {result.error_count - len(result.locations)} more")  # type: ignore[attr-defined]
     for stream in ("stderr", "stdout"):
         text = getattr(result, stream, "") or ""
         tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]

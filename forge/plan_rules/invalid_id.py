@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.models import PlanFinding, check_id
+from forge.models import PlanFinding, PlanRuleDescriptor, check_id
 from forge.plan import Plan
 
 
@@ -24,3 +24,13 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
                 )
             )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``invalid_id``."""
+    return [
+        PlanRuleDescriptor(
+            id="invalid_id", summary="Module ids are valid ids (they become file names).", order=10
+        )
+    ]
