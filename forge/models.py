@@ -127,41 +127,48 @@ class ContractPair(WireModel):
     importer: PathText = Field(description="File that imports from it.")
 
 
+MODULE_ID_DESCRIPTION = "Plan module id, e.g. m1 or auth-api; keys the attempt history."
+RUN_ID_DESCRIPTION = (
+    "Run id, e.g. run-2026-01-15; attempts and events are kept per run. Omit only for one-off use."
+)
+
+
 class ValidateRequest(WireModel):
     """Everything one ``validate`` call asks for."""
 
-    module_id: SafeId = Field(description="Plan module being validated; keys the attempt history.")
+    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
     commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
-        description="Shell commands run in the working dir; each must exit 0.",
+        description="Verify commands, run with sh in the working dir; each must exit 0.",
     )
     files: list[PathText] = Field(
         default_factory=list,
         max_length=MAX_FILES,
-        description="Files that must exist, relative to the working dir (absolute allowed).",
+        description="Files the module must have produced, relative to the working dir "
+        "(absolute allowed). Existing files of a known language are also parsed.",
     )
     contract_checks: list[ContractPair] = Field(
         default_factory=list,
         max_length=MAX_CONTRACT_CHECKS,
-        description="Exporter/importer pairs whose imports must match exports.",
+        description="Exporter/importer pairs: every name the importer takes from the "
+        "exporter must really be exported.",
     )
     cwd: PathText | None = Field(
         default=None,
-        description="Working dir; default FORGE_CWD, else the server's working dir.",
+        description="Working dir, e.g. a worker's worktree; relative to the project root. "
+        "Default: the project root.",
     )
-    run_id: SafeId | None = Field(
-        default=None, description="Run this attempt belongs to; attempts are counted per run."
-    )
+    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
     timeout: float | None = Field(
         default=None,
         gt=0,
         le=MAX_TIMEOUT_SECONDS,
-        description="Per-command timeout in seconds (default 120, or [tool.forge] command-timeout).",
+        description="Per-command timeout in seconds (default 120).",
     )
     auto_contracts: bool = Field(
         default=True,
-        description="Also check every local import of the listed files (false turns this off).",
+        description="Also check every local import of the listed files (default true).",
     )
     max_attempts: int | None = Field(
         default=None,
@@ -171,7 +178,7 @@ class ValidateRequest(WireModel):
     )
     plugin_options: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description='Options for plugins, by plugin name, e.g. {"stubs": {"markers": ["TODO"]}}.',
+        description='Options for check plugins by plugin name, e.g. {"stubs": {}}.',
     )
 
 
@@ -208,6 +215,10 @@ class PlanRuleDescriptor(WireModel):
 
 class Location(WireModel):
     """One place a check result is about: the one channel every report format reads."""
+
+    # A check may send more about a place (the syntax check's sourceLine): the
+    # output schema must let a client accept it.
+    model_config = ConfigDict(json_schema_extra={"additionalProperties": True})
 
     path: str | None = Field(
         default=None,

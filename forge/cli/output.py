@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def use_color(stream: TextIO = sys.stdout) -> bool:
@@ -27,3 +30,18 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         cells = [str(cell).ljust(widths[i]) for i, cell in enumerate(row[:-1])]
         lines.append("  ".join([*cells, str(row[-1])]).rstrip())
     return "\n".join(lines)
+
+
+M = TypeVar("M", bound="BaseModel")
+
+
+def build_request(model: type[M], **values: Any) -> M:
+    """A tool's request model from command-line values; a bad value is a usage error (exit 2)."""
+    from pydantic import ValidationError
+
+    from forge.errors import UsageError, describe_validation_error
+
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        raise UsageError(describe_validation_error(exc)) from None

@@ -61,7 +61,7 @@ def _forge_dir() -> Any:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print every session, most recent first."""
-    from forge.sessions import list_sessions
+    from forge.state.sessions import list_sessions
 
     result = list_sessions(_forge_dir())
     for notice in result.notices:
@@ -87,7 +87,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print one session; exit 1 when there is none with that run id."""
-    from forge.sessions import load_session
+    from forge.state.sessions import load_session
     from forge.store import valid_id
 
     # Read directly, not through the service: looking must not add events to the run's log.

@@ -18,7 +18,7 @@ from forge.cli.output import paint, table, use_color
 from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
-    from forge.status import ModuleStatus, Status
+    from forge.state.status import ModuleStatus, Status
     from forge.store import ForgeDir
 
 EXAMPLES = """\
@@ -108,7 +108,7 @@ def read_status(forge_dir: ForgeDir) -> Status | None:
     """The status file as a model; ``None`` when it is missing or unreadable."""
     from pydantic import ValidationError
 
-    from forge.status import Status
+    from forge.state.status import Status
     from forge.store import peek_json
 
     stored, _ = peek_json(forge_dir.status)

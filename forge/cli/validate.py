@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import time
@@ -15,7 +14,9 @@ from forge.cli.progress import Progress, format_duration
 
 if TYPE_CHECKING:
     from forge.models import CheckResult, ValidateReport
+    from forge.plan import PlanModule
     from forge.reports import ModuleRun
+    from forge.tools.service import ToolService
 
 EXAMPLES = """\
 examples:
@@ -144,39 +145,33 @@ def run(args: argparse.Namespace) -> int:
 
 def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
-    from pydantic import ValidationError
-
-    from forge.engine import Engine
-    from forge.errors import UsageError, describe_validation_error
+    from forge.cli.output import build_request
     from forge.models import ValidateRequest
     from forge.reports import ModuleRun
 
-    try:
-        request = ValidateRequest(
-            module_id=args.module_id or "adhoc",
-            files=args.files,
-            contract_checks=[_contract_pair(text) for text in args.contracts],
-            auto_contracts=args.auto_contracts,
-            commands=args.commands,
-            cwd=args.cwd,
-            run_id=args.run_id,
-            timeout=args.timeout,
-            max_attempts=args.max_attempts,
-        )
-    except ValidationError as exc:
-        raise UsageError(describe_validation_error(exc)) from None
-    engine = Engine.for_project()
-    working_dir = engine.working_dir(request)
+    request = build_request(
+        ValidateRequest,
+        module_id=args.module_id or "adhoc",
+        files=args.files,
+        contract_checks=[_contract_pair(text) for text in args.contracts],
+        auto_contracts=args.auto_contracts,
+        commands=args.commands,
+        cwd=args.cwd,
+        run_id=args.run_id,
+        timeout=args.timeout,
+        max_attempts=args.max_attempts,
+    )
+    service = _service(args.run_id)
+    working_dir = service.engine.working_dir(request)
     started = time.monotonic()
     with Progress() as progress:
         progress.update(f"validating {request.module_id}")
         if working_dir.is_dir():
-            service = _service(engine, args.run_id)
             report = service.validate(request)
-            _refresh_status(service)
+            _finished(service, report)
         else:
             # A module that cannot be judged leaves nothing in .forge: no attempt, no event.
-            report = engine.validate(request)
+            report = service.engine.validate(request)
     return ModuleRun(
         module_id=request.module_id,
         working_dir=working_dir,
@@ -189,7 +184,6 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     """The plan's module (--module) or all its modules in dependency order (--all)."""
     from pydantic import ValidationError
 
-    from forge.engine import Engine
     from forge.errors import UsageError, describe_validation_error
     from forge.plan_run import (
         RunOptions,
@@ -204,7 +198,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
 
         valid_id(args.run_id, "--run-id")
     plan_path = Path(args.plan).expanduser().absolute()
-    service = _service(Engine.for_project(), args.run_id)
+    service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(
         cwd=args.cwd,
@@ -214,45 +208,42 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         auto_contracts=args.auto_contracts,
     )
     live = output_format == "text" and not args.output_file
+
+    def done(run: ModuleRun) -> None:
+        _finished(service, run.report)
+        if live and args.all:
+            progress.clear()
+            print(_module_line(run), flush=True)
+
     try:
         with Progress() as progress:
             if not args.all:
                 module = find_module(plan, args.module_id)
                 progress.update(f"validating {module.id} ({module.title})")
                 runs = [validate_module(service, module, options)]
+                done(runs[0])
             else:
 
-                def start(module: Any, index: int, total: int) -> None:
+                def start(module: PlanModule, index: int, total: int) -> None:
                     progress.update(f"[{index}/{total}] validating {module.id} ({module.title})")
-
-                def done(run: ModuleRun) -> None:
-                    _refresh_status(service)
-                    if live:
-                        progress.clear()
-                        print(_module_line(run), flush=True)
 
                 runs = validate_all(service, plan, layers, options, on_start=start, on_done=done)
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None
-    _refresh_status(service)
     return runs
 
 
-def _service(engine: Any, run_id: str | None) -> Any:
-    from forge.service import Forge
+def _service(run_id: str | None) -> ToolService:
+    """The service of a CLI call: events of no run go to ``.forge/logs/cli.jsonl``."""
+    from forge.tools.service import ToolService
 
-    service = Forge(engine, run_id=run_id or CLI_RUN_ID)
-    service.active_run = run_id
-    return service
+    return ToolService.for_project(run_id=run_id or CLI_RUN_ID, active_run=run_id)
 
 
-def _refresh_status(service: Any) -> None:
-    """Rewrite .forge/status.json for the run, as the server does after each call."""
-    if service.active_run is None:
-        return
-    # Status is a courtesy: it must never fail the validation.
-    with contextlib.suppress(Exception):
-        service.refresh_status("validate")
+def _finished(service: ToolService, report: ValidateReport | None) -> None:
+    """The server's bookkeeping after a validate call; status only for a named run."""
+    if service.active_run is not None and report is not None:
+        service.call_finished("validate", report)
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
