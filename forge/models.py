@@ -12,7 +12,6 @@ your own check, return :class:`Language` from ``forge_languages`` and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -23,16 +22,14 @@ from pydantic import (
     Field,
     SerializeAsAny,
     SerializerFunctionWrapHandler,
-    ValidationInfo,
     field_validator,
     model_serializer,
 )
 from pydantic.alias_generators import to_camel
 
 from forge.errors import clip
+from forge.ids import SafeId
 
-#: runId and moduleId become file names, so they are held to this pattern.
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 CHECK_TYPE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 #: Limits on one validate request: enough for any real module, small enough
@@ -62,39 +59,6 @@ def _runnable(command: str) -> str:
 #: (A validator rather than a pattern, for a message that says why.)
 CommandText = Annotated[
     str, Field(min_length=1, max_length=MAX_COMMAND_LENGTH), AfterValidator(_runnable)
-]
-
-
-def check_id(value: str, what: str = "id") -> str:
-    """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
-
-    ``what`` names the argument in the message (``runId``, ``moduleId``).
-    """
-    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or value in {".", ".."}:
-        shown = repr(value) if len(str(value)) <= 60 else repr(str(value)[:57] + "...")
-        raise ValueError(
-            f"{what} {shown} is not a valid id: use 1-128 characters from A-Z a-z 0-9 _ . - "
-            "(and not '.' or '..')"
-        )
-    return value
-
-
-def is_valid_id(value: object) -> bool:
-    """Whether ``value`` is a string that :func:`check_id` accepts."""
-    return isinstance(value, str) and bool(ID_PATTERN.fullmatch(value)) and value not in {".", ".."}
-
-
-def _as_id(value: str, info: ValidationInfo) -> str:
-    return check_id(value, to_camel(info.field_name) if info.field_name else "id")
-
-
-#: A runId or moduleId: validated before it can touch a path. The JSON Schema
-#: shows the pattern; the validator also rejects "." and ".." and names the
-#: argument and the bad value in its message.
-SafeId = Annotated[
-    str,
-    AfterValidator(_as_id),
-    Field(json_schema_extra={"pattern": ID_PATTERN.pattern, "maxLength": 128}),
 ]
 
 
@@ -335,31 +299,6 @@ class ContractResult(CheckResult):
     )
 
 
-# --- report ------------------------------------------------------------------
-
-Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
-
-
-class ValidateReport(WireModel):
-    """What ``validate`` returns: the checks, the score, and what to do next."""
-
-    passed: bool = Field(description="True when every check passed.")
-    score: float = Field(ge=0, le=1, description="Passed checks / all checks.")
-    results: list[SerializeAsAny[CheckResult]]
-    attempt: int = Field(description="Attempt number for (runId, moduleId); 0 if not recorded.")
-    stagnant: bool
-    same_as_prev: bool
-    oscillating: bool
-    velocity: float | None
-    recommendation: Recommendation
-    module_id: str
-    run_id: str | None = None
-    max_attempts: int
-    notices: list[str] = Field(
-        default_factory=list, description="Things worth knowing that are not check failures."
-    )
-
-
 # --- plugin descriptors ------------------------------------------------------
 
 
@@ -456,20 +395,3 @@ class PlanFinding(WireModel):
     @classmethod
     def _short_names(cls, names: list[str]) -> list[str]:
         return [clip(name, MAX_FINDING_NAME) for name in names]
-
-
-class PluginInfo(WireModel):
-    """What ``forge plugins`` shows for one entry point of group ``forge``."""
-
-    name: str
-    distribution: str
-    version: str
-    module: str
-    hooks: list[str] = Field(
-        default_factory=list, description="Hooks it implements, declarations aside."
-    )
-    declares: list[str] = Field(
-        default_factory=list, description="Check and plan-rule ids it declares."
-    )
-    status: Literal["loaded", "disabled", "failed"]
-    error: str | None = None

@@ -16,13 +16,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import pluggy
+from pydantic import Field
 
 from forge import hookspecs
 from forge.errors import clip
-from forge.models import PluginInfo
+from forge.models import WireModel
 
 if TYPE_CHECKING:
     from forge.catalog import Catalog
@@ -35,6 +36,24 @@ DECLARATION_HOOKS = frozenset({"forge_checks", "forge_plan_rules"})
 BUILTIN_DISTRIBUTION = "forge-validate"
 
 logger = logging.getLogger("forge.plugins")
+
+
+class PluginInfo(WireModel):
+    """What ``forge plugins`` shows for one entry point of group ``forge``."""
+
+    name: str
+    distribution: str
+    version: str
+    module: str
+    hooks: list[str] = Field(
+        default_factory=list, description="Hooks it implements, declarations aside."
+    )
+    declares: list[str] = Field(
+        default_factory=list, description="Check and plan-rule ids it declares."
+    )
+    status: Literal["loaded", "disabled", "failed"]
+    error: str | None = None
+
 
 T = TypeVar("T")
 

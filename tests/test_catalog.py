@@ -12,9 +12,9 @@ from mcp_client import call, connect
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.engine import Engine
 from forge.models import CheckDescriptor, CheckResult, PlanRuleDescriptor, ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 
 if TYPE_CHECKING:
     from forge_testing import RunForge

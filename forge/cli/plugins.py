@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge.cli.output import table
+
+if TYPE_CHECKING:
+    from forge.parsing import LanguageRegistry
 
 
 def register(subparsers: Any) -> None:
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if host.failed or problems else 0
 
 
-def _languages_line(registry: Any) -> str:
+def _languages_line(registry: LanguageRegistry) -> str:
     """``languages: 4 (python, ...); 60 more from language_pack`` for the table's foot."""
     groups: dict[str, list[str]] = registry.by_plugin()
     extra = groups.pop("language_pack", [])

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge.cli.output import table
+
+if TYPE_CHECKING:
+    from forge.store import ForgeDir
 
 EXAMPLES = """\
 examples:
@@ -52,7 +55,7 @@ def register(subparsers: Any) -> None:
     show.set_defaults(run=run_show)
 
 
-def _forge_dir() -> Any:
+def _forge_dir() -> ForgeDir:
     from forge.config import project_root
     from forge.store import ForgeDir
 

@@ -131,9 +131,9 @@ def recommendation(
     forge_dir: ForgeDir, status: Status, module: ModuleStatus, max_attempts: int
 ) -> str | None:
     """PROCEED / RETRY / ESCALATE from the module's attempt history, as validate says it."""
-    from forge.history import assess, load_history, recommend
-    from forge.models import is_valid_id
+    from forge.ids import is_valid_id
     from forge.store import peek_json
+    from forge.validate.history import assess, load_history, recommend
 
     if module.state == "done":
         return "PROCEED"

@@ -13,10 +13,11 @@ from forge.cli.output import paint, table
 from forge.cli.progress import Progress, format_duration
 
 if TYPE_CHECKING:
-    from forge.models import CheckResult, ValidateReport
+    from forge.cli.reports import ModuleRun
+    from forge.models import CheckResult
     from forge.plan import PlanModule
-    from forge.reports import ModuleRun
     from forge.tools.service import ToolService
+    from forge.validate.report import ValidateReport
 
 EXAMPLES = """\
 examples:
@@ -146,8 +147,8 @@ def run(args: argparse.Namespace) -> int:
 def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
     from forge.cli.output import build_request
+    from forge.cli.reports import ModuleRun
     from forge.models import ValidateRequest
-    from forge.reports import ModuleRun
 
     request = build_request(
         ValidateRequest,
@@ -184,14 +185,14 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     """The plan's module (--module) or all its modules in dependency order (--all)."""
     from pydantic import ValidationError
 
-    from forge.errors import UsageError, describe_validation_error
-    from forge.plan_run import (
+    from forge.cli.plan_run import (
         RunOptions,
         find_module,
         load_plan,
         validate_all,
         validate_module,
     )
+    from forge.errors import UsageError, describe_validation_error
 
     if args.run_id is not None:
         from forge.store import valid_id
@@ -247,7 +248,7 @@ def _finished(service: ToolService, report: ValidateReport | None) -> None:
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
-    from forge import reports
+    from forge.cli import reports
 
     if output_format == "junit":
         return reports.to_junit(runs).rstrip("\n")

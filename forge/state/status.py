@@ -18,9 +18,10 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from forge.history import load_history
-from forge.models import WireModel, is_valid_id
+from forge.ids import is_valid_id
+from forge.models import WireModel
 from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_json
+from forge.validate.history import load_history
 
 ModuleState = Literal["pending", "running", "done", "failed"]
 
@@ -86,7 +87,7 @@ def build_status(
     """Assemble the status of ``run_id`` (default: the newest session snapshot's run)."""
     session: dict[str, Any] = {}
     if run_id is None:
-        latest = newest(forge_dir.root / "state", ".json")
+        latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
     if run_id is not None:
@@ -225,9 +226,7 @@ def _module_ids(
                 found.append((module["id"], title if isinstance(title, str) else module["id"]))
         return found
     # No plan: show whatever modules have an attempt history in this run.
-    folder = forge_dir.root / "iterations"
-    if run_id is not None:
-        folder = folder / run_id
+    folder = forge_dir.iterations(run_id)
     try:
         names = sorted(p.name for p in folder.iterdir() if p.is_file())
     except (FileNotFoundError, NotADirectoryError):

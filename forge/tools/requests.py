@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 from pydantic.fields import FieldInfo
 
-from forge.history import IterationUpdate
+from forge.ids import SafeId
 from forge.memory import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RECALL_LIMIT,
@@ -29,11 +29,11 @@ from forge.models import (
     MODULE_ID_DESCRIPTION,
     RUN_ID_DESCRIPTION,
     PathText,
-    SafeId,
     ValidateRequest,
     WireModel,
 )
 from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+from forge.validate.history import IterationUpdate
 
 IterationAction = Literal["get", "update", "reset"]
 SessionAction = Literal["save", "load", "list"]

@@ -19,18 +19,10 @@ from typing import Any
 from pydantic import ConfigDict, RootModel
 
 from forge.config import forge_home
-from forge.engine import Engine
-from forge.errors import UsageError
-from forge.history import (
-    IterationReset,
-    IterationState,
-    IterationUpdated,
-    read_state,
-    reset_state,
-    update_state,
-)
+from forge.errors import UsageError, clip
+from forge.ids import is_valid_id
 from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
-from forge.models import Recommendation, ValidateReport, ValidateRequest, is_valid_id
+from forge.models import ValidateRequest
 from forge.plan import PlanReport, check_plan
 from forge.state.events import (
     EventSeverity,
@@ -59,6 +51,16 @@ from forge.tools.requests import (
     SessionStateRequest,
     ValidatePlanRequest,
 )
+from forge.validate.history import (
+    IterationReset,
+    IterationState,
+    IterationUpdated,
+    read_state,
+    reset_state,
+    update_state,
+)
+from forge.validate.report import Recommendation, ValidateReport
+from forge.validate.run import Engine
 
 logger = logging.getLogger("forge.tools")
 
@@ -166,7 +168,7 @@ class ToolService:
             phase="tool_call",
             event=f"{tool}_error",
             severity="error",
-            data={"error": message[:500]},
+            data={"error": clip(message, 500)},
         )
         self.call_finished(tool, None)
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
-from forge.reports import ModuleRun
 
 if TYPE_CHECKING:
     from forge.plan import Plan, PlanModule

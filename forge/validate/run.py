@@ -1,7 +1,9 @@
-"""The validation pipeline: request -> checks -> verdict -> attempt history -> report.
+"""The checks stage, and the pipeline that runs the stages in order.
 
-Both adapters (the MCP server and the CLI) call :meth:`Engine.validate`; neither
-holds validation logic of its own.
+request (:mod:`.request`) -> checks (here) -> verdict (:mod:`.verdict`) ->
+attempt history (:mod:`.history`) -> report (:mod:`.report`). Both adapters
+(the MCP server and the CLI) call :meth:`Engine.validate`; neither holds
+validation logic of its own.
 """
 
 from __future__ import annotations
@@ -10,11 +12,14 @@ import threading
 from pathlib import Path
 
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
-from forge.history import Trend, recommend, record_attempt
-from forge.models import CheckResult, ValidateReport, ValidateRequest
+from forge.models import CheckResult, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir
+from forge.validate.history import record_attempt
+from forge.validate.report import ValidateReport
+from forge.validate.request import working_dir, workspace_for
+from forge.validate.verdict import Score, judged, unjudged
 from forge.workspace import Workspace
 
 
@@ -53,9 +58,7 @@ class Engine:
 
     def working_dir(self, request: ValidateRequest) -> Path:
         """The request's ``cwd`` (relative to the project root), else the project root."""
-        if request.cwd is None:
-            return self.root
-        return (self.root / Path(request.cwd).expanduser()).absolute()
+        return working_dir(self.root, request)
 
     def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
         """Every check of every plugin, plugin failures included, in declared order."""
@@ -100,62 +103,20 @@ class Engine:
     def validate(self, request: ValidateRequest) -> ValidateReport:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
-        workspace = Workspace(
-            self.working_dir(request),
-            config=self.config,
-            plugin_options=request.plugin_options,
-            languages=self.languages,
-            parse_cache=self.parse_cache,
-        )
-        results = self.run_checks(request, workspace)
-        passed_count = sum(result.passed for result in results)
-        passed = passed_count == len(results)
-        score = round(passed_count / len(results), 4) if results else 1.0
-        base = {
-            "passed": passed,
-            "score": score,
-            "results": results,
-            "module_id": request.module_id,
-            "run_id": request.run_id,
-            "max_attempts": max_attempts,
-        }
+        results = self.run_checks(request, workspace_for(self, request))
         if self.halted(results):
-            # The module cannot be judged (its working dir is gone): nothing
-            # to learn from retrying, and no attempt is recorded.
-            return ValidateReport(
-                **base | {"passed": False, "score": 0.0},
-                attempt=0,
-                stagnant=False,
-                same_as_prev=False,
-                oscillating=False,
-                velocity=None,
-                recommendation="ESCALATE",
-            )
+            return unjudged(request, results, max_attempts)
+        score = Score.of(results)
         _, trend, notices = record_attempt(
             self.forge_dir.iteration(request.module_id, request.run_id),
             module_id=request.module_id,
             run_id=request.run_id,
             source="validate",
-            score=score,
-            passed=passed,
+            score=score.score,
+            passed=score.passed,
             failures=[result.failure_key for result in results if not result.passed],
         )
-        return ValidateReport(
-            **base,
-            **_trend_fields(trend),
-            recommendation=recommend(passed=passed, trend=trend, max_attempts=max_attempts),
-            notices=notices,
-        )
-
-
-def _trend_fields(trend: Trend) -> dict[str, object]:
-    return {
-        "attempt": trend.attempt,
-        "stagnant": trend.stagnant,
-        "same_as_prev": trend.same_as_prev,
-        "oscillating": trend.oscillating,
-        "velocity": trend.velocity,
-    }
+        return judged(request, results, trend, max_attempts=max_attempts, notices=notices)
 
 
 def _plugin_failure(plugin: str, message: str) -> CheckResult:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge import __version__
-from forge.models import CheckResult, Location, ValidateReport
+from forge.models import CheckResult, Location
+from forge.validate.report import ValidateReport
 
 if TYPE_CHECKING:
     from forge.catalog import Catalog
