@@ -74,14 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.store import ForgeDir
     from forge.tools.requests import ForgeLogsRequest
 
-    request = build_request(
-        ForgeLogsRequest,
-        run_id=args.run_id,
-        module_id=args.module_id,
-        phase=args.phase,
-        severity=args.severity,
-        limit=args.limit,
-    )
+    request = build_request(ForgeLogsRequest, args)
     forge_dir = ForgeDir(project_root())
     filters = request.model_dump(include={"module_id", "phase", "severity"})
     result = query_logs(forge_dir, run_id=request.run_id, limit=request.limit, **filters)

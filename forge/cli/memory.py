@@ -103,14 +103,7 @@ def run_recall(args: argparse.Namespace) -> int:
     from forge.cli.output import build_request
     from forge.tools.requests import MemoryRecallRequest
 
-    request = build_request(
-        MemoryRecallRequest,
-        query=args.query,
-        scope=args.scope,
-        limit=args.limit,
-        category=args.category,
-    )
-    result = _build_service().memory_recall(request)
+    result = _build_service().memory_recall(build_request(MemoryRecallRequest, args))
     _warn(result.notices)
     print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.text)
     return 0
@@ -121,15 +114,7 @@ def run_save(args: argparse.Namespace) -> int:
     from forge.cli.output import build_request
     from forge.tools.requests import MemorySaveRequest
 
-    request = build_request(
-        MemorySaveRequest,
-        pattern=args.pattern,
-        category=args.category,
-        confidence=args.confidence,
-        scope=args.scope,
-        tags=args.tags,
-    )
-    result = _build_service().memory_save(request)
+    result = _build_service().memory_save(build_request(MemorySaveRequest, args))
     _warn(result.notices)
     print(
         json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -35,13 +36,18 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 M = TypeVar("M", bound="BaseModel")
 
 
-def build_request(model: type[M], **values: Any) -> M:
-    """A tool's request model from command-line values; a bad value is a usage error (exit 2)."""
+def build_request(model: type[M], args: argparse.Namespace, **overrides: Any) -> M:
+    """A tool's request model from the parsed flags named like its fields (and ``overrides``).
+
+    The CLI builds the same request models as the MCP tools, so every limit is
+    checked in one place; a bad value is a usage error (exit 2).
+    """
     from pydantic import ValidationError
 
     from forge.errors import UsageError, describe_validation_error
 
+    values = {name: getattr(args, name) for name in model.model_fields if hasattr(args, name)}
     try:
-        return model(**values)
+        return model(**values | overrides)
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None

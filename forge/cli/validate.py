@@ -152,15 +152,9 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
 
     request = build_request(
         ValidateRequest,
+        args,
         module_id=args.module_id or "adhoc",
-        files=args.files,
         contract_checks=[_contract_pair(text) for text in args.contracts],
-        auto_contracts=args.auto_contracts,
-        commands=args.commands,
-        cwd=args.cwd,
-        run_id=args.run_id,
-        timeout=args.timeout,
-        max_attempts=args.max_attempts,
     )
     service = _service(args.run_id)
     working_dir = service.engine.working_dir(request)

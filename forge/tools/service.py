@@ -126,26 +126,12 @@ class ToolService:
 
     # --- per-call bookkeeping, shared by both adapters -----------------------------
 
-    def log(
-        self,
-        run_id: str | None,
-        *,
-        phase: Phase,
-        event: str,
-        module_id: str | None = None,
-        severity: EventSeverity = "info",
-        data: dict[str, Any] | None = None,
-    ) -> None:
-        """Append an event to ``run_id``'s log, else to this process's own run log."""
-        log_event(
-            self.forge_dir,
-            run_id or self.run_id,
-            phase=phase,
-            event=event,
-            module_id=module_id,
-            severity=severity,
-            data=data,
-        )
+    def log(self, run_id: str | None, *, phase: Phase, event: str, **details: Any) -> None:
+        """Append an event to ``run_id``'s log, else to this process's own run log.
+
+        ``details``: ``module_id``, ``severity`` and ``data``, as :func:`log_event` takes them.
+        """
+        log_event(self.forge_dir, run_id or self.run_id, phase=phase, event=event, **details)
 
     def call_started(self, tool: str, arguments: dict[str, Any], run_id: str | None) -> None:
         """The ``tool_call`` event every MCP call appends (arguments summarised)."""
