@@ -5,7 +5,7 @@ with the repository's default branch) and reads a file's content at that
 revision through git's object store (``git ls-tree`` and ``git cat-file
 --batch``: nothing is checked out, the worktree is never touched), caching
 contents per blob id. Matching findings across revisions is the baseline
-stage's business (:mod:`forge.baseline`).
+stage's business (:mod:`forge.validate.baseline`).
 
 Without git, outside a repository, or when ``auto`` finds no default branch,
 there is no base and nothing changes. A base the caller names that does not

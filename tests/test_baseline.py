@@ -5,7 +5,7 @@ from __future__ import annotations
 import tree_sitter
 import tree_sitter_python
 
-from forge.baseline import enclosing_symbol, finding, pre_existing
+from forge.validate.baseline import enclosing_symbol, finding, pre_existing
 
 
 def test_findings_match_by_check_file_message_and_symbol_not_line() -> None:
