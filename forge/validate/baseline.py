@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.errors import clip
 from forge.git import Base, materialize, resolve_base
 from forge.models import CheckResult, Location, ValidateRequest
 from forge.parsing import NotParsed
@@ -93,40 +94,60 @@ def enclosing_symbol(root_node: Node, line: int, column: int, source: bytes) -> 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the stage tells the report: the commit compared with, and why there was none."""
+    """The base a request is judged against, or why there is none."""
 
-    commit: str | None = None
+    base: Base | None = None
     notices: tuple[str, ...] = ()
 
+    @property
+    def commit(self) -> str | None:
+        """The commit compared with, for the report."""
+        return self.base.commit if self.base is not None else None
 
-def apply_baseline(
-    engine: Engine, request: ValidateRequest, workspace: Workspace, results: list[CheckResult]
-) -> tuple[list[CheckResult], Outcome]:
-    """``results`` with the findings the base already had marked ``preExisting``.
 
-    The base is the request's ``baseRef``, else ``[tool.forge] base-ref``.
-    Without one, outside git, or when ``auto`` finds no default branch,
-    ``results`` come back unchanged (the last two with a notice saying so).
-    Raises :class:`forge.git.GitError` for a named base that does not resolve.
+def resolve_request_base(engine: Engine, request: ValidateRequest, cwd: Path) -> Outcome:
+    """The base of the request's ``baseRef``, else of ``[tool.forge] base-ref``.
+
+    Resolved before any check runs, so a bad name costs nothing. Without a
+    ref there is no base; outside git, or when ``auto`` finds no default
+    branch, there is none either, with a notice saying so. Raises
+    :class:`forge.git.GitError` for a named base that does not resolve.
     """
     ref = request.base_ref or engine.config.base_ref
     if not ref:
-        return results, Outcome()
-    base = resolve_base(workspace.cwd, ref)
+        return Outcome()
+    base = resolve_base(cwd, ref)
     if base is None:
-        why = f"no base for {ref!r} (not a git repository, or no default branch to start from)"
-        return results, Outcome(notices=(f"{why}: every finding counts",))
+        why = f"no base for {clip(ref, 80)!r} (not a git repository, or no default branch)"
+        return Outcome(notices=(f"{why}: every finding counts",))
+    return Outcome(base=base)
+
+
+def apply_baseline(
+    engine: Engine,
+    request: ValidateRequest,
+    workspace: Workspace,
+    results: list[CheckResult],
+    base: Base | None,
+) -> list[CheckResult]:
+    """``results`` with the findings ``base`` already had marked ``preExisting``.
+
+    Only failing results of file checks (descriptors with ``targets_file``)
+    are compared; with no base, ``results`` come back unchanged.
+    """
+    if base is None:
+        return results
     file_checks = {
         type_
         for type_, descriptor in engine.plugins.checks.descriptors.items()
         if descriptor.targets_file
     }
     failing = [index for index, r in enumerate(results) if not r.passed and r.type in file_checks]
-    if failing:
-        targets = list(dict.fromkeys(results[index].target for index in failing))
-        base_findings = _base_findings(engine, request, workspace, base, targets, file_checks)
-        results = _mark(results, failing, workspace, base, base_findings)
-    return results, Outcome(commit=base.commit)
+    if not failing:
+        return results
+    targets = list(dict.fromkeys(results[index].target for index in failing))
+    base_findings = _base_findings(engine, request, workspace, base, targets, file_checks)
+    return _mark(results, failing, workspace, base, base_findings)
 
 
 def _base_findings(

@@ -17,7 +17,7 @@ from forge.models import CheckResult, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir
-from forge.validate.baseline import apply_baseline
+from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
@@ -106,10 +106,13 @@ class Engine:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
         workspace = workspace_for(self, request)
+        baseline = Outcome()
+        if workspace.cwd.is_dir():  # else cwd_check halts below and nothing is judged
+            baseline = resolve_request_base(self, request, workspace.cwd)
         results = self.run_checks(request, workspace)
         if self.halted(results):
             return unjudged(request, results, max_attempts)
-        results, baseline = apply_baseline(self, request, workspace, results)
+        results = apply_baseline(self, request, workspace, results, baseline.base)
         score = Score.of(results)
         _, trend, notices = record_attempt(
             self.forge_dir.iteration(request.module_id, request.run_id),
