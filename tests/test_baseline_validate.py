@@ -224,3 +224,32 @@ async def test_mcp_validate_gives_the_same_verdicts(
         assert verdict(await call(client, "validate", arguments)) == (False, NEW)
         message = await call_error(client, "validate", {**arguments, "baseRef": "nope"})
         assert "baseRef 'nope' is not a commit" in message
+
+
+def test_working_dir_below_the_root_and_absolute_paths(run_forge: RunForge, branch: Path) -> None:
+    (branch / "pkg").mkdir()
+    commit(branch, {"pkg/mod.py": "def f():\n    pass\n"}, "pkg on main's side")
+    git(branch, "branch", "-f", "main", "HEAD")
+    (branch / "pkg" / "mod.py").write_text(
+        "def f():\n    pass\n\n\ndef g():\n    pass\n", encoding="utf-8"
+    )
+    legacy = str(branch / "legacy.py")
+    completed = run_forge(
+        "validate",
+        "--cwd",
+        "pkg",
+        "--files",
+        "mod.py",
+        legacy,
+        "--base",
+        "main",
+        "--json",
+        env=WITH_STUBS,
+    )
+    report = json.loads(completed.stdout)
+    assert verdict(report) == (
+        False,
+        [("stub_check", "mod.py", False), ("stub_check", legacy, True)],
+    )
+    [mod] = [r for r in report["results"] if r["target"] == "mod.py" and not r["passed"]]
+    assert [loc.get("preExisting", False) for loc in mod["locations"]] == [True, False]
