@@ -9,12 +9,11 @@ a new stub and a new syntax error, it fails on exactly those.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from forge_testing import forge_executable
+from forge_testing import commit, forge_executable, git
 from mcp import Client
 from mcp_client import call, call_error, stdio_parameters
 
@@ -26,33 +25,6 @@ pytest.importorskip("forge_stubs")
 FILES = ("legacy.py", "broken.py", "feature.py")
 #: forge-stubs is what finds the old TODO: enabled for these tests.
 WITH_STUBS = {"FORGE_DISABLE_PLUGINS": ""}
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-            *args,
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> None:
-    for name, text in files.items():
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
 
 
 @pytest.fixture

@@ -2,44 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
+from forge_testing import commit, git
 
 from forge.git import BLOB_CACHE, GitError, resolve_base
-
-
-def git(repo: Path, *args: str) -> str:
-    """Run git in ``repo`` with a fixed identity; its stdout."""
-    done = subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-            *args,
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> str:
-    """Write ``files``, commit them all, and return the commit id."""
-    for name, text in files.items():
-        path = repo / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
 
 
 @pytest.fixture
