@@ -107,7 +107,7 @@ class Engine:
         max_attempts = request.max_attempts or self.config.max_attempts
         workspace = workspace_for(self, request)
         baseline = Outcome()
-        if workspace.cwd.is_dir():  # else cwd_check halts below and nothing is judged
+        if _usable_dir(workspace.cwd):  # else cwd_check halts below, nothing is judged
             baseline = resolve_request_base(self, request, workspace.cwd)
         results = self.run_checks(request, workspace)
         if self.halted(results):
@@ -131,6 +131,14 @@ class Engine:
             notices=[*baseline.notices, *notices],
             base_commit=baseline.commit,
         )
+
+
+def _usable_dir(path: Path) -> bool:
+    """True for an existing folder; a path the OS refuses (name too long) is not one."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _plugin_failure(plugin: str, message: str) -> CheckResult:
