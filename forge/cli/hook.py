@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 from forge.cli.hook_target import HookError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from forge.cli.hook_target import Target
     from forge.models import CheckResult, ValidateReport
 
@@ -148,7 +150,7 @@ def edited_files(tool: object, tool_input: object) -> list[str]:
 
 def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     """Block an edit that left its file, or its contracts with its neighbours, broken."""
-    from forge.cli.hook_target import event_cwd, find_project_root, module_files
+    from forge.cli.hook_target import event_cwd, find_module_ref, find_project_root, module_files
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
     if not written:
@@ -157,21 +159,21 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     files = [path for path in (_absolute(cwd, name) for name in written) if path.is_file()]
     if not files:
         return None
+    if find_module_ref(cwd) is None and all(_clean_python(path, cwd) for path in files):
+        return None  # nothing forge could find: no need to load it
 
     from forge.engine import Engine
     from forge.models import ValidateRequest
     from forge.workspace import Workspace
 
-    root = find_project_root(cwd)
-    engine = Engine.for_project(root or cwd)
+    engine = Engine.for_project(find_project_root(cwd) or cwd)
     files = [path for path in files if engine.languages.for_path(path) is not None]
     if not files:
         return None  # no language forge knows: not forge's business
-    listed = module_files(root, cwd) if root is not None else []
     edited = {_key(path) for path in files}
     neighbours = [
         path
-        for path in (_absolute(cwd, name) for name in listed)
+        for path in (_absolute(cwd, name) for name in module_files(cwd))
         if _key(path) not in edited and engine.languages.for_path(path) is not None
     ]
     request = ValidateRequest(module_id="hook", files=[str(path) for path in [*files, *neighbours]])
@@ -190,6 +192,61 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     return block(
         f"forge: {names} has problems; fix them before going on:", findings, limit=MAX_FINDINGS
     )
+
+
+def _clean_python(path: Path, cwd: Path) -> bool:
+    """True when forge's checks cannot fail on ``path``, known without loading them.
+
+    A Python file that CPython compiles (the authority forge's syntax check
+    defers to) and that imports nothing but the standard library, none of it
+    shadowed by a file or folder of the project, has no syntax error and no
+    contract to break. Anything else, or any doubt, is left to the checks: this
+    only ever allows, so it can never disagree with them about a block.
+    """
+    if path.suffix.lower() not in {".py", ".pyi"}:
+        return False
+    import ast
+    import warnings
+
+    try:
+        source = path.read_bytes()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn; the checks judge those
+            tree = ast.parse(source, str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return False
+    top_names: set[str] = set()
+    for node in _statements(tree.body):
+        if isinstance(node, ast.ImportFrom):
+            if node.level or node.module is None:
+                return False
+            top_names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            top_names.update(alias.name.split(".")[0] for alias in node.names)
+    if not top_names <= {*sys.stdlib_module_names, "__future__"}:
+        return False
+    folder = path.resolve().parent
+    folders = [folder, *folder.parents]
+    inside = cwd.resolve()
+    folders = folders[: folders.index(inside) + 1] if inside in folders else folders[:1]
+    return not any(
+        (where / name).exists() or (where / f"{name}.py").exists()
+        for where in [*folders, inside / "src"]
+        for name in top_names
+    )
+
+
+def _statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement of ``body``, nested ones too, without visiting expressions (imports are
+    statements, and a file has ten times more expression nodes than statements)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                stack.extend(reversed(children))
 
 
 def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:

@@ -24,26 +24,25 @@ nothing changed is let through instead of looping.
 
 from __future__ import annotations
 
-import hashlib
+import json
 import os
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from forge.plan import PlanModule
 
 #: Longest a git command may take while fingerprinting (it is a courtesy).
 GIT_TIMEOUT_SECONDS = 20.0
+#: Largest session snapshot read (forge writes at most 1 MB).
+MAX_STATE_BYTES = 2 * 1024 * 1024
 
 
 class HookError(Exception):
     """forge cannot decide (bad event, unusable plan): the event is allowed, with this line."""
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """The module a stop is about: where the project is, which plan, which run, which dir."""
 
     root: Path
@@ -96,16 +95,26 @@ def _main_worktree(git_file: Path) -> Path | None:
     return gitdir.parent.parent.parent.resolve()
 
 
-def find_target(cwd: Path) -> Target | None:
-    """The module this agent owns, or ``None``; :class:`HookError` when the setup is broken."""
+class ModuleRef(NamedTuple):
+    """A module named for the hook's cwd, before its plan is read (found with the stdlib only)."""
+
+    root: Path
+    module_id: str
+    run_id: str | None
+    plan_named: str | None
+    working_dir: Path
+
+
+def find_module_ref(cwd: Path) -> ModuleRef | None:
+    """The module the hook's cwd belongs to, by name; ``None`` when no module applies."""
     root = find_project_root(cwd)
     if root is None:
         return None
     module_id = os.environ.get("FORGE_MODULE_ID") or None
     run_id = os.environ.get("FORGE_RUN_ID") or None
     if module_id is not None:
-        plan_path = _plan_path(root, None)
-        return Target(root, plan_path, _module(plan_path, module_id), _valid_run(run_id), cwd)
+        return ModuleRef(root, module_id, run_id, None, cwd)
+    here = cwd.resolve()
     for state_run, state in _sessions(root, run_id):
         worktrees = state.get("worktrees")
         if not isinstance(worktrees, dict):
@@ -114,13 +123,25 @@ def find_target(cwd: Path) -> Target | None:
             if not isinstance(owner, str) or not isinstance(folder, str) or not folder:
                 continue
             working_dir = (root / Path(folder).expanduser()).resolve()
-            if _inside(cwd.resolve(), working_dir):
-                plan_path = _plan_path(root, state.get("planPath"))
-                return Target(root, plan_path, _module(plan_path, owner), state_run, working_dir)
+            if here == working_dir or working_dir in here.parents:
+                plan = state.get("planPath")
+                return ModuleRef(
+                    root, owner, state_run, plan if isinstance(plan, str) else None, working_dir
+                )
     return None
 
 
-def module_files(root: Path, cwd: Path) -> list[str]:
+def find_target(cwd: Path) -> Target | None:
+    """The module this agent owns, or ``None``; :class:`HookError` when the setup is broken."""
+    ref = find_module_ref(cwd)
+    if ref is None:
+        return None
+    plan_path = _plan_path(ref.root, ref.plan_named)
+    module = _module(plan_path, ref.module_id)
+    return Target(ref.root, plan_path, module, _valid_run(ref.run_id), ref.working_dir)
+
+
+def module_files(cwd: Path) -> list[str]:
     """The listed files of the module ``cwd`` belongs to; ``[]`` when none is known.
 
     For an edit, where a broken setup must cost nothing: any problem finding
@@ -171,13 +192,15 @@ def _module(plan_path: Path, module_id: str) -> PlanModule:
 
 
 def _sessions(root: Path, run_id: str | None) -> list[tuple[str, dict[str, Any]]]:
-    """Session snapshots, newest first (only ``run_id``'s when given); unreadable ones skipped."""
-    from forge.models import is_valid_id
-    from forge.store import peek_json
+    """Session snapshots, newest first (only ``run_id``'s when given); unreadable ones skipped.
 
+    Read with the stdlib alone (an edit must stay cheap), never changed here.
+    """
     folder = root / ".forge" / "state"
     if run_id is not None:
-        paths = [folder / f"{run_id}.json"] if is_valid_id(run_id) else []
+        # A name from the environment becomes a path: only a plain file name may.
+        plain = run_id not in {".", ".."} and os.sep not in run_id and "/" not in run_id
+        paths = [folder / f"{run_id}.json"] if plain else []
     else:
         try:
             paths = [path for path in folder.iterdir() if path.name.endswith(".json")]
@@ -187,10 +210,13 @@ def _sessions(root: Path, run_id: str | None) -> list[tuple[str, dict[str, Any]]
         paths.sort(key=_mtime, reverse=True)
     found: list[tuple[str, dict[str, Any]]] = []
     for path in paths:
-        state, _problem = peek_json(path)
-        name = path.name.removesuffix(".json")
-        if isinstance(state, dict) and is_valid_id(name):
-            found.append((name, state))
+        try:
+            with path.open("rb") as handle:
+                state = json.loads(handle.read(MAX_STATE_BYTES + 1))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(state, dict):
+            found.append((path.name.removesuffix(".json"), state))
     return found
 
 
@@ -199,10 +225,6 @@ def _mtime(path: Path) -> int:
         return path.stat().st_mtime_ns
     except OSError:
         return 0
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
 
 
 # --- between stops ---------------------------------------------------------------------
@@ -246,6 +268,8 @@ def fingerprint(target: Target) -> str:
     Equal digests mean the agent changed nothing forge can see: no listed file,
     no tracked file, no untracked file's size or time.
     """
+    import hashlib
+
     digest = hashlib.sha256()
     for name in sorted(target.module.files):
         path = Path(name).expanduser()
@@ -264,14 +288,16 @@ def fingerprint(target: Target) -> str:
     untracked = _git(
         target.working_dir, ["ls-files", "--others", "--exclude-standard", "-z", *outside_forge]
     )
-    for name in sorted(untracked.split(b"\0")):
-        if name:
-            digest.update(name + b"\0" + _stat_key(target.working_dir / os.fsdecode(name)))
+    for entry in sorted(untracked.split(b"\0")):
+        if entry:
+            digest.update(entry + b"\0" + _stat_key(target.working_dir / os.fsdecode(entry)))
     return digest.hexdigest()
 
 
 def _git(cwd: Path, args: list[str]) -> bytes:
     """``git args`` output in ``cwd``; empty when git or the repository is not there."""
+    import subprocess
+
     try:
         completed = subprocess.run(
             ["git", *args],

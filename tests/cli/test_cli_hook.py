@@ -392,3 +392,76 @@ def test_the_hook_does_not_import_mcp(project: Path) -> None:
     )
     assert '"decision": "block"' in completed.stdout
     assert completed.stderr.strip() == "[]"
+
+
+# --- the cheap answer for a clean stand-alone Python file ------------------------------
+
+LOADED = """
+import io, sys
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from forge.cli import main
+main(["hook"])
+heavy = ("forge.engine", "pydantic", "tree_sitter", "mcp")
+print(sorted(name for name in heavy if name in sys.modules), file=sys.stderr)
+"""
+
+
+def loaded_after(
+    event: dict[str, Any], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[str, list[str]]:
+    """Run the hook in a fresh interpreter: its stdout, and which heavy modules it imported."""
+    # -I: the project's own json.py must not shadow the standard library for forge itself.
+    completed = subprocess.run(
+        [sys.executable, "-I", "-c", LOADED, json.dumps(event)],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return completed.stdout, json.loads(completed.stderr.strip().replace("'", '"'))
+
+
+def test_a_clean_standalone_python_file_is_allowed_without_loading_the_checks(
+    project: Path,
+) -> None:
+    good = write(project / "tool.py", "import json\nfrom os import path\n\nprint(json, path)\n")
+    out, heavy = loaded_after(post_tool_use(project, "Write", {"file_path": str(good)}), project)
+    assert out == "" and heavy == []
+
+
+@pytest.mark.parametrize(
+    ("files", "why"),
+    [
+        (
+            {"app.py": "from json import dumps\n", "json.py": "def loads(t):\n    return t\n"},
+            "a project file shadows the standard library module",
+        ),
+        (
+            {"app.py": "from .util import helper\n", "util.py": "def other():\n    pass\n"},
+            "a relative import",
+        ),
+        ({"app.py": "import requestz\n"}, "a package outside the standard library"),
+        ({"app.py": "def f(:\n"}, "CPython rejects it"),
+    ],
+)
+def test_anything_but_a_clean_standalone_file_gets_the_checks(
+    project: Path, files: dict[str, str], why: str
+) -> None:
+    for name, text in files.items():
+        write(project / name, text)
+    out, heavy = loaded_after(
+        post_tool_use(project, "Write", {"file_path": str(project / "app.py")}), project
+    )
+    assert "forge.engine" in heavy, why
+    if "json.py" in files:
+        assert "'dumps' is not exported by json.py" in out
+
+
+def test_a_module_file_gets_the_checks_even_when_clean(project: Path) -> None:
+    forge_project(project)
+    good = write(project / "tool.py", "import json\n")
+    event = post_tool_use(project, "Write", {"file_path": str(good)})
+    assert loaded_after(event, project)[1] == []  # no module: FORGE_MODULE_ID is not set
+    assert "forge.engine" in loaded_after(event, project, env=WORKER)[1]
