@@ -22,6 +22,7 @@ engine's. Imports are taken per event, so an edit pays only for parsing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -94,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"forge hook: allowed without checking: {_one_line(exc)}", file=sys.stderr)
         return 0
     if decision is not None:
-        print(json.dumps(decision, ensure_ascii=False))
+        # ASCII JSON: whatever the locale's encoding, the answer can be written.
+        with contextlib.suppress(OSError):  # the agent stopped listening: nothing to tell
+            print(json.dumps(decision), flush=True)
     return 0
 
 
@@ -311,8 +314,6 @@ def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
 
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
-    import contextlib
-
     from forge.engine import Engine
     from forge.plan_run import RunOptions, request_for
     from forge.service import Forge
