@@ -80,7 +80,7 @@ def test_the_mcp_server_and_the_hooks_run_forges_own_commands() -> None:
 
 
 def test_the_skills_and_agents_describe_themselves_and_name_real_tools() -> None:
-    from forge.server import TOOL_NAMES
+    from forge.tools.mcp_server import TOOL_NAMES
 
     skills = {path.parent.name: path for path in PLUGIN.glob("skills/*/SKILL.md")}
     agents = {path.stem: path for path in PLUGIN.glob("agents/*.md")}

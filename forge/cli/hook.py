@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from forge.cli.hook_target import Target
-    from forge.models import CheckResult, ValidateReport
+    from forge.models import CheckResult
+    from forge.validate.report import ValidateReport
 
 EXAMPLES = """\
 examples (Claude Code runs it; these feed it by hand):
@@ -71,6 +72,8 @@ MAX_FINDINGS = 6
 MAX_REASON = 2_000
 #: Largest event read from stdin (a Write event carries the whole file).
 MAX_EVENT_BYTES = 64 * 1024 * 1024
+#: Where events of a stop that names no run go: ``.forge/logs/hook.jsonl``.
+HOOK_RUN_ID = "hook"
 _PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Move to: ")
 
 
@@ -165,9 +168,9 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     if find_module_ref(cwd) is None and all(_clean_python(path, cwd) for path in files):
         return None  # nothing forge could find: no need to load it
 
-    from forge.engine import Engine
     from forge.models import ValidateRequest
-    from forge.workspace import Workspace
+    from forge.validate.request import workspace_for
+    from forge.validate.run import Engine
 
     engine = Engine.for_project(find_project_root(cwd) or cwd)
     files = [path for path in files if engine.languages.for_path(path) is not None]
@@ -179,12 +182,11 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
         for path in (_absolute(cwd, name) for name in module_files(cwd))
         if _key(path) not in edited and engine.languages.for_path(path) is not None
     ]
-    request = ValidateRequest(module_id="hook", files=[str(path) for path in [*files, *neighbours]])
-    workspace = Workspace(
-        cwd, config=engine.config, languages=engine.languages, parse_cache=engine.parse_cache
+    request = ValidateRequest(
+        module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *neighbours]]
     )
     findings: list[str] = []
-    for result in engine.run_checks(request, workspace):
+    for result in engine.run_checks(request, workspace_for(engine, request)):
         if result.passed or result.type not in EDIT_CHECKS:
             continue
         if _concerns(result, edited, cwd):
@@ -261,24 +263,17 @@ def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:
 
 
 def result_findings(result: CheckResult, cwd: Path) -> list[str]:
-    """``path:line:column: message`` for each place a failed result points at."""
-    lines: list[str] = []
-    for location in getattr(result, "locations", None) or []:
-        lines.append(
-            f"{_display(result.target, cwd)}:{location.line}:{location.column}: {location.message}"
-        )
-    missing = getattr(result, "missing_details", None) or []
-    if missing:
-        from forge.contracts import describe_missing
+    """``path:line:column: message`` for each place a failed result points at.
 
-        exporter = _display(result.exporter, cwd)  # type: ignore[attr-defined]
-        importer = _display(result.importer, cwd)  # type: ignore[attr-defined]
-        for name in missing:
-            text = describe_missing(name.name, name.suggestion, exporter)
-            lines.append(f"{importer}:{name.line}:{name.column}: {text}")
-    if not lines:
-        lines.append(f"{_display(result.target, cwd)}: {result.message}")
-    return lines
+    Read from the ``locations`` channel alone, whatever the check: a place
+    without a path is in the result's target.
+    """
+    lines = [
+        f"{_display(location.path or result.target, cwd)}:{location.line}:{location.column}: "
+        f"{location.message}"
+        for location in result.locations
+    ]
+    return lines or [f"{_display(result.target, cwd)}: {result.message}"]
 
 
 # --- Stop / SubagentStop -------------------------------------------------------------
@@ -314,17 +309,16 @@ def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
 
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
-    from forge.engine import Engine
-    from forge.plan_run import RunOptions, request_for
-    from forge.service import Forge
+    from forge.cli.plan_run import RunOptions, request_for
+    from forge.tools.service import ToolService
 
-    service = Forge(Engine.for_project(target.root), run_id=target.run_id or "hook")
-    service.active_run = target.run_id
+    service = ToolService.for_project(
+        target.root, run_id=target.run_id or HOOK_RUN_ID, active_run=target.run_id
+    )
     options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id)
     report = service.validate(request_for(target.module, options))
     if target.run_id is not None:
-        with contextlib.suppress(Exception):  # status is a courtesy, never the verdict
-            service.refresh_status("validate")
+        service.call_finished("validate", report)  # status.json follows the run
     return report
 
 
@@ -338,8 +332,8 @@ def summarize(report: ValidateReport, cwd: Path) -> str:
     ]
     for result in failures[:MAX_FINDINGS]:
         lines.append(f"FAIL {result.type} {result.target}: {result.message}")
-        places = result_findings(result, cwd) if result.type in EDIT_CHECKS else []
-        lines.extend(f"  {place}" for place in places[:3] if place != lines[-1])
+        if result.locations:
+            lines.extend(f"  {place}" for place in result_findings(result, cwd)[:3])
         tail = (getattr(result, "stderr", "") or getattr(result, "stdout", "") or "").strip()
         lines.extend(f"  | {line}" for line in tail.splitlines()[-3:])
     if len(failures) > MAX_FINDINGS:

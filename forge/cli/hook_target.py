@@ -157,7 +157,7 @@ def module_files(cwd: Path) -> list[str]:
 def _valid_run(run_id: str | None) -> str | None:
     if run_id is None:
         return None
-    from forge.models import is_valid_id
+    from forge.ids import is_valid_id
 
     if not is_valid_id(run_id):
         raise HookError(f"FORGE_RUN_ID {run_id[:60]!r} is not a valid run id")

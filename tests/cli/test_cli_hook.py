@@ -401,7 +401,7 @@ import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from forge.cli import main
 main(["hook"])
-heavy = ("forge.engine", "pydantic", "tree_sitter", "mcp")
+heavy = ("forge.validate.run", "pydantic", "tree_sitter", "mcp")
 print(sorted(name for name in heavy if name in sys.modules), file=sys.stderr)
 """
 
@@ -454,7 +454,7 @@ def test_anything_but_a_clean_standalone_file_gets_the_checks(
     out, heavy = loaded_after(
         post_tool_use(project, "Write", {"file_path": str(project / "app.py")}), project
     )
-    assert "forge.engine" in heavy, why
+    assert "forge.validate.run" in heavy, why
     if "json.py" in files:
         assert "'dumps' is not exported by json.py" in out
 
@@ -464,4 +464,4 @@ def test_a_module_file_gets_the_checks_even_when_clean(project: Path) -> None:
     good = write(project / "tool.py", "import json\n")
     event = post_tool_use(project, "Write", {"file_path": str(good)})
     assert loaded_after(event, project)[1] == []  # no module: FORGE_MODULE_ID is not set
-    assert "forge.engine" in loaded_after(event, project, env=WORKER)[1]
+    assert "forge.validate.run" in loaded_after(event, project, env=WORKER)[1]
