@@ -363,16 +363,15 @@ def _clip(text: str) -> str:
     return clip(text, MAX_REASON)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    name = "" if isinstance(exc, HookError) or _is_forge_error(exc) else f"{type(exc).__name__}: "
-    return (name + text)[:300]
+def _one_line(exc: Exception) -> str:
+    """What went wrong, on one line: forge's own messages as they are, others with their type."""
+    from forge.errors import ForgeError, clip
 
+    if isinstance(exc, HookError | ForgeError):
+        return clip(" ".join(str(exc).split()), 300)
+    from forge.plugin_manager import describe_exception
 
-def _is_forge_error(exc: BaseException) -> bool:
-    from forge.errors import ForgeError
-
-    return isinstance(exc, ForgeError)
+    return describe_exception(exc)
 
 
 def _absolute(cwd: Path, name: str) -> Path:
