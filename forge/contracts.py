@@ -228,6 +228,8 @@ class Comparison:
     missing: tuple[MissingName, ...]
     #: Local files the importer does import (for "does not import" messages).
     imported_files: tuple[Path, ...] = ()
+    #: The exporter's tree has syntax errors: names "missing" may be defined there.
+    exporter_broken: bool = False
 
 
 class ContractError(Exception):
@@ -362,7 +364,8 @@ class ContractAnalyzer:
                     MissingName(name.name, name.line, name.column, suggest(name, exports))
                 )
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
-        return Comparison(exports, imported, bool(mine), tuple(missing), others)
+        broken = bool(getattr(self._require(exporter)[0], "has_errors", False))
+        return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
 
     def local_imports(self, importer: Path) -> Iterator[Path]:
         """Files inside the working dir that ``importer`` imports and that have an extractor."""
@@ -378,14 +381,15 @@ class ContractAnalyzer:
 
 def suggest(name: ImportedName, exports: Exports) -> str | None:
     """A near exported name for a missing one, or ``default`` for a default-vs-named mix-up."""
-    candidates = sorted(exports.names)
+    # "default" is suggested only through the declared-name rule below: a
+    # near spelling of "default" ("delta") is no reason to suggest it.
+    candidates = sorted(exports.names - {"default"})
     if name.name == "default":
         # `import greet from` where the exporter has `export function greet`.
         wanted = name.local or ""
-        named = [c for c in candidates if c != "default"]
-        if wanted in named:
+        if wanted in candidates:
             return wanted
-        close = difflib.get_close_matches(wanted, named, n=1, cutoff=0.6) if wanted else []
+        close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if wanted else []
         return close[0] if close else None
     if "default" in exports.names and exports.default_alias == name.name:
         return "default"

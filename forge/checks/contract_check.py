@@ -19,6 +19,7 @@ import stat
 from pathlib import Path
 
 from forge import hookimpl
+from forge.checks.syntax_check import find_errors
 from forge.contracts import Comparison, ContractAnalyzer, ContractError, normalize
 from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
 from forge.parsing import NotParsed
@@ -94,6 +95,11 @@ def check_pair(
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
         message = f"{importer} does not import from {exporter}{elsewhere}"
         return ContractResult(**base, **fields, passed=False, message=message)
+    if comparison.missing and comparison.exporter_broken:
+        # Names after the syntax error may well be defined: say it once, not per name.
+        fields.update(missing=[], missing_details=[], exports_known=False)
+        message = f"{exporter} does not parse{_first_error(analyzer, exporter_path)}, so its exports cannot be read: fix it first"
+        return ContractResult(**base, **fields, passed=False, message=message)
     if comparison.missing:
         listed = ", ".join(
             name.name + (f" (did you mean {name.suggestion}?)" if name.suggestion else "")
@@ -117,6 +123,14 @@ def check_pair(
     else:
         message = f"imports {exporter} for its side effects or as a whole (no names)"
     return ContractResult(**base, **fields, passed=True, message=message)
+
+
+def _first_error(analyzer: ContractAnalyzer, path: Path) -> str:
+    found = analyzer.extractor(path)
+    if found is None:
+        return ""
+    places, _ = find_errors(found[0], limit=1)
+    return "".join(f" (line {p.line}, column {p.column}: {p.message})" for p in places)
 
 
 def _fields(comparison: Comparison) -> dict[str, object]:

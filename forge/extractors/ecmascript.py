@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +60,15 @@ _NAMED_DECLARATIONS = {
     "internal_module",
     "module",
     "function_signature",
+}
+#: Declarations whose members are their static properties (an enum's are not).
+_CALLABLE_DECLARATIONS = {
+    "function_declaration",
+    "generator_function_declaration",
+    "class_declaration",
+    "abstract_class_declaration",
+    "function_signature",
+    "class",
 }
 _VALUE_DECLARATIONS = {"lexical_declaration", "variable_declaration"}
 _FUNCTION_LIKE = {
@@ -231,7 +241,7 @@ class EcmascriptExtractor:
         for _, capture, node in sorted(events, key=lambda event: event[0]):
             cjs.used = True
             if capture == "replace":
-                alias_live = _keeps_exports_alias(node, source)
+                alias_live = _keeps_exports_alias(node, source) or _assigned_to_exports(node)
                 cjs.names.clear()
                 cjs.star_sources.clear()
                 cjs.open_reason = None
@@ -284,18 +294,15 @@ class EcmascriptExtractor:
                 cjs.open_reason = f"line {line}: module.exports spreads another object"
 
     def _identifier(self, cjs: _CommonJS, name: str, root: Node, source: bytes, line: int) -> None:
-        """``module.exports = name``: a top-level function, class or object literal."""
+        """``module.exports = name``: a top-level function, class or object literal.
+
+        TypeScript merges a function (or class) with a namespace of the same
+        name (``function f() {}`` + ``namespace f { export const v }``): the
+        namespace's exports are then members of the exported value too.
+        """
         cjs.default_alias = name
-        for stmt in root.named_children:
-            if stmt.type in {
-                "function_declaration",
-                "class_declaration",
-                "generator_function_declaration",
-            }:
-                declared = stmt.child_by_field_name("name")
-                if declared is not None and node_text(declared, source) == name:
-                    cjs.names.update(_static_properties(name, root, source))
-                    return
+        known = False
+        for stmt in _top_level_declarations(root):
             if stmt.type in _VALUE_DECLARATIONS:
                 for declarator in stmt.named_children:
                     declared = declarator.child_by_field_name("name")
@@ -304,11 +311,30 @@ class EcmascriptExtractor:
                     value = declarator.child_by_field_name("value")
                     if value is not None and value.type == "object":
                         self._object_keys(cjs, value, source, line)
-                        cjs.names.update(_static_properties(name, root, source))
-                        return
-                    if value is not None and value.type in _FUNCTION_LIKE:
-                        cjs.names.update(_static_properties(name, root, source))
-                        return
+                        known = True
+                    elif value is not None and value.type in _FUNCTION_LIKE:
+                        known = True
+                continue
+            declared = stmt.child_by_field_name("name")
+            if declared is None or node_text(declared, source) != name:
+                continue
+            if stmt.type in {"internal_module", "module"}:
+                # Members of a `declare namespace` are exported without saying so.
+                ambient = stmt.parent is not None and stmt.parent.type == "ambient_declaration"
+                body = stmt.child_by_field_name("body")
+                for member in body.named_children if body is not None else ():
+                    if member.type == "export_statement":
+                        member = member.child_by_field_name("declaration") or member
+                    elif not ambient:
+                        continue
+                    cjs.names.update(declared_names(member, source))
+                known = True
+            elif stmt.type in _CALLABLE_DECLARATIONS:
+                cjs.names.update(_static_members(stmt, source))
+                known = True
+        if known:
+            cjs.names.update(_static_properties(name, root, source))
+            return
         cjs.open_reason = (
             f"line {line}: module.exports = {name}, whose members cannot be read statically"
         )
@@ -321,22 +347,31 @@ class EcmascriptExtractor:
         root = parsed.tree.root_node
         query = load_query(parsed.tree.language, *self._import_queries)
         members: dict[str, list[Node]] = defaultdict(list)
+        types: dict[str, list[Node]] = defaultdict(list)
         calls: list[tuple[str, Node, Node]] = []
         for _, found in matches(query, root):
             if "member.object" in found:
                 obj = found["member.object"][0]
                 members[node_text(obj, source)].extend(found["member.property"])
+            if "type.object" in found:
+                obj = found["type.object"][0]
+                types[node_text(obj, source)].extend(found["type.property"])
             for kind in ("require", "dynamic_import"):
                 if kind in found:
                     calls.append((kind, found[kind][0], found["source"][0]))
+        both = _merged(members, types)
         refs: list[ImportRef] = []
         for stmt in root.named_children:
             if stmt.type == "import_statement":
-                refs.append(self._import_statement(stmt, source, members))
+                # A binding of `import type` is never a value: a value-position
+                # `ns.x` is some other variable of that name.
+                typed = "type" in _tokens(stmt)
+                uses = types if typed else both
+                refs.append(self._import_statement(stmt, source, uses))
             elif stmt.type == "export_statement" and stmt.child_by_field_name("source"):
                 refs.append(self._reexport(stmt, source))
         for kind, call, specifier in calls:
-            refs.append(self._call(kind, call, specifier, source, members))
+            refs.append(self._call(kind, call, specifier, source, both))
         refs.sort(key=lambda ref: (ref.line, ref.column))
         return refs
 
@@ -450,6 +485,46 @@ def _keeps_exports_alias(replace: Node, source: bytes) -> bool:
     return False
 
 
+def _static_members(declaration: Node, source: bytes) -> set[str]:
+    """A class's ``static`` methods and fields (none for a function)."""
+    body = declaration.child_by_field_name("body")
+    if body is None or body.type != "class_body":
+        return set()
+    found: set[str] = set()
+    for member in body.named_children:
+        if "static" not in _tokens(member) and not any(c.type == "static" for c in member.children):
+            continue
+        key = member.child_by_field_name("name") or member.child_by_field_name("property")
+        if key is not None and key.type in {"property_identifier", "private_property_identifier"}:
+            found.add(node_text(key, source))
+    return found
+
+
+def _top_level_declarations(root: Node) -> Iterator[Node]:
+    """Top-level declarations, looking into ``declare ...`` and ``namespace`` statements."""
+    for stmt in root.named_children:
+        if stmt.type in {"ambient_declaration", "expression_statement"}:
+            yield from stmt.named_children
+        else:
+            yield stmt
+
+
+def _assigned_to_exports(replace: Node) -> bool:
+    """``exports = module.exports = value`` (express's form) also keeps the alias."""
+    inner = replace.parent  # the `module.exports = value` assignment
+    outer = inner.parent if inner is not None else None
+    while outer is not None and outer.type == "parenthesized_expression":
+        inner, outer = outer, outer.parent
+    if outer is None or outer.type != "assignment_expression":
+        return False
+    left = outer.child_by_field_name("left")
+    return (
+        outer.child_by_field_name("right") == inner
+        and left is not None
+        and (left.type == "identifier" and left.text == b"exports")
+    )
+
+
 def _static_properties(name: str, root: Node, source: bytes) -> set[str]:
     """``name.prop = ...`` assignments at the top level (properties of an exported function)."""
     found: set[str] = set()
@@ -466,6 +541,17 @@ def _static_properties(name: str, root: Node, source: bytes) -> set[str]:
         if obj is not None and prop is not None and node_text(obj, source) == name:
             found.add(node_text(prop, source))
     return found
+
+
+def _merged(*uses: dict[str, list[Node]]) -> dict[str, list[Node]]:
+    """Member uses of value and type positions together, in source order."""
+    merged: dict[str, list[Node]] = defaultdict(list)
+    for use in uses:
+        for name, nodes in use.items():
+            merged[name].extend(nodes)
+    for nodes in merged.values():
+        nodes.sort(key=lambda node: node.start_byte)
+    return merged
 
 
 def _members(binding: str, members: dict[str, list[Node]], source: bytes) -> list[ImportedName]:

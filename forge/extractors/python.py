@@ -18,7 +18,9 @@ absent and never reported missing.
 from __future__ import annotations
 
 import os
+import types
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +66,7 @@ class _Module:
     all_names: list[str] | None = None
     all_dynamic: bool = False
     open_reason: str | None = None
+    getattr_node: Node | None = None
 
 
 def _strings(node: Node | None, source: bytes) -> list[str] | None:
@@ -109,7 +112,17 @@ class PythonExtractor:
     def exports(self, parsed: ParsedSource) -> ExportSet:
         """Top-level bindings, star re-exports, ``__all__`` and a package's submodules."""
         module = _Module()
-        self._bind(parsed.tree.root_node, parsed.source, module)
+        root = parsed.tree.root_node
+        self._bind(root, parsed.source, module)
+        if module.getattr_node is not None:
+            handled = _getattr_names(module.getattr_node, root, parsed.source)
+            if handled is None:
+                line = module.getattr_node.start_point[0] + 1
+                module.open_reason = (
+                    f"line {line}: a module-level __getattr__ makes the exports unknowable"
+                )
+            else:
+                module.names |= handled
         star_names: frozenset[str] | None = None
         if module.all_names is not None and not module.all_dynamic:
             star_names = frozenset(module.all_names)
@@ -131,10 +144,7 @@ class PythonExtractor:
                 name = node_text(stmt.child_by_field_name("name") or stmt, source)
                 module.names.add(name)
                 if name == "__getattr__" and kind == "function_definition":
-                    line = stmt.start_point[0] + 1
-                    module.open_reason = (
-                        f"line {line}: a module-level __getattr__ makes the exports unknowable"
-                    )
+                    module.getattr_node = stmt
             elif kind == "expression_statement":
                 for expression in stmt.named_children:
                     self._expression(expression, source, module)
@@ -247,10 +257,7 @@ class PythonExtractor:
                 if name.type == "aliased_import":
                     module = node_text(name.child_by_field_name("name") or name, source)
                     alias = node_text(name.child_by_field_name("alias") or name, source)
-                    attributes = [
-                        imported(chain[0], source, node_text(chain[0], source))
-                        for chain in chains.get(alias, ())
-                    ]
+                    attributes = _attributes(chains.get(alias, ()), source)
                     refs.append(_ref(stmt, module, source, attributes, guarded))
                 else:
                     parts = tuple(part.strip() for part in node_text(name, source).split("."))
@@ -267,8 +274,7 @@ class PythonExtractor:
                     default=None,
                 )
                 if prefix is not None:
-                    link = chain[len(prefix) - 1]
-                    members[prefix].append(imported(link, source, node_text(link, source)))
+                    members[prefix].extend(_attributes([chain[len(prefix) - 1 :]], source))
             for path in sorted(modules):
                 stmt = plain_at[path]
                 refs.append(
@@ -292,10 +298,7 @@ class PythonExtractor:
             # `from pkg import sub` may import the submodule pkg/sub.py: then
             # `sub.attr` uses are names taken from it.
             submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
-            members = [
-                imported(chain[0], source, node_text(chain[0], source))
-                for chain in chains.get(local, ())
-            ]
+            members = _attributes(chains.get(local, ()), source)
             refs.append(_ref(node, submodule, source, members, guarded))
         return [_ref(stmt, specifier, source, names, guarded), *refs]
 
@@ -324,8 +327,147 @@ class PythonExtractor:
         return not name.startswith("_")
 
 
+def _getattr_names(function: Node, root: Node, source: bytes) -> set[str] | None:
+    """The names a module-level ``__getattr__`` answers, when it says them literally.
+
+    It must compare its parameter with string literals (``name == "X"``,
+    ``name in {"X", "Y"}`` or a module-level literal of them), return only
+    inside such tests, and end by raising ``AttributeError``. Anything else:
+    None (the names cannot be known).
+    """
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters and parameters.named_children else None
+    if first is not None and first.type != "identifier":
+        first = next((c for c in first.named_children if c.type == "identifier"), None)
+    body = function.child_by_field_name("body")
+    if first is None or body is None:
+        return None
+    parameter = node_text(first, source)
+    statements = [s for s in body.named_children if s.type != "comment"]
+    if not statements or not _raises_attribute_error(statements[-1], source):
+        return None
+    names: set[str] = set()
+    for stmt in statements[:-1]:
+        if stmt.type != "if_statement":
+            if _returns(stmt):
+                return None
+            continue
+        tests = [stmt.child_by_field_name("condition")]
+        for clause in stmt.children_by_field_name("alternative"):
+            if clause.type == "else_clause":
+                return None
+            tests.append(clause.child_by_field_name("condition"))
+        for test in tests:
+            found = _literal_test(test, parameter, root, source)
+            if found is None:
+                return None
+            names |= found
+    return names
+
+
+def _raises_attribute_error(stmt: Node, source: bytes) -> bool:
+    if stmt.type != "raise_statement" or not stmt.named_children:
+        return False
+    return node_text(stmt.named_children[0], source).startswith("AttributeError")
+
+
+def _returns(node: Node) -> bool:
+    """Whether ``node`` holds a ``return`` of its own (nested functions' returns are theirs)."""
+    if node.type == "return_statement":
+        return True
+    return any(
+        _returns(child)
+        for child in node.named_children
+        if child.type not in {"function_definition", "lambda", "class_definition"}
+    )
+
+
+def _literal_test(test: Node | None, parameter: str, root: Node, source: bytes) -> set[str] | None:
+    """The strings ``test`` compares ``parameter`` with; None for any other test."""
+    if test is None:
+        return None
+    if test.type == "parenthesized_expression" and test.named_children:
+        return _literal_test(test.named_children[0], parameter, root, source)
+    if (
+        test.type == "boolean_operator"
+        and node_text(test.child_by_field_name("operator") or test, source) == "or"
+    ):
+        left = _literal_test(test.child_by_field_name("left"), parameter, root, source)
+        right = _literal_test(test.child_by_field_name("right"), parameter, root, source)
+        return None if left is None or right is None else left | right
+    if test.type != "comparison_operator" or len(test.named_children) != 2:
+        return None
+    operators = [c.type for c in test.children if not c.is_named]
+    left, right = test.named_children
+    if node_text(left, source) != parameter:
+        left, right = right, left
+        if operators != ["=="]:
+            return None
+    if node_text(left, source) != parameter:
+        return None
+    if operators == ["=="]:
+        value = _plain_string(right, source)
+        return None if value is None else {value}
+    if operators == ["in"]:
+        return _string_collection(right, root, source)
+    return None
+
+
+def _string_collection(node: Node, root: Node, source: bytes) -> set[str] | None:
+    """Strings of a set, list, tuple or dict-keys literal, or of a module-level one named so."""
+    if node.type == "identifier":
+        name = node_text(node, source)
+        value: Node | None = None
+        for stmt in root.named_children:
+            assignment = (
+                stmt.named_children[0]
+                if stmt.type == "expression_statement" and stmt.named_children
+                else None
+            )
+            if assignment is None or assignment.type != "assignment":
+                continue
+            target = assignment.child_by_field_name("left")
+            if target is not None and node_text(target, source) == name:
+                value = assignment.child_by_field_name("right")
+        return (
+            None
+            if value is None or value.type == "identifier"
+            else _string_collection(value, root, source)
+        )
+    if node.type == "dictionary":
+        items = [c.child_by_field_name("key") for c in node.named_children if c.type == "pair"]
+        if len(items) != len([c for c in node.named_children if c.type != "comment"]):
+            return None
+    elif node.type in {"set", "list", "tuple"}:
+        items = [c for c in node.named_children if c.type != "comment"]
+    else:
+        return None
+    strings = {_plain_string(item, source) for item in items}
+    return None if None in strings else {s for s in strings if s is not None}
+
+
 def _specifier(node: Node | None, source: bytes) -> str:
     return "".join(node_text(node, source).split()) if node is not None else ""
+
+
+#: Attributes every module object has (``m.__file__``, ``m.__name__``): never exports to check.
+MODULE_ATTRIBUTES = frozenset(dir(types.ModuleType("_"))) | {
+    "__file__",
+    "__dict__",
+    "__cached__",
+    "__builtins__",
+    "__path__",
+}
+
+
+def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedName]:
+    """The first link of each attribute chain, as a name taken from the module."""
+    found = []
+    for chain in chains:
+        name = node_text(chain[0], source)
+        if name not in MODULE_ATTRIBUTES:
+            found.append(imported(chain[0], source, name))
+    return found
 
 
 def _chain(innermost: Node) -> list[Node]:

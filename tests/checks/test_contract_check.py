@@ -373,3 +373,38 @@ def test_extractors_survive_broken_and_real_code(project: Path) -> None:
     assert {"Route", "Method", "routes", "Service", "value"} <= analyzer.exports(
         valid / "service.ts"
     ).names
+
+
+# --- issue 14: false breaks ----------------------------------------------------------
+
+
+def test_an_exporter_that_does_not_parse_is_said_once(project: Path) -> None:
+    write(
+        project,
+        {
+            "lib.py": "def alpha():\n    pass\n\ndef broken(:\n    pass\n\ndef beta():\n    pass\n",
+            "app.py": "from lib import alpha, beta, gamma\n",
+        },
+    )
+    (result,) = contract_results(
+        engine(project), contract_checks=[{"exporter": "lib.py", "importer": "app.py"}]
+    )
+    assert not result.passed
+    assert result.missing == [] and result.missing_details == []
+    assert result.exports_known is False
+    assert result.message.startswith("lib.py does not parse (line 4, column ")
+    assert result.message.endswith("so its exports cannot be read: fix it first")
+    assert "not exported" not in result.message
+
+
+def test_a_member_near_default_is_not_told_to_import_the_default(project: Path) -> None:
+    write(
+        project,
+        {
+            "cjs.js": "module.exports = { alpha: 1, gamma: 2 };\n",
+            "app.js": "const m = require('./cjs');\nm.delta;\n",
+        },
+    )
+    (result,) = contract_results(engine(project), files=["app.js"])
+    assert result.missing == ["delta"]
+    assert result.missing_details[0].suggestion is None
