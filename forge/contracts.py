@@ -60,6 +60,9 @@ class ImportRef:
     column: int
     names: tuple[ImportedName, ...] = ()
     guarded: bool = False
+    #: The specifier may name a module or not (Python's ``from pkg import name``
+    #: may take the submodule ``pkg.name``): its not resolving is no finding.
+    tentative: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,56 @@ class Extractor(Protocol):
     def star_visible(self, name: str) -> bool:
         """Whether a star re-export of a module without ``star_names`` takes ``name``."""
         ...
+
+
+class ImportContext:
+    """What an extractor's optional ``diagnose`` may consult, shared over one validate call.
+
+    An extractor that can say why a specifier resolves to nothing defines
+    ``diagnose(specifier, importer, context) -> str | None``: a one-line
+    finding ("'./x.js' resolves to no file (did you mean './y.js'?)",
+    "package 'requets' is not installed or declared"), or None when the
+    import is fine or forge cannot know. ``memo`` keeps what it computes
+    (environments, manifests) for the rest of the call.
+    """
+
+    def __init__(self, root: Path, options: dict[str, Any] | None = None) -> None:
+        self.root = root
+        #: ``[tool.forge.contract_check]`` (``python-environment``: the project's venv).
+        self.options = options or {}
+        self.memo: dict[str, Any] = {}
+
+    def remember(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s value, computed once per validate call."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """An import that resolves to nothing the project has, and why (one line)."""
+
+    specifier: str
+    line: int
+    column: int
+    message: str
+
+
+def did_you_mean(candidates: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)`` for up to three candidates; empty for none."""
+    shown = [f"'{candidate}'" for candidate in dict.fromkeys(candidates)][:3]
+    if not shown:
+        return ""
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+    return f" (did you mean {listed}?)"
+
+
+def close_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """Candidates spelled like ``name`` (case-insensitive first, then ``difflib``)."""
+    pool = sorted(set(candidates) - {name})
+    folded = [c for c in pool if c.lower() == name.lower()]
+    return (folded + difflib.get_close_matches(name, pool, n=n, cutoff=0.6))[:n]
 
 
 # --- helpers for extractors ----------------------------------------------------
@@ -250,6 +303,7 @@ class ContractAnalyzer:
 
     parse: Parse
     root: Path
+    context: ImportContext | None = None
     _imports: dict[Path, list[tuple[ImportRef, Path | None]]] = field(default_factory=dict)
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
@@ -366,6 +420,28 @@ class ContractAnalyzer:
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
         broken = bool(getattr(self._require(exporter)[0], "has_errors", False))
         return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
+
+    def import_problems(self, importer: Path) -> list[ImportProblem]:
+        """Imports of ``importer`` that resolve to no file, module or package the project has.
+
+        Only extractors with a ``diagnose`` method take part (see
+        :class:`ImportContext`); guarded and tentative imports never do.
+        """
+        _, extractor = self._require(normalize(importer))
+        diagnose = getattr(extractor, "diagnose", None)
+        if diagnose is None:
+            return []
+        context = self.context or ImportContext(self.root)
+        problems: list[ImportProblem] = []
+        said: set[str] = set()
+        for ref, target in self.imports(importer):
+            if target is not None or ref.guarded or ref.tentative:
+                continue
+            message = diagnose(ref.specifier, normalize(importer), context)
+            if message and message not in said:
+                said.add(message)
+                problems.append(ImportProblem(ref.specifier, ref.line, ref.column, message))
+        return problems
 
     def local_imports(self, importer: Path) -> Iterator[Path]:
         """Files inside the working dir that ``importer`` imports and that have an extractor."""

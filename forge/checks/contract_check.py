@@ -4,7 +4,12 @@ One result per ``{exporter, importer}`` pair of the request, and (unless
 ``autoContracts`` is false) one per local import of each listed file: every
 import specifier of a listed file that resolves to a file inside the working
 dir, whose language has an extractor, is checked as an automatic pair.
-Specifiers that resolve to nothing (packages, path aliases) are skipped.
+Specifiers of listed files that resolve to nothing are findings of their
+own when forge can know they are wrong: a relative (or path-alias, or
+project-package) import of a file that does not exist, a bare import of a
+package that is neither built in, declared nor installed (see
+:mod:`forge.extractors.packages`); each is a failing result whose target is
+``specifier -> file``.
 
 Import specifiers are resolved to files and compared with the exporter's
 path; a file that merely shares the exporter's name is not the exporter.
@@ -20,7 +25,7 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.checks.syntax_check import find_errors
-from forge.contracts import Comparison, ContractAnalyzer, ContractError, normalize
+from forge.contracts import Comparison, ContractAnalyzer, ContractError, ImportContext, normalize
 from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
 from forge.parsing import NotParsed
 from forge.plugin_manager import describe_exception
@@ -171,7 +176,9 @@ def automatic_pairs(
 @hookimpl
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
     """One result per requested pair, then one per automatic pair not already requested."""
-    analyzer = ContractAnalyzer(parse=workspace.parse, root=normalize(workspace.cwd))
+    root = normalize(workspace.cwd)
+    context = ImportContext(root, workspace.options("contract_check"))
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
     results: list[CheckResult] = []
     done: set[tuple[str, str]] = set()
 
@@ -192,4 +199,44 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                 continue
             done.add(key(exporter, importer))
             results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
+        for file in dict.fromkeys(request.files):
+            results.extend(import_findings(analyzer, workspace, file))
     return results
+
+
+def import_findings(
+    analyzer: ContractAnalyzer, workspace: Workspace, file: str
+) -> list[CheckResult]:
+    """One failing result per import of ``file`` that resolves to nothing the project has."""
+    path = workspace.resolve(file)
+    try:
+        found = analyzer.extractor(path)
+        if found is None or getattr(found[0], "has_errors", False):
+            return []  # a file that does not parse has imports syntax_check speaks for
+        problems = analyzer.import_problems(path)
+    except (NotParsed, ContractError, OSError):
+        return []
+    except Exception as exc:  # a plugin extractor's diagnose bug costs its file only
+        return [
+            ContractResult(
+                type="contract_check",
+                target=f"imports of {file}",
+                exporter="",
+                importer=file,
+                passed=False,
+                automatic=True,
+                message=f"cannot check the imports of {file}: {describe_exception(exc)}",
+            )
+        ]
+    return [
+        ContractResult(
+            type="contract_check",
+            target=f"{problem.specifier} -> {file}",
+            exporter=problem.specifier,
+            importer=file,
+            passed=False,
+            automatic=True,
+            message=f"{file}:{problem.line}:{problem.column}: {problem.message}",
+        )
+        for problem in problems
+    ]

@@ -13,8 +13,13 @@ try each extension, a directory means its ``index.*``. Bare specifiers
 (packages, path aliases) resolve to nothing.
 """
 
+# Resolution runs for every import of every file: plain os.path strings.
+# ruff: noqa: PTH112, PTH113, PTH116, PTH118, PTH120
+
 from __future__ import annotations
 
+import fnmatch
+import functools
 import os
 from collections import defaultdict
 from collections.abc import Iterator
@@ -24,15 +29,26 @@ from typing import TYPE_CHECKING
 
 from forge.contracts import (
     ExportSet,
+    ImportContext,
     ImportedName,
     ImportRef,
     ParsedSource,
+    close_names,
+    did_you_mean,
     first_existing,
     imported,
     load_query,
     matches,
     node_text,
     position,
+)
+from forge.extractors.packages import (
+    NodeProject,
+    ambient_modules,
+    node_builtins,
+    npm_package_name,
+    read_jsonc,
+    which_node,
 )
 
 if TYPE_CHECKING:
@@ -444,11 +460,24 @@ class EcmascriptExtractor:
     # -- resolution ---------------------------------------------------------
 
     def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
-        """The file a relative specifier names (see module docs); None for bare specifiers."""
-        if not specifier.startswith(("./", "../", "/")) and specifier not in {".", ".."}:
+        """The file a specifier names: relative (see module docs), or through tsconfig ``paths``/``baseUrl``."""
+        typescript = importer.name.endswith(TS_SUFFIXES) or self.typescript
+        if _relative(specifier):
+            return self._file(Path(os.path.normpath(importer.parent / specifier)), typescript)
+        aliases = tsconfig_for(importer.parent)
+        if aliases is None or ":" in specifier:
             return None
-        base = Path(os.path.normpath(importer.parent / specifier))
-        typescript = importer.name.endswith(TS_SUFFIXES)
+        for base in aliases.targets(specifier):
+            found = self._file(base, typescript)
+            if found is not None:
+                return found
+        if aliases.base_url is not None:
+            return self._file(Path(os.path.normpath(aliases.base_url / specifier)), typescript)
+        return None
+
+    @staticmethod
+    def _file(base: Path, typescript: bool) -> Path | None:
+        """The file ``base`` (a path without or with its extension) names, by TypeScript's and Node's rules."""
         order = TS_ORDER if typescript else JS_ORDER
         written = base.suffix
         candidates: list[Path] = []
@@ -461,9 +490,214 @@ class EcmascriptExtractor:
         candidates += [base / f"index{ext}" for ext in order]
         return first_existing(candidates)
 
+    # -- findings -----------------------------------------------------------
+
+    def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
+        """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know.
+
+        A relative specifier or a tsconfig path alias must name a file; a
+        ``node:`` specifier a Node builtin; a bare one a builtin or a package
+        declared in a ``package.json`` or installed in a ``node_modules`` above
+        the importer. Without node to ask for its builtins, or with no
+        ``package.json`` and no ``node_modules`` at all, forge says nothing.
+        """
+        if "?" in specifier or "#" in specifier or "*" in specifier:
+            return None  # bundler queries, subpath imports, globs: not files to find
+        typescript = importer.name.endswith(TS_SUFFIXES) or self.typescript
+        if _relative(specifier):
+            near = self._near(specifier, importer.parent, typescript)
+            return f"'{specifier}' resolves to no file{did_you_mean(near)}"
+        builtins = context.remember("node-builtins", lambda: node_builtins(which_node()))
+        if specifier.startswith("node:"):
+            if builtins is None or specifier in builtins or specifier[5:] in builtins:
+                return None
+            near = close_names(specifier[5:], {b for b in builtins if not b.startswith("_")})
+            return (
+                f"'{specifier}' is not a Node.js builtin module"
+                f"{did_you_mean('node:' + name for name in near)}"
+            )
+        if ":" in specifier:
+            return None  # virtual:, data:, bun: ... schemes forge does not know
+        aliases = tsconfig_for(importer.parent)
+        if aliases is not None:
+            pattern = aliases.pattern_for(specifier)
+            if pattern is not None:
+                head = specifier.rpartition("/")[0]
+                near = [
+                    f"{head}/{near}" if head else near
+                    for target in aliases.targets(specifier)
+                    for near in self._near_path(target, typescript)
+                ]
+                return (
+                    f"'{specifier}' resolves to no file through the path alias '{pattern}'"
+                    f"{did_you_mean(near)}"
+                )
+        package = npm_package_name(specifier)
+        if package is None or builtins is None or package in builtins or specifier in builtins:
+            return None
+        node = context.remember("node-project", NodeProject)
+        if not node.knows(importer.parent) or node.provides(importer.parent, package):
+            return None
+        first = specifier.split("/")[0]
+        if os.path.isdir(context.root / first) or (
+            aliases is not None and aliases.base_url and os.path.isdir(aliases.base_url / first)
+        ):
+            return None  # a bundler alias of a project folder (vite's `src/...`): cannot know
+        if typescript:
+            ambient = context.remember("ambient-modules", lambda: ambient_modules(context.root))
+            if any(fnmatch.fnmatchcase(specifier, declared) for declared in ambient):
+                return None
+        near = close_names(package, node.names(importer.parent))
+        return f"package '{package}' is not installed or declared{did_you_mean(near)}"
+
+    def _near(self, specifier: str, folder: Path, typescript: bool) -> list[str]:
+        """Existing specifiers like ``specifier`` with one path segment respelled."""
+        prefix = specifier[: len(specifier) - len(specifier.lstrip("./"))]
+        segments = specifier[len(prefix) :].split("/")
+        found: list[str] = []
+        for index, segment in enumerate(segments):
+            current = Path(os.path.normpath(folder / prefix / "/".join(segments[:index])))
+            if (current / segment).exists() and index < len(segments) - 1:
+                continue
+            stem, extension = _split_extension(segment)
+            entries = {_split_extension(entry.name)[0]: entry.name for entry in _scan(current)}
+            for near in close_names(stem, entries):
+                respelled = near + extension if extension or index < len(segments) - 1 else near
+                candidate = "/".join([*segments[:index], respelled, *segments[index + 1 :]])
+                if self._file(Path(os.path.normpath(folder / (prefix + candidate))), typescript):
+                    found.append(prefix + candidate)
+            break
+        return found
+
+    def _near_path(self, target: Path, typescript: bool) -> list[str]:
+        """Existing files like ``target`` (a path alias's target), as paths from the alias base."""
+        stem, extension = _split_extension(target.name)
+        entries = {_split_extension(entry.name)[0]: entry.name for entry in _scan(target.parent)}
+        found = []
+        for near in close_names(stem, entries):
+            if self._file(target.with_name(near + extension), typescript) is not None:
+                found.append(near + extension)
+        return found
+
     def star_visible(self, name: str) -> bool:
         """``export * from`` takes every name but the default."""
         return name != "default"
+
+
+def _relative(specifier: str) -> bool:
+    return specifier.startswith(("./", "../", "/")) or specifier in {".", ".."}
+
+
+def _split_extension(name: str) -> tuple[str, str]:
+    """``options.d.ts`` -> (``options``, ``.d.ts``); ``utils`` -> (``utils``, ``"")."""
+    for extension in (".d.ts", ".d.mts", ".d.cts", *TS_ORDER, ".json"):
+        if name.endswith(extension) and len(name) > len(extension):
+            return name[: -len(extension)], extension
+    return name, ""
+
+
+def _scan(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        return list(os.scandir(folder))
+    except OSError:
+        return []
+
+
+@dataclass(frozen=True)
+class PathAliases:
+    """A tsconfig's (or jsconfig's) ``compilerOptions.baseUrl`` and ``paths``."""
+
+    base: Path
+    base_url: Path | None
+    paths: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def pattern_for(self, specifier: str) -> str | None:
+        """The ``paths`` pattern ``specifier`` matches (exact first, then the longest prefix)."""
+        best: tuple[int, str] | None = None
+        for pattern, _ in self.paths:
+            if "*" not in pattern:
+                if pattern == specifier:
+                    return pattern
+                continue
+            head, _, tail = pattern.partition("*")
+            if (
+                specifier.startswith(head)
+                and specifier.endswith(tail)
+                and (len(specifier) >= len(head) + len(tail))
+            ) and (best is None or len(head) > best[0]):
+                best = (len(head), pattern)
+        return best[1] if best else None
+
+    def targets(self, specifier: str) -> list[Path]:
+        """The paths ``specifier`` stands for under its matching pattern."""
+        pattern = self.pattern_for(specifier)
+        if pattern is None:
+            return []
+        head, star, tail = pattern.partition("*")
+        middle = specifier[len(head) : len(specifier) - len(tail)] if star else ""
+        root = self.base_url or self.base
+        return [
+            Path(os.path.normpath(root / target.replace("*", middle)))
+            for target in dict(self.paths)[pattern]
+        ]
+
+
+def tsconfig_for(folder: Path) -> PathAliases | None:
+    """The path aliases of the nearest ``tsconfig.json`` (or ``jsconfig.json``) above ``folder``."""
+    current = str(folder)
+    while True:
+        for name in ("tsconfig.json", "jsconfig.json"):
+            path = os.path.join(current, name)
+            if os.path.isfile(path):
+                return _aliases(path, os.stat(path).st_mtime_ns)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+@functools.lru_cache(maxsize=64)
+def _aliases(path: str, mtime: int) -> PathAliases | None:
+    """``path``'s ``baseUrl`` and ``paths``, following relative ``extends`` (``mtime`` keys the cache)."""
+    options: dict[str, object] = {}
+    seen: set[str] = set()
+    current: str | None = path
+    paths_base = base_url_base = os.path.dirname(path)
+    while current is not None and current not in seen and len(seen) < 10:
+        seen.add(current)
+        config = read_jsonc(current)
+        if config is None:
+            break
+        compiler = config.get("compilerOptions")
+        if isinstance(compiler, dict):
+            here = os.path.dirname(current)
+            if "paths" in compiler and "paths" not in options:
+                options["paths"] = compiler["paths"]
+                paths_base = here
+            if "baseUrl" in compiler and "baseUrl" not in options:
+                options["baseUrl"] = compiler["baseUrl"]
+                base_url_base = here
+        extends = config.get("extends")
+        current = None
+        if isinstance(extends, str) and extends.startswith("."):
+            parent = os.path.normpath(os.path.join(os.path.dirname(path), extends))
+            current = parent if parent.endswith(".json") else parent + ".json"
+    base_url = options.get("baseUrl")
+    raw = options.get("paths")
+    paths = tuple(
+        (pattern, tuple(t for t in targets if isinstance(t, str)))
+        for pattern, targets in (raw.items() if isinstance(raw, dict) else ())
+        if isinstance(pattern, str) and isinstance(targets, list)
+    )
+    if not isinstance(base_url, str) and not paths:
+        return None
+    return PathAliases(
+        base=Path(paths_base),
+        base_url=Path(os.path.normpath(os.path.join(base_url_base, base_url)))
+        if isinstance(base_url, str)
+        else None,
+        paths=paths,
+    )
 
 
 def _is_require(call: Node, source: bytes) -> bool:

@@ -15,9 +15,14 @@ with an ``except ImportError`` (or broader) handler are anticipated to be
 absent and never reported missing.
 """
 
+# Resolution runs for every import of every file: plain os.path strings
+# here, pathlib objects only for what is returned.
+# ruff: noqa: PTH112, PTH113, PTH118, PTH120, PTH123
+
 from __future__ import annotations
 
 import os
+import sys
 import types
 from collections import defaultdict
 from collections.abc import Iterable
@@ -27,15 +32,19 @@ from typing import TYPE_CHECKING
 
 from forge.contracts import (
     ExportSet,
+    ImportContext,
     ImportedName,
     ImportRef,
     ParsedSource,
+    close_names,
+    did_you_mean,
     imported,
     load_query,
     matches,
     node_text,
     position,
 )
+from forge.extractors.packages import normalize_distribution, python_declared, python_environment
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -299,7 +308,7 @@ class PythonExtractor:
             # `sub.attr` uses are names taken from it.
             submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
             members = _attributes(chains.get(local, ()), source)
-            refs.append(_ref(node, submodule, source, members, guarded))
+            refs.append(_ref(node, submodule, source, members, guarded, tentative=True))
         return [_ref(stmt, specifier, source, names, guarded), *refs]
 
     # -- resolution ---------------------------------------------------------
@@ -325,6 +334,61 @@ class PythonExtractor:
     def star_visible(self, name: str) -> bool:
         """``from m import *`` without ``__all__`` takes the names not starting with ``_``."""
         return not name.startswith("_")
+
+    # -- findings -----------------------------------------------------------
+
+    def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
+        """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know.
+
+        A relative import, or an absolute one into a package of the project,
+        must name a module that exists; any other absolute import must name
+        the standard library or a package the project's environment provides
+        or its manifests declare. Without an environment forge cannot map
+        import names to distributions, so it says nothing about packages.
+        """
+        level = len(specifier) - len(specifier.lstrip("."))
+        parts = [part for part in specifier[level:].split(".") if part]
+        if not parts:
+            return None  # `from . import x`: the package itself, maybe a namespace package
+        if level:
+            base = str(importer.parent)
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            if _module_exists(base, parts):
+                return None
+            candidates = _near_modules(base, parts, "." * level)
+            for other in range(1, level + 3):  # one level too deep or too shallow
+                up = str(importer.parent)
+                for _ in range(other - 1):
+                    up = os.path.dirname(up)
+                if other != level and _module_exists(up, parts) and _is_package(up):
+                    candidates.append("." * other + ".".join(parts))
+            return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+        top = parts[0]
+        for start in _search_roots(importer, context.root):
+            if not (_is_package(os.path.join(start, top)) or _is_module(start, top)):
+                if os.path.isdir(os.path.join(start, top)):
+                    return None  # a namespace package may have other portions: cannot know
+                continue
+            if _module_exists(start, parts) or _extends_path(os.path.join(start, top)):
+                return None
+            candidates = _near_modules(start, parts, "")
+            return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+        for folder in _ancestors(importer.parent, context.root):
+            if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
+                return None  # on the path of a runner that adds it (pytest's rootdir, conftest)
+        environment = context.remember(
+            "python-environment",
+            lambda: python_environment(context.root, context.options.get("python-environment")),
+        )
+        stdlib = environment.stdlib if environment is not None else sys.stdlib_module_names
+        if top in stdlib or environment is None:
+            return None
+        declared = context.remember("python-declared", lambda: python_declared(context.root))
+        if top in environment.modules or normalize_distribution(top) in declared:
+            return None
+        candidates = close_names(top, environment.modules | declared)
+        return f"package '{top}' is not installed or declared{did_you_mean(candidates)}"
 
 
 def _getattr_names(function: Node, root: Node, source: bytes) -> set[str] | None:
@@ -392,9 +456,9 @@ def _literal_test(test: Node | None, parameter: str, root: Node, source: bytes) 
         test.type == "boolean_operator"
         and node_text(test.child_by_field_name("operator") or test, source) == "or"
     ):
-        left = _literal_test(test.child_by_field_name("left"), parameter, root, source)
-        right = _literal_test(test.child_by_field_name("right"), parameter, root, source)
-        return None if left is None or right is None else left | right
+        first = _literal_test(test.child_by_field_name("left"), parameter, root, source)
+        second = _literal_test(test.child_by_field_name("right"), parameter, root, source)
+        return None if first is None or second is None else first | second
     if test.type != "comparison_operator" or len(test.named_children) != 2:
         return None
     operators = [c.type for c in test.children if not c.is_named]
@@ -508,10 +572,16 @@ def _guarded(node: Node, source: bytes) -> bool:
 
 
 def _ref(
-    node: Node, specifier: str, source: bytes, names: list[ImportedName], guarded: bool
+    node: Node,
+    specifier: str,
+    source: bytes,
+    names: list[ImportedName],
+    guarded: bool,
+    *,
+    tentative: bool = False,
 ) -> ImportRef:
     line, column = position(node, source)
-    return ImportRef(specifier, line, column, tuple(names), guarded=guarded)
+    return ImportRef(specifier, line, column, tuple(names), guarded=guarded, tentative=tentative)
 
 
 # Resolution runs once per import specifier, hundreds of times per large file:
@@ -520,17 +590,17 @@ def _ref(
 
 def _module_file(base: str, parts: list[str]) -> Path | None:
     if not parts:
-        found = [os.path.join(base, name) for name in _INIT_NAMES]  # noqa: PTH118
+        found = [os.path.join(base, name) for name in _INIT_NAMES]
     else:
         # One stat rules out most absolute imports (installed packages)
         # before the four candidate files are tried.
-        folder = os.path.join(base, *parts[:-1])  # noqa: PTH118
-        if not os.path.isdir(folder):  # noqa: PTH112
+        folder = os.path.join(base, *parts[:-1])
+        if not os.path.isdir(folder):
             return None
-        stem = os.path.join(folder, parts[-1])  # noqa: PTH118
+        stem = os.path.join(folder, parts[-1])
         found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
     for candidate in found:
-        if os.path.isfile(candidate):  # noqa: PTH113
+        if os.path.isfile(candidate):
             return Path(candidate)
     return None
 
@@ -538,35 +608,100 @@ def _module_file(base: str, parts: list[str]) -> Path | None:
 def _search_roots(importer: Path, root: Path) -> list[str]:
     """Where absolute imports start: above the importer's top package, the working dir, ``src/``."""
     top, parent = os.path.split(importer)[0], ""
-    while top != parent and os.path.isfile(top + "/__init__.py"):  # noqa: PTH113
+    while top != parent and os.path.isfile(top + "/__init__.py"):
         top, parent = os.path.split(top)[0], top
-    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))  # noqa: PTH118
+    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))
+
+
+def _is_module(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
+    stem = os.path.join(folder, name)
+    if os.path.isfile(stem + ".py") or os.path.isfile(stem + ".pyi"):
+        return True
+    return any(
+        entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
+        for entry in _scan(folder)
+    )
+
+
+def _is_package(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in _INIT_NAMES)
+
+
+def _module_exists(base: str, parts: list[str]) -> bool:
+    """Whether ``parts`` names a module, a package or a namespace folder under ``base``."""
+    folder = os.path.join(base, *parts)
+    return os.path.isdir(folder) or _is_module(os.path.dirname(folder), parts[-1])
+
+
+def _extends_path(package: str) -> bool:
+    """A package whose ``__init__`` edits ``__path__`` may find submodules anywhere."""
+    try:
+        with open(
+            os.path.join(package, "__init__.py"), encoding="utf-8", errors="replace"
+        ) as handle:
+            return "__path__" in handle.read()
+    except OSError:
+        return False
+
+
+def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:
+    """Specifiers like ``prefix + parts`` that exist, one segment respelled."""
+    for index in range(len(parts)):
+        folder = os.path.join(base, *parts[:index])
+        if _module_exists(base, parts[: index + 1]):
+            continue
+        names = {
+            name
+            for entry in _scan(folder)
+            if (name := Path(entry.name).stem if entry.is_file() else entry.name).isidentifier()
+        }
+        found = []
+        for near in close_names(parts[index], names - {"__init__"}):
+            respelled = [*parts[:index], near, *parts[index + 1 :]]
+            if _module_exists(base, respelled):
+                found.append(prefix + ".".join(respelled))
+        return found
+    return []
+
+
+def _ancestors(folder: Path, root: Path) -> list[str]:
+    """``folder`` and its parents up to ``root`` (none when ``folder`` is outside it)."""
+    found: list[str] = []
+    current = str(folder)
+    while current.startswith(str(root)):
+        found.append(current)
+        if current == str(root):
+            break
+        current = os.path.dirname(current)
+    return found
+
+
+def _scan(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        return list(os.scandir(folder))
+    except OSError:
+        return []
 
 
 def _submodules(path: Path) -> set[str]:
-    """A package's submodules and subpackages (``pkg/sub.py``, ``pkg/sub/``), for ``__init__``."""
+    """A package's submodules and subpackages, for ``__init__``.
+
+    Modules (``sub.py``, ``sub.pyi``, compiled ``sub.cpython-311-x86_64-linux-gnu.so``),
+    packages, and folders without ``__init__`` (namespace portions).
+    """
     if path.name not in _INIT_NAMES:
         return set()
     found: set[str] = set()
-    try:
-        entries = list(os.scandir(path.parent))
-    except OSError:
-        return found
-    for entry in entries:
-        stem, suffix = Path(entry.name).stem, Path(entry.name).suffix
-        if (
-            entry.is_file()
-            and suffix in {".py", ".pyi"}
-            and stem != "__init__"
-            and stem.isidentifier()
-        ):
-            found.add(stem)
-        elif (
-            entry.is_dir()
-            and entry.name.isidentifier()
-            and any((Path(entry.path) / name).is_file() for name in _INIT_NAMES)
-        ):
-            found.add(entry.name)
+    for entry in _scan(str(path.parent)):
+        if entry.is_dir():
+            if entry.name.isidentifier() and entry.name != "__pycache__":
+                found.add(entry.name)
+            continue
+        stem, _, suffix = entry.name.partition(".")
+        if stem != "__init__" and stem.isidentifier():
+            if suffix in {"py", "pyi"} or suffix.endswith(("so", "pyd")):
+                found.add(stem)
     return found
 
 
