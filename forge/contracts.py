@@ -281,8 +281,9 @@ class Comparison:
     missing: tuple[MissingName, ...]
     #: Local files the importer does import (for "does not import" messages).
     imported_files: tuple[Path, ...] = ()
-    #: The exporter's tree has syntax errors: names "missing" may be defined there.
-    exporter_broken: bool = False
+    #: A side whose tree has syntax errors (the exporter first): names "missing"
+    #: may be defined after the error, or misread around it.
+    broken: Path | None = None
 
 
 class ContractError(Exception):
@@ -418,7 +419,14 @@ class ContractAnalyzer:
                     MissingName(name.name, name.line, name.column, suggest(name, exports))
                 )
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
-        broken = bool(getattr(self._require(exporter)[0], "has_errors", False))
+        broken = next(
+            (
+                side
+                for side in (exporter, normalize(importer))
+                if getattr(self._require(side)[0], "has_errors", False)
+            ),
+            None,
+        )
         return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
 
     def import_problems(self, importer: Path) -> list[ImportProblem]:

@@ -250,7 +250,7 @@ class EcmascriptExtractor:
         query = load_query(parsed.tree.language, "javascript_exports.scm")
         events: list[tuple[int, str, Node]] = []
         for _, found in matches(query, root):
-            for capture in ("replace", "name", "alias_name"):
+            for capture in ("replace", "name", "alias_name", "star_source"):
                 for node in found.get(capture, ()):
                     events.append((node.start_byte, capture, node))
         alias_live = True
@@ -263,6 +263,8 @@ class EcmascriptExtractor:
                 cjs.open_reason = None
                 cjs.default_alias = None
                 self._replace(cjs, node, root, source)
+            elif capture == "star_source":
+                cjs.star_sources.append((node_text(node, source), node.start_point[0] + 1))
             elif capture == "name" or alias_live:
                 cjs.names.add(node_text(node, source))
 
@@ -400,7 +402,7 @@ class EcmascriptExtractor:
             if clause.type == "import_require_clause":  # import x = require("./y")
                 specifier = clause.child_by_field_name("source")
                 binding = clause.named_children[0]
-                names.extend(_members(node_text(binding, source), members, source))
+                names.extend(_members(binding, members, source))
             if clause.type != "import_clause":
                 continue
             for part in clause.named_children:
@@ -408,7 +410,7 @@ class EcmascriptExtractor:
                     names.append(imported(part, source, "default", node_text(part, source)))
                 elif part.type == "namespace_import":
                     for binding in part.named_children:
-                        names.extend(_members(node_text(binding, source), members, source))
+                        names.extend(_members(binding, members, source))
                 elif part.type == "named_imports":
                     for spec in part.named_children:
                         if spec.type == "import_specifier":
@@ -440,13 +442,13 @@ class EcmascriptExtractor:
         elif context is not None and context.type == "variable_declarator":
             binding = context.child_by_field_name("name")
             if binding is not None and binding.type == "identifier":
-                names.extend(_members(node_text(binding, source), members, source))
+                names.extend(_members(binding, members, source))
             elif binding is not None and binding.type == "object_pattern":
                 names.extend(_destructured(binding, source))
         elif context is not None and context.type == "assignment_expression":
             left = context.child_by_field_name("left")
             if left is not None and left.type == "identifier":
-                names.extend(_members(node_text(left, source), members, source))
+                names.extend(_members(left, members, source))
         return self._ref(call, specifier, source, names)
 
     @staticmethod
@@ -788,9 +790,80 @@ def _merged(*uses: dict[str, list[Node]]) -> dict[str, list[Node]]:
     return merged
 
 
-def _members(binding: str, members: dict[str, list[Node]], source: bytes) -> list[ImportedName]:
-    """``binding.member`` uses in the file, each an imported name."""
-    return [imported(prop, source, node_text(prop, source)) for prop in members.get(binding, ())]
+def _members(binding: Node, members: dict[str, list[Node]], source: bytes) -> list[ImportedName]:
+    """``binding.member`` uses in the binding's scope, each an imported name.
+
+    A use inside a function, block, loop or ``catch`` that declares a
+    variable of the same name is that variable's, not the module's
+    (``import * as checks``, then ``const checks = def.checks; checks.length``).
+    """
+    name = node_text(binding, source)
+    home = _scope_of(binding)
+    found: list[ImportedName] = []
+    declares: dict[int, bool] = {}
+    for prop in members.get(name, ()):
+        scope = _scope_of(prop)
+        while scope is not None and scope != home:
+            if scope.id not in declares:
+                declares[scope.id] = name in _declared_in(scope, source)
+            if declares[scope.id]:
+                break
+            scope = _scope_of(scope)
+        if scope is not None and scope == home:
+            found.append(imported(prop, source, node_text(prop, source)))
+    return found
+
+
+#: Nodes that open a scope for ``let``/``const``/parameters (``var`` is approximated by them).
+_SCOPES = {
+    "program",
+    "statement_block",
+    "function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "generator_function_declaration",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+}
+
+
+def _scope_of(node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None and parent.type not in _SCOPES:
+        parent = parent.parent
+    return parent
+
+
+def _declared_in(scope: Node, source: bytes) -> set[str]:
+    """Names ``scope`` itself declares: parameters, its statements' declarations, a loop's or catch's binding."""
+    names: set[str] = set()
+    kind = scope.type
+    if kind in {"statement_block", "program"}:
+        for stmt in scope.named_children:
+            if stmt.type in _VALUE_DECLARATIONS or stmt.type in _CALLABLE_DECLARATIONS:
+                names.update(declared_names(stmt, source))
+    elif kind == "for_statement":
+        initializer = scope.child_by_field_name("initializer")
+        if initializer is not None and initializer.type in _VALUE_DECLARATIONS:
+            names.update(declared_names(initializer, source))
+    elif kind == "for_in_statement":
+        names.update(pattern_names(scope.child_by_field_name("left"), source))
+    elif kind == "catch_clause":
+        names.update(pattern_names(scope.child_by_field_name("parameter"), source))
+    else:
+        single = scope.child_by_field_name("parameter")  # x => ...
+        names.update(pattern_names(single, source))
+        parameters = scope.child_by_field_name("parameters")
+        for parameter in parameters.named_children if parameters is not None else ():
+            pattern = parameter.child_by_field_name("pattern") or parameter
+            names.update(pattern_names(pattern, source))
+        if kind in {"function_expression", "function"}:
+            names.update(pattern_names(scope.child_by_field_name("name"), source))
+    return names
 
 
 def _destructured(pattern: Node, source: bytes) -> list[ImportedName]:

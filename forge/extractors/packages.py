@@ -325,10 +325,15 @@ class NodeProject:
     _installed: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def knows(self, folder: Path) -> bool:
-        """Whether any ``package.json`` or ``node_modules`` is above ``folder``."""
+        """Whether the project above ``folder`` was installed: a ``node_modules`` or a lockfile.
+
+        A ``package.json`` alone may be one member of a monorepo whose root
+        (and its dependencies) forge does not see, or a published package
+        whose development dependencies were stripped: not enough to know.
+        """
         return any(
-            os.path.isfile(os.path.join(d, "package.json"))
-            or os.path.isdir(os.path.join(d, "node_modules"))
+            os.path.isdir(os.path.join(d, "node_modules"))
+            or any(os.path.isfile(os.path.join(d, name)) for name in LOCKFILES)
             for d in _parents(str(folder))
         )
 
@@ -373,6 +378,16 @@ def _parents(folder: str) -> Iterator[str]:
             return
         current = parent
 
+
+#: Files a package manager writes when it installs a project.
+LOCKFILES = (
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lock",
+    "bun.lockb",
+)
 
 #: package.json fields that declare dependencies.
 DEPENDENCY_FIELDS = (

@@ -354,7 +354,7 @@ class PythonExtractor:
             base = str(importer.parent)
             for _ in range(level - 1):
                 base = os.path.dirname(base)
-            if _module_exists(base, parts):
+            if _module_exists(base, parts) or _rewires_imports(base, parts):
                 return None
             candidates = _near_modules(base, parts, "." * level)
             for other in range(1, level + 3):  # one level too deep or too shallow
@@ -370,7 +370,7 @@ class PythonExtractor:
                 if os.path.isdir(os.path.join(start, top)):
                     return None  # a namespace package may have other portions: cannot know
                 continue
-            if _module_exists(start, parts) or _extends_path(os.path.join(start, top)):
+            if _module_exists(start, parts) or _rewires_imports(start, parts):
                 return None
             candidates = _near_modules(start, parts, "")
             return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
@@ -634,15 +634,23 @@ def _module_exists(base: str, parts: list[str]) -> bool:
     return os.path.isdir(folder) or _is_module(os.path.dirname(folder), parts[-1])
 
 
-def _extends_path(package: str) -> bool:
-    """A package whose ``__init__`` edits ``__path__`` may find submodules anywhere."""
-    try:
-        with open(
-            os.path.join(package, "__init__.py"), encoding="utf-8", errors="replace"
-        ) as handle:
-            return "__path__" in handle.read()
-    except OSError:
-        return False
+def _rewires_imports(base: str, parts: list[str]) -> bool:
+    """Whether a module on the way to ``parts`` edits ``__path__`` or ``sys.modules``.
+
+    Such a module (requests' ``packages.py`` aliases ``requests.packages.urllib3``)
+    makes submodules importable that no file holds: forge cannot know them.
+    """
+    for end in range(1, len(parts)):
+        folder = os.path.join(base, *parts[:end])
+        source = os.path.join(folder, "__init__.py") if os.path.isdir(folder) else folder + ".py"
+        try:
+            with open(source, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if "__path__" in text or "sys.modules" in text:
+            return True
+    return False
 
 
 def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:
@@ -699,9 +707,9 @@ def _submodules(path: Path) -> set[str]:
                 found.add(entry.name)
             continue
         stem, _, suffix = entry.name.partition(".")
-        if stem != "__init__" and stem.isidentifier():
-            if suffix in {"py", "pyi"} or suffix.endswith(("so", "pyd")):
-                found.add(stem)
+        compiled = suffix.endswith(("so", "pyd"))
+        if stem != "__init__" and stem.isidentifier() and (suffix in {"py", "pyi"} or compiled):
+            found.add(stem)
     return found
 
 

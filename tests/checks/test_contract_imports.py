@@ -178,6 +178,7 @@ TYPESCRIPT_PROJECT = {
             "peerDependencies": {"react": "*"},
         }
     ),
+    "package-lock.json": '{"lockfileVersion": 3}\n',
     "tsconfig.json": (
         "{\n  // path aliases, as in most TypeScript apps\n"
         '  "compilerOptions": {\n    "baseUrl": ".",\n'
@@ -270,6 +271,19 @@ def test_commonjs_requires_of_nothing_are_found(run_forge: RunForge, project: Pa
             "lib/app.js:7:18: package 'expresss' is not installed or declared"
             " (did you mean 'express'?)",
         ),
+    ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node's builtin modules come from node")
+def test_a_manifest_without_an_install_is_not_enough_to_know(
+    run_forge: RunForge, project: Path
+) -> None:
+    # a published package (development dependencies stripped) or a monorepo member
+    write(project, {"package.json": json.dumps({"name": "lib"}), "test.js": "require('vitest');\n"})
+    assert contract_failures(run_forge, project) == []
+    (project / "yarn.lock").write_text("", encoding="utf-8")
+    assert contract_failures(run_forge, project) == [
+        ("vitest -> test.js", "test.js:1:1: package 'vitest' is not installed or declared")
     ]
 
 
