@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -309,6 +309,10 @@ class ContractAnalyzer:
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
     _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
+    # isinstance() against a runtime-checkable Protocol and realpath() are
+    # slow enough to show over a whole package: once per object and path.
+    _conforms: dict[int, bool] = field(default_factory=dict)
+    _real: dict[Path, Path] = field(default_factory=dict)
 
     def extractor(self, path: Path) -> tuple[Any, Extractor] | None:
         """The parsed file and its language's extractor; None when the language has none."""
@@ -316,9 +320,18 @@ class ContractAnalyzer:
         if parsed is None:
             return None
         extractor = getattr(parsed.language, "extractor", None)
-        if not isinstance(extractor, Extractor):
+        if id(extractor) not in self._conforms:
+            self._conforms[id(extractor)] = isinstance(extractor, Extractor)
+        if not self._conforms[id(extractor)]:
             return None
-        return parsed, extractor
+        return parsed, cast("Extractor", extractor)
+
+    def real(self, path: Path) -> Path:
+        """:func:`normalize`, once per path for the analyzer's lifetime."""
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = normalize(path)
+        return found
 
     def _require(self, path: Path) -> tuple[Any, Extractor]:
         found = self.extractor(path)
@@ -328,7 +341,7 @@ class ContractAnalyzer:
 
     def imports(self, path: Path) -> list[tuple[ImportRef, Path | None]]:
         """``path``'s imports, each with the file it resolves to (None: not a local file)."""
-        key = normalize(path)
+        key = self.real(path)
         if key not in self._imports:
             parsed, extractor = self._require(key)
             self._imports[key] = [
@@ -342,12 +355,12 @@ class ContractAnalyzer:
         key = (id(extractor), specifier, importer.parent, importer.suffix)
         if key not in self._resolved:
             found = extractor.resolve(specifier, importer, self.root)
-            self._resolved[key] = None if found is None else normalize(found)
+            self._resolved[key] = None if found is None else self.real(found)
         return self._resolved[key]
 
     def exports(self, path: Path) -> Exports:
         """``path``'s exports with star re-exports followed (cycle-safe)."""
-        key = normalize(path)
+        key = self.real(path)
         if key not in self._exports:
             self._exports[key] = self._follow(key, visiting=set())
         return self._exports[key]
@@ -403,7 +416,7 @@ class ContractAnalyzer:
 
     def compare(self, exporter: Path, importer: Path) -> Comparison:
         """What ``importer`` takes from ``exporter``, and what of it is missing."""
-        exporter = normalize(exporter)
+        exporter = self.real(exporter)
         refs = self.imports(importer)
         mine = [ref for ref, target in refs if target == exporter]
         exports = self.exports(exporter)
@@ -422,7 +435,7 @@ class ContractAnalyzer:
         broken = next(
             (
                 side
-                for side in (exporter, normalize(importer))
+                for side in (exporter, self.real(importer))
                 if getattr(self._require(side)[0], "has_errors", False)
             ),
             None,
@@ -435,7 +448,8 @@ class ContractAnalyzer:
         Only extractors with a ``diagnose`` method take part (see
         :class:`ImportContext`); guarded and tentative imports never do.
         """
-        _, extractor = self._require(normalize(importer))
+        importer = self.real(importer)
+        _, extractor = self._require(importer)
         diagnose = getattr(extractor, "diagnose", None)
         if diagnose is None:
             return []
@@ -445,7 +459,7 @@ class ContractAnalyzer:
         for ref, target in self.imports(importer):
             if target is not None or ref.guarded or ref.tentative:
                 continue
-            message = diagnose(ref.specifier, normalize(importer), context)
+            message = diagnose(ref.specifier, importer, context)
             if message and message not in said:
                 said.add(message)
                 problems.append(ImportProblem(ref.specifier, ref.line, ref.column, message))
@@ -453,10 +467,11 @@ class ContractAnalyzer:
 
     def local_imports(self, importer: Path) -> Iterator[Path]:
         """Files inside the working dir that ``importer`` imports and that have an extractor."""
-        root = normalize(self.root)
+        root = self.real(self.root)
+        me = self.real(importer)
         seen: set[Path] = set()
         for _, target in self.imports(importer):
-            if target is None or target in seen or target == normalize(importer):
+            if target is None or target in seen or target == me:
                 continue
             seen.add(target)
             if _inside(target, root):
@@ -509,11 +524,3 @@ def normalize(path: Path) -> Path:
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
-
-
-def first_existing(candidates: Iterable[Path]) -> Path | None:
-    """The first candidate that is a regular file."""
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None

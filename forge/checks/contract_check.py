@@ -19,7 +19,6 @@ Parsing goes through the workspace's parse cache: no file is parsed twice.
 from __future__ import annotations
 
 import errno
-import os
 import stat
 from pathlib import Path
 
@@ -105,7 +104,7 @@ def check_pair(
         # once, not per name. syntax_check fails the file if it really is
         # broken; a grammar's gap on valid code must not fail the pair.
         fields.update(missing=[], missing_details=[], exports_known=False)
-        side = exporter if comparison.broken == normalize(exporter_path) else importer
+        side = exporter if comparison.broken == analyzer.real(exporter_path) else importer
         message = (
             f"{side} does not parse{_first_error(analyzer, comparison.broken)}, so what "
             f"{importer} takes from {exporter} cannot be checked; nothing reported missing"
@@ -186,12 +185,12 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     context = ImportContext(root, workspace.options("contract_check"))
     analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
     results: list[CheckResult] = []
-    done: set[tuple[str, str]] = set()
+    done: set[tuple[Path, Path]] = set()
 
-    def key(exporter: str, importer: str) -> tuple[str, str]:
+    def key(exporter: str, importer: str) -> tuple[Path, Path]:
         return (
-            os.path.realpath(workspace.resolve(exporter)),
-            os.path.realpath(workspace.resolve(importer)),
+            analyzer.real(workspace.resolve(exporter)),
+            analyzer.real(workspace.resolve(importer)),
         )
 
     for pair in request.contract_checks:

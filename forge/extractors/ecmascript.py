@@ -14,7 +14,7 @@ try each extension, a directory means its ``index.*``. Bare specifiers
 """
 
 # Resolution runs for every import of every file: plain os.path strings.
-# ruff: noqa: PTH112, PTH113, PTH116, PTH118, PTH120
+# ruff: noqa: PTH112, PTH113, PTH116, PTH118, PTH120, PTH122
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ from forge.contracts import (
     ImportedName,
     ImportRef,
     ParsedSource,
+    captures,
     close_names,
     did_you_mean,
-    first_existing,
     imported,
     load_query,
     matches,
@@ -52,7 +52,7 @@ from forge.extractors.packages import (
 )
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Query
 
 TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 #: What a JavaScript extension written in a TypeScript import may stand for.
@@ -175,6 +175,10 @@ class EcmascriptExtractor:
         self.typescript = typescript
         self._import_queries = ("javascript_imports.scm",) + (
             ("typescript_imports.scm",) if typescript else ()
+        )
+        self._declaration_queries = (
+            "javascript_declarations.scm",
+            "typescript_parameters.scm" if typescript else "javascript_parameters.scm",
         )
 
     # -- exports ------------------------------------------------------------
@@ -378,6 +382,9 @@ class EcmascriptExtractor:
                 if kind in found:
                     calls.append((kind, found[kind][0], found["source"][0]))
         both = _merged(members, types)
+        shadows = _Shadows(
+            root, source, load_query(parsed.tree.language, *self._declaration_queries)
+        )
         refs: list[ImportRef] = []
         for stmt in root.named_children:
             if stmt.type == "import_statement":
@@ -385,16 +392,16 @@ class EcmascriptExtractor:
                 # `ns.x` is some other variable of that name.
                 typed = "type" in _tokens(stmt)
                 uses = types if typed else both
-                refs.append(self._import_statement(stmt, source, uses))
+                refs.append(self._import_statement(stmt, source, uses, shadows))
             elif stmt.type == "export_statement" and stmt.child_by_field_name("source"):
                 refs.append(self._reexport(stmt, source))
         for kind, call, specifier in calls:
-            refs.append(self._call(kind, call, specifier, source, both))
+            refs.append(self._call(kind, call, specifier, source, both, shadows))
         refs.sort(key=lambda ref: (ref.line, ref.column))
         return refs
 
     def _import_statement(
-        self, stmt: Node, source: bytes, members: dict[str, list[Node]]
+        self, stmt: Node, source: bytes, members: dict[str, list[Node]], shadows: _Shadows
     ) -> ImportRef:
         specifier = stmt.child_by_field_name("source")
         names: list[ImportedName] = []
@@ -402,7 +409,7 @@ class EcmascriptExtractor:
             if clause.type == "import_require_clause":  # import x = require("./y")
                 specifier = clause.child_by_field_name("source")
                 binding = clause.named_children[0]
-                names.extend(_members(binding, members, source))
+                names.extend(_members(binding, members, source, shadows))
             if clause.type != "import_clause":
                 continue
             for part in clause.named_children:
@@ -410,7 +417,7 @@ class EcmascriptExtractor:
                     names.append(imported(part, source, "default", node_text(part, source)))
                 elif part.type == "namespace_import":
                     for binding in part.named_children:
-                        names.extend(_members(binding, members, source))
+                        names.extend(_members(binding, members, source, shadows))
                 elif part.type == "named_imports":
                     for spec in part.named_children:
                         if spec.type == "import_specifier":
@@ -429,7 +436,13 @@ class EcmascriptExtractor:
         return self._ref(stmt, stmt.child_by_field_name("source"), source, names)
 
     def _call(
-        self, kind: str, call: Node, specifier: Node, source: bytes, members: dict[str, list[Node]]
+        self,
+        kind: str,
+        call: Node,
+        specifier: Node,
+        source: bytes,
+        members: dict[str, list[Node]],
+        shadows: _Shadows,
     ) -> ImportRef:
         names: list[ImportedName] = []
         context = call.parent
@@ -442,13 +455,13 @@ class EcmascriptExtractor:
         elif context is not None and context.type == "variable_declarator":
             binding = context.child_by_field_name("name")
             if binding is not None and binding.type == "identifier":
-                names.extend(_members(binding, members, source))
+                names.extend(_members(binding, members, source, shadows))
             elif binding is not None and binding.type == "object_pattern":
                 names.extend(_destructured(binding, source))
         elif context is not None and context.type == "assignment_expression":
             left = context.child_by_field_name("left")
             if left is not None and left.type == "identifier":
-                names.extend(_members(left, members, source))
+                names.extend(_members(left, members, source, shadows))
         return self._ref(call, specifier, source, names)
 
     @staticmethod
@@ -480,17 +493,22 @@ class EcmascriptExtractor:
     @staticmethod
     def _file(base: Path, typescript: bool) -> Path | None:
         """The file ``base`` (a path without or with its extension) names, by TypeScript's and Node's rules."""
+        # Strings, not Paths: this runs for every import of every file.
         order = TS_ORDER if typescript else JS_ORDER
-        written = base.suffix
-        candidates: list[Path] = []
+        text = str(base)
+        stem, written = os.path.splitext(text)
+        candidates: list[str] = []
         if written in TS_FOR_JS:
-            swapped = [base.with_name(base.stem + ext) for ext in TS_FOR_JS[written]]
-            candidates += [*swapped, base] if typescript else [base, *swapped]
+            swapped = [stem + ext for ext in TS_FOR_JS[written]]
+            candidates += [*swapped, text] if typescript else [text, *swapped]
         else:
-            candidates.append(base)
-        candidates += [base.with_name(base.name + ext) for ext in order]
-        candidates += [base / f"index{ext}" for ext in order]
-        return first_existing(candidates)
+            candidates.append(text)
+        candidates += [text + ext for ext in order]
+        candidates += [f"{text}/index{ext}" for ext in order]
+        for candidate in candidates:
+            if os.path.isfile(candidate):
+                return Path(candidate)
+        return None
 
     # -- findings -----------------------------------------------------------
 
@@ -790,7 +808,9 @@ def _merged(*uses: dict[str, list[Node]]) -> dict[str, list[Node]]:
     return merged
 
 
-def _members(binding: Node, members: dict[str, list[Node]], source: bytes) -> list[ImportedName]:
+def _members(
+    binding: Node, members: dict[str, list[Node]], source: bytes, shadows: _Shadows
+) -> list[ImportedName]:
     """``binding.member`` uses in the binding's scope, each an imported name.
 
     A use inside a function, block, loop or ``catch`` that declares a
@@ -798,20 +818,50 @@ def _members(binding: Node, members: dict[str, list[Node]], source: bytes) -> li
     (``import * as checks``, then ``const checks = def.checks; checks.length``).
     """
     name = node_text(binding, source)
+    uses = members.get(name, ())
+    if not uses:
+        return []
     home = _scope_of(binding)
-    found: list[ImportedName] = []
-    declares: dict[int, bool] = {}
-    for prop in members.get(name, ()):
-        scope = _scope_of(prop)
-        while scope is not None and scope != home:
-            if scope.id not in declares:
-                declares[scope.id] = name in _declared_in(scope, source)
-            if declares[scope.id]:
-                break
-            scope = _scope_of(scope)
-        if scope is not None and scope == home:
-            found.append(imported(prop, source, node_text(prop, source)))
-    return found
+    if home is None:
+        return []
+    inner = [
+        (start, end)
+        for start, end in shadows.scopes(name)
+        if home.start_byte <= start and end <= home.end_byte and (start, end) != home.byte_range
+    ]
+    return [
+        imported(prop, source, node_text(prop, source))
+        for prop in uses
+        if home.start_byte <= prop.start_byte < home.end_byte
+        and not any(start <= prop.start_byte < end for start, end in inner)
+    ]
+
+
+class _Shadows:
+    """Where names are declared below the top level: the byte ranges of their scopes.
+
+    Read with one query over the file, the first time a binding has uses.
+    """
+
+    def __init__(self, root: Node, source: bytes, query: Query) -> None:
+        self._root, self._source, self._query = root, source, query
+        self._declared: dict[str, list[Node]] | None = None
+        self._ranges: dict[str, list[tuple[int, int]]] = {}
+
+    def scopes(self, name: str) -> list[tuple[int, int]]:
+        """The byte ranges of the scopes below the top level that declare ``name``."""
+        if self._declared is None:
+            self._declared = defaultdict(list)
+            for node in captures(self._query, self._root).get("declared", ()):
+                self._declared[node_text(node, self._source)].append(node)
+        if name not in self._ranges:
+            scopes = (_scope_of(node) for node in self._declared.get(name, ()))
+            self._ranges[name] = [
+                scope.byte_range
+                for scope in scopes
+                if scope is not None and scope.type != "program"
+            ]
+        return self._ranges[name]
 
 
 #: Nodes that open a scope for ``let``/``const``/parameters (``var`` is approximated by them).
@@ -836,34 +886,6 @@ def _scope_of(node: Node) -> Node | None:
     while parent is not None and parent.type not in _SCOPES:
         parent = parent.parent
     return parent
-
-
-def _declared_in(scope: Node, source: bytes) -> set[str]:
-    """Names ``scope`` itself declares: parameters, its statements' declarations, a loop's or catch's binding."""
-    names: set[str] = set()
-    kind = scope.type
-    if kind in {"statement_block", "program"}:
-        for stmt in scope.named_children:
-            if stmt.type in _VALUE_DECLARATIONS or stmt.type in _CALLABLE_DECLARATIONS:
-                names.update(declared_names(stmt, source))
-    elif kind == "for_statement":
-        initializer = scope.child_by_field_name("initializer")
-        if initializer is not None and initializer.type in _VALUE_DECLARATIONS:
-            names.update(declared_names(initializer, source))
-    elif kind == "for_in_statement":
-        names.update(pattern_names(scope.child_by_field_name("left"), source))
-    elif kind == "catch_clause":
-        names.update(pattern_names(scope.child_by_field_name("parameter"), source))
-    else:
-        single = scope.child_by_field_name("parameter")  # x => ...
-        names.update(pattern_names(single, source))
-        parameters = scope.child_by_field_name("parameters")
-        for parameter in parameters.named_children if parameters is not None else ():
-            pattern = parameter.child_by_field_name("pattern") or parameter
-            names.update(pattern_names(pattern, source))
-        if kind in {"function_expression", "function"}:
-            names.update(pattern_names(scope.child_by_field_name("name"), source))
-    return names
 
 
 def _destructured(pattern: Node, source: bytes) -> list[ImportedName]:

@@ -200,7 +200,10 @@ def test_the_exporters_syntax_problem_is_reported(project: Path) -> None:
 
 
 class KeyValueExtractor:
-    """A toy language: ``name = value`` lines export names, ``use file name`` imports them."""
+    """A toy language: ``name = value`` lines export names, ``#use file name`` imports them.
+
+    It borrows Python's grammar, so both kinds of line parse without errors.
+    """
 
     family = "keyvalue"
 
@@ -215,7 +218,7 @@ class KeyValueExtractor:
     def imports(self, parsed: ParsedSource) -> list[ImportRef]:
         refs = []
         for number, line in enumerate(parsed.source.decode().splitlines(), start=1):
-            if line.startswith("use "):
+            if line.startswith("#use "):
                 _, target, name = line.split()
                 refs.append(
                     ImportRef(target, number, 1, (imported(parsed.tree.root_node, b"", name),))
@@ -248,7 +251,7 @@ class KeyValuePlugin:
 def test_a_plugin_language_brings_its_own_extractor(project: Path) -> None:
     write(
         project,
-        {"settings.kv": "port = 1\n", "app.kv": "use settings.kv port\nuse settings.kv host\n"},
+        {"settings.kv": "port = 1\n", "app.kv": "#use settings.kv port\n#use settings.kv host\n"},
     )
     (result,) = contract_results(engine(project, keyvalue=KeyValuePlugin()), files=["app.kv"])
     assert result.automatic
@@ -269,6 +272,10 @@ def test_query_files_compile_for_their_grammars() -> None:
     tsx = tree_sitter.Language(tree_sitter_typescript.language_tsx())
     assert load_query(javascript, "javascript_exports.scm").pattern_count >= 7
     assert load_query(tsx, "javascript_imports.scm", "typescript_imports.scm").pattern_count == 4
+    assert load_query(javascript, "javascript_exports.scm").pattern_count == 8
+    declarations = ("javascript_declarations.scm",)
+    assert load_query(javascript, *declarations, "javascript_parameters.scm").pattern_count == 9
+    assert load_query(tsx, *declarations, "typescript_parameters.scm").pattern_count == 9
     python = tree_sitter.Language(tree_sitter_python.language())
     assert load_query(python, "python_imports.scm").pattern_count == 3
     assert "require" in query_source("javascript_imports.scm")
@@ -287,6 +294,9 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
             "forge/languages/javascript_imports.scm",
             "forge/languages/typescript_imports.scm",
             "forge/languages/python_imports.scm",
+            "forge/languages/javascript_declarations.scm",
+            "forge/languages/javascript_parameters.scm",
+            "forge/languages/typescript_parameters.scm",
         } <= names
         archive.extractall(tmp_path / "site")
     code = (
@@ -336,7 +346,7 @@ def test_an_extractor_that_raises_fails_only_its_pairs(project: Path) -> None:
         project,
         {
             "settings.kv": "port = 1\n",
-            "app.kv": "use settings.kv port\n",
+            "app.kv": "#use settings.kv port\n",
             "lib.py": "a = 1\n",
             "app.py": "from lib import a\n",
         },
