@@ -125,8 +125,9 @@ class Extractor(Protocol):
         """The file ``specifier`` (written in ``importer``) names, or None.
 
         ``root`` is the working dir (where absolute Python imports start).
-        None means "not a local file" (a package, a path alias, a typo'd
-        path): the analyzer skips it, it is never a failure by itself.
+        None means "not a local file" (a package, a typo'd path): no pair is
+        checked; an extractor's optional ``diagnose`` (see
+        :class:`ImportContext`) decides whether that is a finding.
         """
         ...
 

@@ -10,7 +10,9 @@ Specifiers resolve the way TypeScript and Node do for relative paths: a
 ``.js`` written in a TypeScript import names the ``.ts`` file (``.mjs``:
 ``.mts``, ``.cjs``: ``.cts``, ``.jsx``: ``.tsx``), extensionless specifiers
 try each extension, a directory means its ``index.*``. Bare specifiers
-(packages, path aliases) resolve to nothing.
+resolve through the nearest tsconfig's (or jsconfig's) ``paths`` and
+``baseUrl``; packages resolve to nothing, and :meth:`EcmascriptExtractor.diagnose`
+says whether they are built in, declared or installed.
 """
 
 # Resolution runs for every import of every file: plain os.path strings.

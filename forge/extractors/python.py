@@ -6,13 +6,20 @@ assignments (annotated ones only with a value; tuple unpacking too),
 top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks. ``__all__``
 does not restrict ``from m import name``; it only decides what ``from m
 import *`` takes (else: the public names). A module-level ``__getattr__``
-makes the exports unknowable. A package's submodules are importable from it.
+makes the exports unknowable, unless it answers a literal set of names and
+raises ``AttributeError`` otherwise (then those names are exports too). A
+package's submodules are importable from it.
 
 Imports are read anywhere in the file with ``python_imports.scm``: ``from
 a.b import x, y as z`` (relative at any depth), ``import a.b as m`` then
 ``m.attr``, ``import a.b`` then ``a.b.attr``. Names imported inside ``try:``
 with an ``except ImportError`` (or broader) handler are anticipated to be
-absent and never reported missing.
+absent and never reported missing. ``m.__file__`` and the other attributes
+every module has are not names taken from ``m``.
+
+:meth:`PythonExtractor.diagnose` says why an import resolves to no file: a
+missing module of the project, or a package the project's environment and
+manifests do not provide (see :mod:`forge.extractors.packages`).
 """
 
 # Resolution runs for every import of every file: plain os.path strings
