@@ -183,7 +183,11 @@ def close_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Candidates spelled like ``name`` (case-insensitive first, then ``difflib``)."""
     pool = sorted(set(candidates) - {name})
     folded = [c for c in pool if c.lower() == name.lower()]
-    return (folded + difflib.get_close_matches(name, pool, n=n, cutoff=0.6))[:n]
+    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    if close:  # only those about as close as the closest: '_decoderz', not '_models' too
+        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
+        close = [c for c in close if difflib.SequenceMatcher(None, name, c).ratio() > best - 0.1]
+    return list(dict.fromkeys(folded + close))[:n]
 
 
 # --- helpers for extractors ----------------------------------------------------
