@@ -507,6 +507,8 @@ class EcmascriptExtractor:
             candidates.append(text)
         candidates += [text + ext for ext in order]
         candidates += [f"{text}/index{ext}" for ext in order]
+        if not typescript:  # a declaration file holds no code for a JavaScript importer to run
+            candidates = [c for c in candidates if not c.endswith((".d.ts", ".d.mts", ".d.cts"))]
         for candidate in candidates:
             if os.path.isfile(candidate):
                 return Path(candidate)

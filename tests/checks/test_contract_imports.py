@@ -362,3 +362,22 @@ def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: Ru
     ]
     assert failures == []
     assert sum(result["type"] == "contract_check" for result in report["results"]) > 100
+
+
+def test_a_declaration_file_is_no_module_for_javascript(run_forge: RunForge, project: Path) -> None:
+    # got's dist/: index.js and index.d.ts import './options.js'; the .js was renamed
+    write(
+        project,
+        {
+            "dist/options.d.ts": "export declare const defaults: object;\n",
+            "dist/option.js": "export const defaults = {};\n",
+            "dist/index.js": "import { defaults } from './options.js';\nexport { defaults };\n",
+            "dist/index.d.ts": "export { defaults } from './options.js';\n",
+        },
+    )
+    assert contract_failures(run_forge, project) == [
+        (
+            "./options.js -> dist/index.js",
+            "dist/index.js:1:1: './options.js' resolves to no file (did you mean './option.js'?)",
+        )
+    ]
