@@ -50,6 +50,7 @@ from forge.extractors.packages import (
     node_builtins,
     npm_package_name,
     read_jsonc,
+    scan_folder,
     which_node,
 )
 
@@ -584,7 +585,9 @@ class EcmascriptExtractor:
             if (current / segment).exists() and index < len(segments) - 1:
                 continue
             stem, extension = _split_extension(segment)
-            entries = {_split_extension(entry.name)[0]: entry.name for entry in _scan(current)}
+            entries = {
+                _split_extension(entry.name)[0]: entry.name for entry in scan_folder(current)
+            }
             for near in close_names(stem, entries):
                 respelled = near + extension if extension or index < len(segments) - 1 else near
                 candidate = "/".join([*segments[:index], respelled, *segments[index + 1 :]])
@@ -596,7 +599,9 @@ class EcmascriptExtractor:
     def _near_path(self, target: Path, typescript: bool) -> list[str]:
         """Existing files like ``target`` (a path alias's target), as paths from the alias base."""
         stem, extension = _split_extension(target.name)
-        entries = {_split_extension(entry.name)[0]: entry.name for entry in _scan(target.parent)}
+        entries = {
+            _split_extension(entry.name)[0]: entry.name for entry in scan_folder(target.parent)
+        }
         found = []
         for near in close_names(stem, entries):
             if self._file(target.with_name(near + extension), typescript) is not None:
@@ -618,13 +623,6 @@ def _split_extension(name: str) -> tuple[str, str]:
         if name.endswith(extension) and len(name) > len(extension):
             return name[: -len(extension)], extension
     return name, ""
-
-
-def _scan(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        return list(os.scandir(folder))
-    except OSError:
-        return []
 
 
 @dataclass(frozen=True)

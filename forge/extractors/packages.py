@@ -132,7 +132,7 @@ def _site_modules(site: str, mtime: int) -> frozenset[str]:
         dist_name = distribution.metadata["Name"] if distribution.metadata else None
         if dist_name:
             names.add(normalize_distribution(dist_name))
-    for entry in _scandir(site):
+    for entry in scan_folder(site):
         if entry.name.endswith(".pth"):
             names |= _pth_modules(entry.path)
         elif _module_name(entry) is not None and not entry.name.endswith(".dist-info"):
@@ -170,7 +170,7 @@ def _pth_modules(pth: str) -> set[str]:
         if not line or line.startswith(("#", "import ", "import\t")):
             continue
         folder = line if os.path.isabs(line) else os.path.join(os.path.dirname(pth), line)
-        for entry in _scandir(folder):
+        for entry in scan_folder(folder):
             name = _module_name(entry)
             if name is not None:
                 names.add(name)
@@ -188,7 +188,8 @@ def _module_name(entry: os.DirEntry[str]) -> str | None:
     return None
 
 
-def _scandir(folder: str) -> list[os.DirEntry[str]]:
+def scan_folder(folder: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
+    """The entries of ``folder``; none when it cannot be listed."""
     try:
         return list(os.scandir(folder))
     except OSError:
@@ -203,7 +204,7 @@ def _stdlib(home: str) -> frozenset[str]:
         prefix = os.path.dirname(home.rstrip("/"))
         for folder in glob.glob(os.path.join(prefix, "lib", "python3*")):
             for sub in ("", "lib-dynload"):
-                for entry in _scandir(os.path.join(folder, sub)):
+                for entry in scan_folder(os.path.join(folder, sub)):
                     name = _module_name(entry)
                     if name is not None and name != "site-packages":
                         names.add(name)
@@ -356,9 +357,9 @@ class NodeProject:
         found: set[str] = set()
         for d in _parents(str(folder)):
             found |= self._declared(d)
-            for entry in _scandir(os.path.join(d, "node_modules")):
+            for entry in scan_folder(os.path.join(d, "node_modules")):
                 if entry.name.startswith("@"):
-                    found |= {f"{entry.name}/{sub.name}" for sub in _scandir(entry.path)}
+                    found |= {f"{entry.name}/{sub.name}" for sub in scan_folder(entry.path)}
                 elif not entry.name.startswith("."):
                     found.add(entry.name)
         return found

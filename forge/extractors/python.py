@@ -51,7 +51,12 @@ from forge.contracts import (
     node_text,
     position,
 )
-from forge.extractors.packages import normalize_distribution, python_declared, python_environment
+from forge.extractors.packages import (
+    normalize_distribution,
+    python_declared,
+    python_environment,
+    scan_folder,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -627,7 +632,7 @@ def _is_module(folder: str, name: str) -> bool:
         return True
     return any(
         entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
-        for entry in _scan(folder)
+        for entry in scan_folder(folder)
     )
 
 
@@ -668,7 +673,7 @@ def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:
             continue
         names = {
             name
-            for entry in _scan(folder)
+            for entry in scan_folder(folder)
             if (name := Path(entry.name).stem if entry.is_file() else entry.name).isidentifier()
         }
         found = []
@@ -692,13 +697,6 @@ def _ancestors(folder: Path, root: Path) -> list[str]:
     return found
 
 
-def _scan(folder: str) -> list[os.DirEntry[str]]:
-    try:
-        return list(os.scandir(folder))
-    except OSError:
-        return []
-
-
 def _submodules(path: Path) -> set[str]:
     """A package's submodules and subpackages, for ``__init__``.
 
@@ -708,7 +706,7 @@ def _submodules(path: Path) -> set[str]:
     if path.name not in _INIT_NAMES:
         return set()
     found: set[str] = set()
-    for entry in _scan(str(path.parent)):
+    for entry in scan_folder(str(path.parent)):
         if entry.is_dir():
             if entry.name.isidentifier() and entry.name != "__pycache__":
                 found.add(entry.name)
