@@ -1057,6 +1057,22 @@ PYTHON = [
         exporter="lib.py",
         importer="app.py",
     ),
+    case(
+        "py-module-shadowed-by-a-parameter",
+        {
+            "config.py": "debug = True\n",
+            "app.py": (
+                "import config\n\n\n"
+                "def load(config):\n    return config.anything\n\n\n"
+                "def show():\n    return config.debug, config.verbose\n\n\n"
+                "show()\n"
+            ),
+        },
+        ["verbose"],
+        exporter="config.py",
+        importer="app.py",
+        confirm="python",
+    ),
     # issue 14, 3: attributes every module has are never missing
     case(
         "py-module-attributes-every-module-has",

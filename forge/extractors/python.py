@@ -259,11 +259,11 @@ class PythonExtractor:
         source = parsed.source
         query = load_query(parsed.tree.language, "python_imports.scm")
         statements: list[Node] = []
-        chains: dict[str, list[list[Node]]] = defaultdict(list)
+        chains = _Chains(source)
         for _, found in matches(query, parsed.tree.root_node):
             if "attribute" in found:
                 start = found["attribute.root"][0]
-                chains[node_text(start, source)].append(_chain(found["attribute"][0]))
+                chains.add(node_text(start, source), start, _chain(found["attribute"][0]))
             else:
                 statements.extend([*found.get("import", []), *found.get("import_from", [])])
         refs: list[ImportRef] = []
@@ -305,7 +305,7 @@ class PythonExtractor:
         return refs
 
     def _from_refs(
-        self, stmt: Node, source: bytes, chains: dict[str, list[list[Node]]], guarded: bool
+        self, stmt: Node, source: bytes, chains: _Chains, guarded: bool
     ) -> list[ImportRef]:
         specifier = _specifier(stmt.child_by_field_name("module_name"), source)
         names: list[ImportedName] = []
@@ -544,6 +544,78 @@ def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedNam
         if name not in MODULE_ATTRIBUTES:
             found.append(imported(chain[0], source, name))
     return found
+
+
+class _Chains:
+    """Attribute chains by the name they start at, without those a function's local owns.
+
+    ``import config`` then ``def load(config): config.debug``: that
+    ``config`` is the parameter, not the module. Read lazily, per name asked.
+    """
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self._found: dict[str, list[tuple[Node, list[Node]]]] = defaultdict(list)
+        self._visible: dict[str, list[list[Node]]] = {}
+        self._locals: dict[int, set[str]] = {}
+
+    def add(self, name: str, start: Node, chain: list[Node]) -> None:
+        self._found[name].append((start, chain))
+
+    def get(self, name: str, default: Iterable[list[Node]] = ()) -> list[list[Node]]:
+        if name not in self._found:
+            return list(default)
+        if name not in self._visible:
+            self._visible[name] = [
+                chain for start, chain in self._found[name] if not self._shadowed(start, name)
+            ]
+        return self._visible[name]
+
+    def _shadowed(self, node: Node, name: str) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in {"function_definition", "lambda"}:
+                if parent.id not in self._locals:
+                    self._locals[parent.id] = _function_locals(parent, self._source)
+                if name in self._locals[parent.id]:
+                    return True
+            parent = parent.parent
+        return False
+
+
+def _function_locals(function: Node, source: bytes) -> set[str]:
+    """Names a function binds itself: parameters and assignments (not imports), less ``global``."""
+    names: set[str] = set()
+    parameters = function.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else ():
+        named = parameter.child_by_field_name("name")
+        if parameter.type == "identifier":
+            names.add(node_text(parameter, source))
+        elif named is not None:
+            names.add(node_text(named, source))
+        else:
+            names.update(
+                node_text(c, source) for c in parameter.named_children if c.type == "identifier"
+            )
+    body = function.child_by_field_name("body")
+    declared: set[str] = set()
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in {"function_definition", "class_definition", "lambda"}:
+            names.update(target_names(node.child_by_field_name("name"), source))
+            continue
+        if kind in {"assignment", "augmented_assignment", "for_statement", "for_in_clause"}:
+            names.update(target_names(node.child_by_field_name("left"), source))
+        elif kind == "named_expression":
+            names.update(target_names(node.child_by_field_name("name"), source))
+        elif kind == "as_pattern":
+            names.update(target_names(node.child_by_field_name("alias"), source))
+        elif kind in {"global_statement", "nonlocal_statement"}:
+            declared.update(node_text(c, source) for c in node.named_children)
+        stack.extend(node.named_children)
+    return names - declared
 
 
 def _chain(innermost: Node) -> list[Node]:
