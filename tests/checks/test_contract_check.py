@@ -420,3 +420,53 @@ def test_a_member_near_default_is_not_told_to_import_the_default(project: Path) 
     (result,) = contract_results(engine(project), files=["app.js"])
     assert result.missing == ["delta"]
     assert result.missing_details[0].suggestion is None
+
+
+class DiagnosingExtractor(KeyValueExtractor):
+    """Says why an import of a missing file fails, and raises on one name."""
+
+    def diagnose(self, specifier: str, importer: Path, context: object) -> str | None:
+        if specifier == "boom.kv":
+            raise ValueError("diagnose bug")
+        return f"'{specifier}' is no file next to {importer.name}"
+
+
+class DiagnosingPlugin:
+    @hookimpl
+    def forge_languages(self) -> list[Language]:
+        import tree_sitter_python
+
+        return [
+            Language(
+                name="diagnosing",
+                extensions=(".kv",),
+                load_grammar=tree_sitter_python.language,
+                extractor=DiagnosingExtractor(),
+            )
+        ]
+
+
+def test_a_plugin_extractor_diagnoses_its_imports_and_its_bug_costs_its_file(
+    project: Path,
+) -> None:
+    write(
+        project,
+        {
+            "a.kv": "#use gone.kv port\n",
+            "b.kv": "#use boom.kv port\n",
+            "lib.py": "a = 1\n",
+            "app.py": "from lib import a\n",
+        },
+    )
+    results = contract_results(
+        engine(project, diagnosing=DiagnosingPlugin()), files=["a.kv", "b.kv", "app.py"]
+    )
+    assert [(r.target, r.passed, r.message) for r in results] == [
+        ("lib.py -> app.py", True, "all 1 imported name exported"),
+        ("gone.kv -> a.kv", False, "a.kv:1:1: 'gone.kv' is no file next to a.kv"),
+        (
+            "imports of b.kv",
+            False,
+            "cannot check the imports of b.kv: ValueError: diagnose bug",
+        ),
+    ]
