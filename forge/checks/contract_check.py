@@ -24,8 +24,22 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.checks.syntax_check import find_errors
-from forge.contracts import Comparison, ContractAnalyzer, ContractError, ImportContext, normalize
-from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
+from forge.contracts import (
+    Comparison,
+    ContractAnalyzer,
+    ContractError,
+    ImportContext,
+    describe_missing,
+    normalize,
+)
+from forge.models import (
+    CheckDescriptor,
+    CheckResult,
+    ContractResult,
+    Location,
+    MissingImport,
+    ValidateRequest,
+)
 from forge.parsing import NotParsed
 from forge.plugin_manager import describe_exception
 from forge.workspace import Workspace
@@ -93,7 +107,7 @@ def check_pair(
             passed=False,
             message=f"cannot check: the contract extractor raised {describe_exception(exc)}",
         )
-    fields = _fields(comparison)
+    fields = _fields(comparison, exporter, importer)
     if not comparison.imports_exporter:
         others = [_shown(path, workspace) for path in comparison.imported_files]
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
@@ -103,11 +117,13 @@ def check_pair(
         # Names after a syntax error may well be defined (or misread): say it
         # once, not per name. syntax_check fails the file if it really is
         # broken; a grammar's gap on valid code must not fail the pair.
-        fields.update(missing=[], missing_details=[], exports_known=False)
         side = exporter if comparison.broken == analyzer.real(exporter_path) else importer
+        places = _first_error(analyzer, comparison.broken, side)
+        where = "".join(f" (line {p.line}, column {p.column})" for p in places)
+        fields.update(missing=[], missing_details=[], exports_known=False, locations=places)
         message = (
-            f"{side} does not parse{_first_error(analyzer, comparison.broken)}, so what "
-            f"{importer} takes from {exporter} cannot be checked; nothing reported missing"
+            f"{side} does not parse{where}, so what {importer} takes from {exporter} "
+            "cannot be checked; nothing reported missing"
         )
         return ContractResult(**base, **fields, passed=True, message=message)
     if comparison.missing:
@@ -135,15 +151,19 @@ def check_pair(
     return ContractResult(**base, **fields, passed=True, message=message)
 
 
-def _first_error(analyzer: ContractAnalyzer, path: Path) -> str:
+def _first_error(analyzer: ContractAnalyzer, path: Path, shown: str) -> list[Location]:
+    """Where ``path``'s first syntax error is, as the pair's one location."""
     found = analyzer.extractor(path)
     if found is None:
-        return ""
+        return []
     places, _ = find_errors(found[0], limit=1)
-    return "".join(f" (line {p.line}, column {p.column}: {p.message})" for p in places)
+    return [
+        Location(path=shown, line=p.line, column=p.column, message=f"does not parse: {p.message}")
+        for p in places
+    ]
 
 
-def _fields(comparison: Comparison) -> dict[str, object]:
+def _fields(comparison: Comparison, exporter: str, importer: str) -> dict[str, object]:
     return {
         "exported_names": sorted(comparison.exports.names),
         "imported_names": sorted({name.name for name in comparison.imported}),
@@ -155,6 +175,16 @@ def _fields(comparison: Comparison) -> dict[str, object]:
             for name in comparison.missing
         ],
         "exports_known": comparison.exports.open_reason is None,
+        # The places are in the importer, not in the pair the target names.
+        "locations": [
+            Location(
+                path=importer,
+                line=name.line,
+                column=name.column,
+                message=describe_missing(name.name, name.suggestion, exporter),
+            )
+            for name in comparison.missing
+        ],
     }
 
 
@@ -176,37 +206,6 @@ def automatic_pairs(
             if checkable:
                 pairs.append((_shown(target, workspace), file))
     return pairs
-
-
-@hookimpl
-def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
-    """One result per requested pair, then one per automatic pair not already requested."""
-    root = normalize(workspace.cwd)
-    context = ImportContext(root, workspace.options("contract_check"))
-    analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
-    results: list[CheckResult] = []
-    done: set[tuple[Path, Path]] = set()
-
-    def key(exporter: str, importer: str) -> tuple[Path, Path]:
-        return (
-            analyzer.real(workspace.resolve(exporter)),
-            analyzer.real(workspace.resolve(importer)),
-        )
-
-    for pair in request.contract_checks:
-        if key(pair.exporter, pair.importer) in done:
-            continue
-        done.add(key(pair.exporter, pair.importer))
-        results.append(check_pair(analyzer, workspace, pair.exporter, pair.importer))
-    if request.auto_contracts:
-        for exporter, importer in automatic_pairs(analyzer, workspace, request.files):
-            if key(exporter, importer) in done:
-                continue
-            done.add(key(exporter, importer))
-            results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
-        for file in dict.fromkeys(request.files):
-            results.extend(import_findings(analyzer, workspace, file))
-    return results
 
 
 def import_findings(
@@ -241,7 +240,58 @@ def import_findings(
             importer=file,
             passed=False,
             automatic=True,
-            message=f"{file}:{problem.line}:{problem.column}: {problem.message}",
+            message=problem.message,
+            locations=[
+                Location(
+                    path=file, line=problem.line, column=problem.column, message=problem.message
+                )
+            ],
         )
         for problem in problems
+    ]
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+    """One result per requested pair, then one per automatic pair not already requested."""
+    root = normalize(workspace.cwd)
+    context = ImportContext(root, workspace.options("contract_check"))
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
+    results: list[CheckResult] = []
+    done: set[tuple[Path, Path]] = set()
+
+    def key(exporter: str, importer: str) -> tuple[Path, Path]:
+        return (
+            analyzer.real(workspace.resolve(exporter)),
+            analyzer.real(workspace.resolve(importer)),
+        )
+
+    for pair in request.contract_checks:
+        if key(pair.exporter, pair.importer) in done:
+            continue
+        done.add(key(pair.exporter, pair.importer))
+        results.append(check_pair(analyzer, workspace, pair.exporter, pair.importer))
+    if request.auto_contracts:
+        for exporter, importer in automatic_pairs(analyzer, workspace, request.files):
+            if key(exporter, importer) in done:
+                continue
+            done.add(key(exporter, importer))
+            results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
+        for file in dict.fromkeys(request.files):
+            results.extend(import_findings(analyzer, workspace, file))
+    return results
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``contract_check``: shown after ``syntax_check``; its places are in the importer."""
+    return [
+        CheckDescriptor(
+            id="contract_check",
+            summary=(
+                "Every name an importer takes from an exporter is exported, and every import "
+                "resolves to a file, module or package the project has."
+            ),
+            order=40,
+        )
     ]

@@ -22,9 +22,9 @@ from forge.contracts import (
     load_query,
     query_source,
 )
-from forge.engine import Engine
 from forge.models import ContractResult, Language, ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 from forge.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -402,6 +402,9 @@ def test_an_exporter_that_does_not_parse_is_said_once(project: Path) -> None:
     assert result.missing == [] and result.missing_details == []
     assert result.exports_known is False
     assert result.message.startswith("lib.py does not parse (line 4, column ")
+    (place,) = result.locations
+    assert (place.path, place.line) == ("lib.py", 4)
+    assert place.message.startswith("does not parse: ")
     assert result.message.endswith(
         "so what app.py takes from lib.py cannot be checked; nothing reported missing"
     )
@@ -463,10 +466,11 @@ def test_a_plugin_extractor_diagnoses_its_imports_and_its_bug_costs_its_file(
     )
     assert [(r.target, r.passed, r.message) for r in results] == [
         ("lib.py -> app.py", True, "all 1 imported name exported"),
-        ("gone.kv -> a.kv", False, "a.kv:1:1: 'gone.kv' is no file next to a.kv"),
+        ("gone.kv -> a.kv", False, "'gone.kv' is no file next to a.kv"),
         (
             "imports of b.kv",
             False,
             "cannot check the imports of b.kv: ValueError: diagnose bug",
         ),
     ]
+    assert [(p.path, p.line, p.column) for p in results[1].locations] == [("a.kv", 1, 1)]

@@ -54,10 +54,17 @@ def contract_failures(run_forge: RunForge, root: Path) -> list[tuple[str, str]]:
     assert completed.returncode in (0, 1), completed.stderr
     report = json.loads(completed.stdout)
     return [
-        (result["target"], result["message"])
+        (result["target"], _where(result))
         for result in report["results"]
         if result["type"] == "contract_check" and not result["passed"]
     ]
+
+
+def _where(result: dict[str, object]) -> str:
+    """``path:line:column: message`` of an import finding's one location, as editors show it."""
+    (place,) = result["locations"]  # type: ignore[misc]
+    assert place["message"] == result["message"]  # type: ignore[index]
+    return f"{place['path']}:{place['line']}:{place['column']}: {place['message']}"  # type: ignore[index]
 
 
 @pytest.fixture
