@@ -471,7 +471,8 @@ class EcmascriptExtractor:
     def _ref(
         node: Node, specifier: Node | None, source: bytes, names: list[ImportedName]
     ) -> ImportRef:
-        line, column = position(node, source)
+        # A finding about the import points at the specifier, as editors do.
+        line, column = position(specifier if specifier is not None else node, source)
         text = _string(specifier, source) if specifier is not None else ""
         return ImportRef(specifier=text, line=line, column=column, names=tuple(names))
 

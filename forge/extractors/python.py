@@ -279,12 +279,12 @@ class PythonExtractor:
                     module = node_text(name.child_by_field_name("name") or name, source)
                     alias = node_text(name.child_by_field_name("alias") or name, source)
                     attributes = _attributes(chains.get(alias, ()), source)
-                    refs.append(_ref(stmt, module, source, attributes, guarded))
+                    refs.append(_ref(name, module, source, attributes, guarded))
                 else:
                     parts = tuple(part.strip() for part in node_text(name, source).split("."))
                     for end in range(1, len(parts) + 1):
                         plain[parts[0]].add(parts[:end])
-                        plain_at.setdefault(parts[:end], stmt)
+                        plain_at.setdefault(parts[:end], name)
         for root, modules in plain.items():
             members: dict[tuple[str, ...], list[ImportedName]] = defaultdict(list)
             for chain in chains.get(root, ()):
@@ -297,9 +297,9 @@ class PythonExtractor:
                 if prefix is not None:
                     members[prefix].extend(_attributes([chain[len(prefix) - 1 :]], source))
             for path in sorted(modules):
-                stmt = plain_at[path]
+                where = plain_at[path]
                 refs.append(
-                    _ref(stmt, ".".join(path), source, members[path], _guarded(stmt, source))
+                    _ref(where, ".".join(path), source, members[path], _guarded(where, source))
                 )
         refs.sort(key=lambda ref: (ref.line, ref.column))
         return refs
@@ -321,7 +321,8 @@ class PythonExtractor:
             submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
             members = _attributes(chains.get(local, ()), source)
             refs.append(_ref(node, submodule, source, members, guarded, tentative=True))
-        return [_ref(stmt, specifier, source, names, guarded), *refs]
+        module = stmt.child_by_field_name("module_name") or stmt
+        return [_ref(module, specifier, source, names, guarded), *refs]
 
     # -- resolution ---------------------------------------------------------
 

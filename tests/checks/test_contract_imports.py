@@ -110,21 +110,21 @@ def test_python_imports_of_nothing_are_found_with_a_suggestion(
     assert sorted(contract_failures(run_forge, project)) == [
         (
             "._config -> src/client/sub/api.py",
-            "src/client/sub/api.py:1:1: '._config' resolves to no module"
+            "src/client/sub/api.py:1:6: '._config' resolves to no module"
             " (did you mean '.._config'?)",
         ),
         (
             "._decoder -> src/client/_models.py",
-            "src/client/_models.py:2:1: '._decoder' resolves to no module"
+            "src/client/_models.py:2:6: '._decoder' resolves to no module"
             " (did you mean '._decoders'?)",
         ),
         (
             "client._deleted -> src/client/_transport.py",
-            "src/client/_transport.py:1:1: 'client._deleted' resolves to no module",
+            "src/client/_transport.py:1:8: 'client._deleted' resolves to no module",
         ),
         (
             "requets -> src/client/_optional.py",
-            "src/client/_optional.py:6:1: package 'requets' is not installed or declared"
+            "src/client/_optional.py:6:8: package 'requets' is not installed or declared"
             " (did you mean 'requests'?)",
         ),
     ]
@@ -170,7 +170,7 @@ def test_the_environment_can_be_set_in_tool_forge(
     assert contract_failures(run_forge, project) == [
         (
             "atrs -> app.py",
-            "app.py:2:1: package 'atrs' is not installed or declared (did you mean 'attrs'?)",
+            "app.py:2:8: package 'atrs' is not installed or declared (did you mean 'attrs'?)",
         )
     ]
 
@@ -220,22 +220,22 @@ def test_typescript_imports_of_nothing_are_found_through_barrels_and_aliases(
     assert sorted(contract_failures(run_forge, project)) == [
         (
             "../utils/option.js -> src/features/app.ts",
-            "src/features/app.ts:1:1: '../utils/option.js' resolves to no file"
+            "src/features/app.ts:1:26: '../utils/option.js' resolves to no file"
             " (did you mean '../utils/options.js'?)",
         ),
         (
             "@/utils/option -> src/features/alias.ts",
-            "src/features/alias.ts:2:1: '@/utils/option' resolves to no file through the"
+            "src/features/alias.ts:2:25: '@/utils/option' resolves to no file through the"
             " path alias '@/*' (did you mean '@/utils/options'?)",
         ),
         (
             "node:fss -> src/features/alias.ts",
-            "src/features/alias.ts:4:1: 'node:fss' is not a Node.js builtin module"
+            "src/features/alias.ts:4:30: 'node:fss' is not a Node.js builtin module"
             " (did you mean 'node:fs'?)",
         ),
         (
             "zdo -> src/features/alias.ts",
-            "src/features/alias.ts:3:1: package 'zdo' is not installed or declared"
+            "src/features/alias.ts:3:20: package 'zdo' is not installed or declared"
             " (did you mean 'zod'?)",
         ),
     ]
@@ -269,12 +269,12 @@ def test_commonjs_requires_of_nothing_are_found(run_forge: RunForge, project: Pa
     assert sorted(contract_failures(run_forge, project)) == [
         (
             "./middlewares/init -> lib/app.js",
-            "lib/app.js:5:18: './middlewares/init' resolves to no file"
+            "lib/app.js:5:26: './middlewares/init' resolves to no file"
             " (did you mean './middleware/init'?)",
         ),
         (
             "expresss -> lib/app.js",
-            "lib/app.js:7:18: package 'expresss' is not installed or declared"
+            "lib/app.js:7:26: package 'expresss' is not installed or declared"
             " (did you mean 'express'?)",
         ),
     ]
@@ -289,7 +289,7 @@ def test_a_manifest_without_an_install_is_not_enough_to_know(
     assert contract_failures(run_forge, project) == []
     (project / "yarn.lock").write_text("", encoding="utf-8")
     assert contract_failures(run_forge, project) == [
-        ("vitest -> test.js", "test.js:1:1: package 'vitest' is not installed or declared")
+        ("vitest -> test.js", "test.js:1:9: package 'vitest' is not installed or declared")
     ]
 
 
@@ -304,7 +304,7 @@ def test_without_manifest_or_environment_forge_says_nothing_about_packages(
         },
     )
     assert contract_failures(run_forge, project) == [
-        ("./gone -> app.js", "app.js:2:1: './gone' resolves to no file")
+        ("./gone -> app.js", "app.js:2:9: './gone' resolves to no file")
     ]
 
 
@@ -385,6 +385,6 @@ def test_a_declaration_file_is_no_module_for_javascript(run_forge: RunForge, pro
     assert contract_failures(run_forge, project) == [
         (
             "./options.js -> dist/index.js",
-            "dist/index.js:1:1: './options.js' resolves to no file (did you mean './option.js'?)",
+            "dist/index.js:1:26: './options.js' resolves to no file (did you mean './option.js'?)",
         )
     ]
