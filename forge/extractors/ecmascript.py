@@ -495,8 +495,8 @@ class EcmascriptExtractor:
         return None
 
     @staticmethod
-    def _file(base: Path, typescript: bool) -> Path | None:
-        """The file ``base`` (a path without or with its extension) names, by TypeScript's and Node's rules."""
+    def _candidates(base: Path, typescript: bool) -> list[str]:
+        """The paths ``base`` (without or with its extension) may name, by TypeScript's and Node's rules."""
         # Strings, not Paths: this runs for every import of every file.
         order = TS_ORDER if typescript else JS_ORDER
         text = str(base)
@@ -511,7 +511,11 @@ class EcmascriptExtractor:
         candidates += [f"{text}/index{ext}" for ext in order]
         if not typescript:  # a declaration file holds no code for a JavaScript importer to run
             candidates = [c for c in candidates if not c.endswith((".d.ts", ".d.mts", ".d.cts"))]
-        for candidate in candidates:
+        return candidates
+
+    def _file(self, base: Path, typescript: bool) -> Path | None:
+        """The regular file ``base`` names, or None."""
+        for candidate in self._candidates(base, typescript):
             if os.path.isfile(candidate):
                 return Path(candidate)
         return None
@@ -531,6 +535,9 @@ class EcmascriptExtractor:
             return None  # bundler queries, subpath imports, globs: not files to find
         typescript = importer.name.endswith(TS_SUFFIXES) or self.typescript
         if _relative(specifier):
+            base = Path(os.path.normpath(importer.parent / specifier))
+            if any(os.path.lexists(c) for c in self._candidates(base, typescript)):
+                return None  # a FIFO, a device, a broken link: there, but no module to read
             near = self._near(specifier, importer.parent, typescript)
             return f"'{specifier}' resolves to no file{did_you_mean(near)}"
         builtins = context.remember("node-builtins", lambda: node_builtins(which_node()))

@@ -701,7 +701,7 @@ def _search_roots(importer: Path, root: Path) -> list[str]:
 def _is_module(folder: str, name: str) -> bool:
     """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
     stem = os.path.join(folder, name)
-    if os.path.isfile(stem + ".py") or os.path.isfile(stem + ".pyi"):
+    if os.path.lexists(stem + ".py") or os.path.lexists(stem + ".pyi"):  # a FIFO is there too
         return True
     return any(
         entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
