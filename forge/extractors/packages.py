@@ -23,25 +23,16 @@ installed between two calls.
 
 from __future__ import annotations
 
-import configparser
 import functools
 import glob
 import importlib.metadata
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 
 #: Requirement names at the start of a PEP 508 string or a requirements line.
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -223,6 +214,12 @@ def _manifest_key(root: Path) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=32)
 def _python_declared(root: str, key: tuple[int, ...]) -> frozenset[str]:
+    # Imported here: only a project with Python imports to judge needs them.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
     requirements: list[str] = []
     try:
         with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
@@ -258,6 +255,8 @@ def _dict(value: object) -> dict[str, object]:
 
 
 def _setup_cfg(path: str) -> list[str]:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read(path, encoding="utf-8")
@@ -294,6 +293,8 @@ def node_builtins(node: str | None) -> frozenset[str] | None:
     """Node's ``builtinModules`` (``fs``, ``node:test``, ...); None without a node to ask."""
     if node is None:
         return None
+    import subprocess
+
     try:
         completed = subprocess.run(
             [node, "-p", "JSON.stringify(require('module').builtinModules)"],
@@ -312,6 +313,8 @@ def node_builtins(node: str | None) -> frozenset[str] | None:
 
 def which_node() -> str | None:
     """The ``node`` on PATH, if any."""
+    import shutil
+
     return shutil.which("node")
 
 
