@@ -54,6 +54,12 @@ class ForgeConfig(BaseModel):
     max_attempts: int = Field(default=DEFAULT_MAX_ATTEMPTS, ge=1, le=1_000)
     command_timeout: float = Field(default=DEFAULT_COMMAND_TIMEOUT, gt=0, le=3_600)
     max_parse_bytes: int = Field(default=DEFAULT_MAX_PARSE_BYTES, ge=1)
+    base_ref: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Default git revision validate judges against ('auto': merge-base with "
+        "the default branch); the baseRef argument and --base win.",
+    )
 
     def plugin_config(self, plugin: str) -> dict[str, Any]:
         """The ``[tool.forge.<plugin>]`` table, or an empty dict."""
