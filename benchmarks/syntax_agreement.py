@@ -159,7 +159,7 @@ def find_typescript(explicit: str | None) -> Path | None:
 def sources(language: str, workdir: Path, count: int) -> list[Path]:
     """Valid files: generated, shipped, and (Python) a standard library sample."""
     files = write_generated(workdir / "valid" / language, language, count)
-    files += sorted(p for p in SHIPPED.iterdir() if p.suffix in SHIPPED_SUFFIXES[language])
+    files += sorted(p for p in SHIPPED.rglob("*") if p.suffix in SHIPPED_SUFFIXES[language])
     if language == "python":
         stdlib = Path(sysconfig.get_paths()["stdlib"])
         pool = sorted(

@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         ]
         print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
         print(_languages_line(registry))
+        print(_deciders(registry))
     return 1 if host.failed or registry.problems else 0
 
 
@@ -68,3 +69,15 @@ def _languages_line(registry: Any) -> str:
     else:
         line += "; no extra languages (pip install 'forge-validate[languages]' adds them)"
     return line
+
+
+def _deciders(registry: Any) -> str:
+    """Which parser decides whether a file parses, per language (the pack's: tree-sitter)."""
+    groups: dict[str, list[str]] = registry.by_plugin()
+    extra = groups.pop("language_pack", [])
+    lines = ["syntax decided by:"]
+    for name in sorted(name for names in groups.values() for name in names):
+        lines.append(f"  {name}: {registry.decider(name)}")
+    if extra:
+        lines.append(f"  {len(extra)} language_pack languages: tree-sitter only")
+    return "\n".join(lines)

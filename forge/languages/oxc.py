@@ -1,0 +1,225 @@
+"""The syntax authority for JavaScript, TypeScript and TSX: oxc's parser, in-process.
+
+``oxc-python`` (bindings to the oxc parser, a standards-tracking JS/TS parser
+written in Rust) is a default dependency wherever it has wheels. When it is
+not importable, :func:`load_authority` raises and tree-sitter decides alone;
+``forge plugins`` says which parser decides for each language.
+
+Parse goals follow the file, as node and TypeScript do:
+
+- ``.ts`` ``.mts`` ``.cts`` (and ``.d.ts``): TypeScript; ``.tsx``: TypeScript
+  with JSX;
+- ``.mjs``: a module; ``.cjs``: a script; ``.jsx``: a module with JSX;
+- ``.js``: a module (with JSX) under a ``package.json`` whose ``"type"`` is
+  ``"module"``; otherwise a script, and, failing that, a module with JSX:
+  node runs a ``.js`` file with ``import``/``export`` or top-level ``await`` as
+  ESM, and bundlers take JSX in ``.js`` files.
+
+oxc-python 0.1.1 reports every error at offset 0, so the place is found by
+bisection: the shortest prefix of the file that fails with the same message
+ends inside the culprit token (a cut file's ``... found `EOF``` is at the end).
+
+oxc recurses once per nesting level (about 2 KB of stack each), and a Rust
+stack overflow kills the process, so every parse runs on one worker thread
+with a 1 GiB stack (address space, not memory), and a file too deeply nested
+even for that gets no verdict.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import queue
+import re
+import threading
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from forge.languages.project_files import nearest_value
+from forge.models import SyntaxAuthority, SyntaxVerdict
+
+DISTRIBUTION = "oxc-python"
+#: Stack of the parser thread: one nesting level takes up to ~2 KB.
+STACK_BYTES = 1 << 30
+#: Files up to this size cannot nest deeper than the stack holds (one level per byte at worst).
+ALWAYS_SAFE_BYTES = 256 * 1024
+#: Deeper than this (brackets, or runs of prefix operators), a large file gets no verdict.
+MAX_NESTING = 100_000
+
+_GOALS = {
+    ".ts": ("ts",),
+    ".mts": ("ts",),
+    ".cts": ("ts",),
+    ".tsx": ("tsx",),
+    ".mjs": ("module",),
+    ".cjs": ("script",),
+    ".jsx": ("jsx",),
+}
+_EOF = "found `EOF`"
+_PREFIX_RUN = re.compile(
+    rb"(?:(?:[-+!~?:]|=>|\b(?:await|typeof|void|delete|new|yield|else|if)\b)\s*){1000,}"
+)
+
+
+class _ParserThread:
+    """One daemon thread with a large stack that runs every oxc parse."""
+
+    def __init__(self, parse: Callable[..., Any]) -> None:
+        self._parse = parse
+        self._jobs: queue.SimpleQueue[tuple[str, str, queue.SimpleQueue[Any]]] = queue.SimpleQueue()
+        # threading.stack_size is process-wide: set it only while this thread starts.
+        previous = threading.stack_size(STACK_BYTES)
+        try:
+            threading.Thread(target=self._serve, name="forge-oxc", daemon=True).start()
+        finally:
+            threading.stack_size(previous)
+
+    def _serve(self) -> None:
+        while True:
+            source, goal, reply = self._jobs.get()
+            try:
+                result = self._parse(source, source_type=goal)
+                reply.put([] if result.is_valid else [str(e.message) for e in result.errors])
+            except BaseException as exc:  # handed to the caller, never kills the thread
+                reply.put(exc)
+
+    def errors(self, source: str, goal: str) -> list[str]:
+        """oxc's error messages for ``source`` parsed with ``goal``; [] when it parses."""
+        reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._jobs.put((source, goal, reply))
+        outcome = reply.get()
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return list(outcome)
+
+
+_parser: _ParserThread | None = None
+_parser_lock = threading.Lock()
+
+
+def version() -> str | None:
+    """The installed oxc-python version, or None."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def load_authority() -> SyntaxAuthority:
+    """The oxc authority; ``ImportError`` when oxc-python is not importable.
+
+    forge then lets tree-sitter decide alone and ``forge plugins`` shows why.
+    JavaScript, TypeScript and TSX share one parser thread.
+    """
+    global _parser
+    try:
+        # By name: the package's stubs do not declare the extension's functions.
+        oxc_python: Any = importlib.import_module("oxc_python")
+    except ImportError as exc:
+        raise ImportError(
+            f"{DISTRIBUTION} is not importable ({exc}): no wheel for this platform? "
+            f"pip install {DISTRIBUTION}"
+        ) from None
+    with _parser_lock:
+        if _parser is None:
+            _parser = _ParserThread(oxc_python.parse)
+        parser = _parser
+    return SyntaxAuthority(
+        name=f"oxc (oxc-python {version() or '?'})",
+        check=lambda path, source: check(parser, path, source),
+    )
+
+
+def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | None:
+    """oxc's verdict on ``path``: valid when any of its parse goals accepts it."""
+    if len(source) > ALWAYS_SAFE_BYTES and _nesting_bound(source) > MAX_NESTING:
+        return None
+    text = source.decode("utf-8", errors="replace")
+    first: tuple[str, list[str]] | None = None
+    for goal in goals(path):
+        messages = parser.errors(text, goal)
+        if not messages:
+            return SyntaxVerdict(valid=True)
+        first = first or (goal, messages)
+    assert first is not None
+    goal, messages = first
+    return _locate(parser, text, goal, messages[0])
+
+
+def goals(path: Path) -> tuple[str, ...]:
+    """oxc source types to try for ``path``, the file's own goal first."""
+    name = path.name.lower()
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if suffix in _GOALS:
+        return _GOALS[suffix]
+    if package_type(path.parent) == "module":
+        return ("jsx",)
+    return ("script", "jsx")
+
+
+def package_type(directory: Path) -> str | None:
+    """The ``"type"`` of the nearest ``package.json`` at or above ``directory``."""
+    return nearest_value(directory, "package.json", _type_field)
+
+
+def _type_field(contents: bytes) -> str | None:
+    document = json.loads(contents)
+    value = document.get("type") if isinstance(document, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _nesting_bound(source: bytes) -> int:
+    """A rough upper bound of oxc's recursion depth: bracket depth plus prefix-operator runs."""
+    depth = deepest = 0
+    for bracket in re.findall(rb"[(\[{)\]}]", source):
+        depth += 1 if bracket in b"([{" else -1
+        deepest = max(deepest, depth)
+    longest = max((len(run) for run in _PREFIX_RUN.findall(source)), default=0)
+    return deepest + longest
+
+
+def _locate(parser: _ParserThread, text: str, goal: str, message: str) -> SyntaxVerdict:
+    """The verdict for a rejected file, placed at the shortest prefix failing with ``message``."""
+
+    def fails_here(end: int) -> bool:
+        messages = parser.errors(text[:end], goal)
+        return bool(messages) and messages[0] == message
+
+    if _EOF in message:
+        end = len(text.rstrip())
+    else:
+        starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        # Lines first (few parses), then characters within the line found.
+        low, high = 0, len(starts)  # fails_here(prefix of `high` lines) holds: the whole file
+        while high - low > 1:
+            middle = (low + high) // 2
+            if fails_here(starts[middle]):
+                high = middle
+            else:
+                low = middle
+        low_end = starts[low]
+        high_end = starts[high] if high < len(starts) else len(text)
+        while high_end - low_end > 1:
+            middle = (low_end + high_end) // 2
+            if fails_here(middle):
+                high_end = middle
+            else:
+                low_end = middle
+        end = high_end
+        # Back to the start of a word token: point at `foo`, not its last letter.
+        while end > 1 and _word(text[end - 1]) and _word(text[end - 2]):
+            end -= 1
+    end = max(end, 1)
+    offset = end - 1
+    line_start = text.rfind("\n", 0, offset) + 1
+    line = text.count("\n", 0, offset) + 1
+    if message == "Unexpected token":
+        token = re.match(r"[\w$]+|\S", text[offset:])
+        message = f"unexpected token `{token.group()}`" if token else "unexpected end of file"
+    return SyntaxVerdict(valid=False, line=line, column=offset - line_start + 1, message=message)
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char in "_$"
