@@ -16,8 +16,8 @@ Parse goals follow the file, as node and TypeScript do:
   ESM, and bundlers take JSX in ``.js`` files.
 
 oxc-python 0.1.1 reports every error at offset 0, so the place is found by
-bisection: the shortest prefix of the file that fails with the same message
-ends inside the culprit token (a cut file's ``... found `EOF``` is at the end).
+bisection over prefixes of the file (see :func:`_locate`); a cut file's
+``... found `EOF``` is at its end.
 
 oxc recurses once per nesting level (about 2 KB of stack each), and a Rust
 stack overflow kills the process, so every parse runs on one worker thread
@@ -58,6 +58,8 @@ _GOALS = {
     ".jsx": ("jsx",),
 }
 _EOF = "found `EOF`"
+#: Invalid anywhere in JS/TS outside strings and comments (see _locate).
+_MARKER = "\x01"
 _PREFIX_RUN = re.compile(
     rb"(?:(?:[-+!~?:]|=>|\b(?:await|typeof|void|delete|new|yield|else|if)\b)\s*){1000,}"
 )
@@ -181,38 +183,35 @@ def _nesting_bound(source: bytes) -> int:
 
 
 def _locate(parser: _ParserThread, text: str, goal: str, message: str) -> SyntaxVerdict:
-    """The verdict for a rejected file, placed at the shortest prefix failing with ``message``."""
+    """The verdict for a rejected file, placed by bisection (oxc-python gives no offsets).
 
-    def fails_here(end: int) -> bool:
-        messages = parser.errors(text[:end], goal)
+    oxc stops at its first error, so every prefix that reaches past the culprit
+    fails with the same message. A prefix that stops short would fail at its
+    end instead, so a character no JS/TS token holds is appended: short of the
+    culprit, that character is the first error; past it, never reached.
+    """
+
+    def fails_here(end: int, marker: str) -> bool:
+        messages = parser.errors(text[:end] + marker, goal)
         return bool(messages) and messages[0] == message
 
     if _EOF in message:
         end = len(text.rstrip())
     else:
-        starts = [0, *(m.end() for m in re.finditer("\n", text))]
-        # Lines first (few parses), then characters within the line found.
-        low, high = 0, len(starts)  # fails_here(prefix of `high` lines) holds: the whole file
-        while high - low > 1:
-            middle = (low + high) // 2
-            if fails_here(starts[middle]):
-                high = middle
+        # A recoverable error (oxc goes on after it) ranks after the marker's:
+        # then prefixes alone, which a cut in mid-expression can fool.
+        marker = _MARKER if fails_here(len(text), _MARKER) else ""
+        low, end = 0, len(text)
+        while end - low > 1:
+            middle = (low + end) // 2
+            if fails_here(middle, marker):
+                end = middle
             else:
                 low = middle
-        low_end = starts[low]
-        high_end = starts[high] if high < len(starts) else len(text)
-        while high_end - low_end > 1:
-            middle = (low_end + high_end) // 2
-            if fails_here(middle):
-                high_end = middle
-            else:
-                low_end = middle
-        end = high_end
         # Back to the start of a word token: point at `foo`, not its last letter.
         while end > 1 and _word(text[end - 1]) and _word(text[end - 2]):
             end -= 1
-    end = max(end, 1)
-    offset = end - 1
+    offset = max(end, 1) - 1
     line_start = text.rfind("\n", 0, offset) + 1
     line = text.count("\n", 0, offset) + 1
     if message == "Unexpected token":
