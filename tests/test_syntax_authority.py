@@ -227,6 +227,9 @@ JSX = "const a = <div className='x'>hi</div>;\nexport default a;\n"
         (None, "a.cjs", HTML_COMMENT, True),
         (None, "a.mjs", HTML_COMMENT, False),
         (None, "a.cjs", TOP_LEVEL_AWAIT, False),
+        # CommonJS runs as a function body: a top-level return is fine there
+        (None, "a.cjs", "#!/usr/bin/env node\nif (!module.parent) return;\n", True),
+        (None, "a.mjs", "if (!import.meta.main) return;\n", False),
         (None, "a.mjs", TOP_LEVEL_AWAIT, True),
         # .js without "type": a script, or ESM when node would run it so
         (None, "a.js", HTML_COMMENT, True),
@@ -311,3 +314,42 @@ def test_without_oxc_tree_sitter_decides_alone_and_forge_plugins_says_so(
     assert done.returncode == 1, done.stdout + done.stderr
     assert "a.ts:1:" in done.stdout
     assert run_forge("validate", "--files", "a.ts").returncode == 0
+
+
+# --- real published code ------------------------------------------------------
+
+#: Packages whose every file is valid (no deliberately broken test data), one per
+#: kind of source: modern .d.ts, TypeScript, TSX, ESM and CommonJS JavaScript, Python.
+REAL = ("type-fest@5.10.0", "zod@3.25.76", "@tanstack/react-router@1.170.46", "express@5.3.0")
+REAL_PYPI = ("requests==2.34.2",)
+BUILT_IN = {"javascript", "python", "typescript", "tsx"}
+
+
+@pytest.mark.slow
+def test_no_valid_file_of_real_packages_is_reported_broken(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        from corpus import download
+    finally:
+        sys.path.pop(0)
+    folders = download(tmp_path, npm=REAL, pypi=REAL_PYPI)
+    if folders is None:
+        pytest.skip("npm or PyPI cannot be reached")
+    parsing = ParseSession(registry, ParseCache(max_bytes=0), max_file_bytes=5_000_000)
+    checked: dict[str, int] = {}
+    broken = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            parsed = parsing.parse(path) if path.is_file() else None
+            if parsed is None or parsed.language.name not in BUILT_IN:
+                continue
+            name = parsed.language.name
+            checked[name] = checked.get(name, 0) + 1
+            result = check_syntax(str(path), parsed, registry.authority(name))
+            if not result.passed:
+                broken.append(f"{path.relative_to(tmp_path)}: {result.message}")
+    assert broken == []
+    assert set(checked) == BUILT_IN, checked
+    assert sum(checked.values()) > 1000, checked

@@ -7,11 +7,12 @@ not importable, :func:`load_authority` raises and tree-sitter decides alone;
 
 Parse goals follow the file, as node and TypeScript do:
 
-- ``.ts`` ``.mts`` ``.cts`` (and ``.d.ts``): TypeScript; ``.tsx``: TypeScript
-  with JSX;
-- ``.mjs``: a module; ``.cjs``: a script; ``.jsx``: a module with JSX;
+- ``.ts`` ``.mts`` ``.cts``: TypeScript; ``.tsx``: TypeScript with JSX;
+  ``.d.ts``: a declaration file (``export const x: T;`` is fine there);
+- ``.mjs``: a module; ``.cjs``: CommonJS (a script, run as a function body
+  the way node wraps it); ``.jsx``: a module with JSX;
 - ``.js``: a module (with JSX) under a ``package.json`` whose ``"type"`` is
-  ``"module"``; otherwise a script, and, failing that, a module with JSX:
+  ``"module"``; otherwise CommonJS, and, failing that, a module with JSX:
   node runs a ``.js`` file with ``import``/``export`` or top-level ``await`` as
   ESM, and bundlers take JSX in ``.js`` files.
 
@@ -54,15 +55,25 @@ _GOALS = {
     ".cts": ("ts",),
     ".tsx": ("tsx",),
     ".mjs": ("module",),
-    ".cjs": ("script",),
+    ".cjs": ("commonjs",),
     ".jsx": ("jsx",),
 }
+#: CommonJS is a script run as a function body, as node wraps it (a top-level
+#: `return` is valid); on the same line, so only line 1's columns shift.
+_COMMONJS_OPEN = "(function (exports, require, module, __filename, __dirname) {"
+_COMMONJS_CLOSE = "\n})"
+#: oxc-python parses no declaration file (.d.ts) as such: what their ambient context allows.
+_AMBIENT = frozenset({"Missing initializer in const declaration"})
 _EOF = "found `EOF`"
 #: Invalid anywhere in JS/TS outside strings and comments (see _locate).
 _MARKER = "\x01"
 _PREFIX_RUN = re.compile(
     rb"(?:(?:[-+!~?:]|=>|\b(?:await|typeof|void|delete|new|yield|else|if)\b)\s*){1000,}"
 )
+
+
+class ParserFailed(Exception):
+    """oxc-python raised or panicked (a Rust panic is a BaseException): no verdict."""
 
 
 class _ParserThread:
@@ -82,8 +93,18 @@ class _ParserThread:
         while True:
             source, goal, reply = self._jobs.get()
             try:
-                result = self._parse(source, source_type=goal)
-                reply.put([] if result.is_valid else [str(e.message) for e in result.errors])
+                kind = goal
+                if goal == "commonjs":
+                    if source.startswith("#!"):  # node strips a hashbang before wrapping
+                        source = "//" + source[2:]
+                    source, kind = _COMMONJS_OPEN + source + _COMMONJS_CLOSE, "script"
+                elif goal == "dts":
+                    kind = "ts"
+                result = self._parse(source, source_type=kind)
+                messages = [] if result.is_valid else [str(e.message) for e in result.errors]
+                if goal == "dts":
+                    messages = [m for m in messages if m not in _AMBIENT]
+                reply.put(messages)
             except BaseException as exc:  # handed to the caller, never kills the thread
                 reply.put(exc)
 
@@ -93,7 +114,7 @@ class _ParserThread:
         self._jobs.put((source, goal, reply))
         outcome = reply.get()
         if isinstance(outcome, BaseException):
-            raise outcome
+            raise ParserFailed(f"{type(outcome).__name__}: {outcome}") from outcome
         return list(outcome)
 
 
@@ -141,7 +162,10 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
     text = source.decode("utf-8", errors="replace")
     first: tuple[str, list[str]] | None = None
     for goal in goals(path):
-        messages = parser.errors(text, goal)
+        try:
+            messages = parser.errors(text, goal)
+        except ParserFailed:
+            return None
         if not messages:
             return SyntaxVerdict(valid=True)
         first = first or (goal, messages)
@@ -153,12 +177,14 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
 def goals(path: Path) -> tuple[str, ...]:
     """oxc source types to try for ``path``, the file's own goal first."""
     name = path.name.lower()
+    if name.endswith((".d.ts", ".d.mts", ".d.cts")) or (".d." in name and name.endswith(".ts")):
+        return ("dts",)
     suffix = name[name.rfind(".") :] if "." in name else ""
     if suffix in _GOALS:
         return _GOALS[suffix]
     if package_type(path.parent) == "module":
         return ("jsx",)
-    return ("script", "jsx")
+    return ("commonjs", "jsx")
 
 
 def package_type(directory: Path) -> str | None:
@@ -192,8 +218,12 @@ def _locate(parser: _ParserThread, text: str, goal: str, message: str) -> Syntax
     """
 
     def fails_here(end: int, marker: str) -> bool:
-        messages = parser.errors(text[:end] + marker, goal)
-        return bool(messages) and messages[0] == message
+        try:
+            messages = parser.errors(text[:end] + marker, goal)
+        except ParserFailed:  # oxc-python 0.1.1 panics on some cut multi-byte text
+            return False
+        # Past a recoverable error, a cut adds an error of its own, not always after it.
+        return bool(messages) and (messages[0] == message if marker else message in messages)
 
     if _EOF in message:
         end = len(text.rstrip())
@@ -211,7 +241,7 @@ def _locate(parser: _ParserThread, text: str, goal: str, message: str) -> Syntax
         # Back to the start of a word token: point at `foo`, not its last letter.
         while end > 1 and _word(text[end - 1]) and _word(text[end - 2]):
             end -= 1
-    offset = max(end, 1) - 1
+    offset = min(max(end, 1) - 1, max(len(text) - 1, 0))
     line_start = text.rfind("\n", 0, offset) + 1
     line = text.count("\n", 0, offset) + 1
     if message == "Unexpected token":
