@@ -20,7 +20,6 @@ Python specifics beyond the grammar:
 from __future__ import annotations
 
 import io
-import platform
 import re
 import sys
 import threading
@@ -63,7 +62,7 @@ def load_authority() -> SyntaxAuthority:
     running = ".".join(map(str, sys.version_info[:2]))
     return SyntaxAuthority(
         name=(
-            f"CPython {platform.python_version()} compile() (its rejections count where "
+            f"CPython {sys.version.split()[0]} compile() (its rejections count where "
             f"requires-python allows {running})"
         ),
         check=compile_verdict,
