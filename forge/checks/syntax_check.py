@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from forge import hookimpl
 from forge.models import (
+    CheckDescriptor,
     CheckResult,
     SyntaxAuthority,
     SyntaxLocation,
@@ -180,7 +181,7 @@ def check_syntax(
         target=target,
         passed=False,
         language=language.name,
-        locations=locations,
+        locations=[*locations],
         error_count=count,
         message=(
             f"{count} syntax error{'s' if count != 1 else ''} ({language.name}{found_by}); "
@@ -243,3 +244,16 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             authority = workspace.languages.authority(parsed.language.name)
             results.append(check_syntax(target, parsed, authority))
     return results + list(broken_plugins.values())
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``syntax_check``: shown after ``file_check``; its target is the file parsed."""
+    return [
+        CheckDescriptor(
+            id="syntax_check",
+            summary="A file parses: its language's complete parser decides, tree-sitter locates.",
+            order=30,
+            targets_file=True,
+        )
+    ]
