@@ -43,7 +43,7 @@ def write(folder: Path, name: str, source: str) -> Path:
 
 
 # Valid TypeScript that tree-sitter-typescript 0.23.2 rejects (tsc 5.9 accepts each),
-# and beside each a mutant that really is broken.
+# and beside each a mutant that really is broken (the TypeScript 5.9 parser rejects each).
 TYPESCRIPT = [
     (
         "type_star.ts",
