@@ -85,15 +85,24 @@ def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
         except SyntaxError as exc:
             if not interpreter_meets(minimum_python(path.parent)):
                 return None
+            column = max(exc.offset or 1, 1)
             return SyntaxVerdict(
                 valid=False,
                 line=max(exc.lineno or 1, 1),
-                column=max(exc.offset or 1, 1),
-                message=exc.msg,
+                column=column,
+                message=_named(exc.msg, exc.text or "", column),
             )
         except (ValueError, RecursionError, MemoryError, OverflowError):
             return None
     return SyntaxVerdict(valid=True)
+
+
+def _named(message: str, line: str, column: int) -> str:
+    """CPython's message, naming the token when it says only "invalid syntax"."""
+    if message != "invalid syntax":
+        return message
+    token = re.match(r"\w+|\S", line[column - 1 :])
+    return f"invalid syntax at `{token.group()}`" if token else message
 
 
 def minimum_python(directory: Path) -> tuple[int, ...] | None:
