@@ -353,3 +353,20 @@ def test_no_valid_file_of_real_packages_is_reported_broken(
     assert broken == []
     assert set(checked) == BUILT_IN, checked
     assert sum(checked.values()) > 1000, checked
+
+
+def test_cli_prints_the_authority_findings_as_path_line_col(
+    project: Path, run_forge: RunForge
+) -> None:
+    (project / "src").mkdir()
+    (project / "src" / "job.py").write_text("def f():\n    pass\nreturn 1\n", encoding="utf-8")
+    (project / "src" / "old.mjs").write_text("let a = 1;\n" + HTML_COMMENT, encoding="utf-8")
+    (project / "src" / "types.ts").write_text(
+        "export type * from './types.js';\n", encoding="utf-8"
+    )
+    done = run_forge("validate", "--files", "src/job.py", "src/old.mjs", "src/types.ts")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert "src/job.py:3:1: 'return' outside function" in lines
+    assert "src/old.mjs:2:1: unexpected token `<`" in lines
+    assert not any(line.startswith("src/types.ts:") for line in lines)
