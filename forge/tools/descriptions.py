@@ -116,6 +116,11 @@ def _hints(title: str, *, read_only: bool, destructive: bool, idempotent: bool) 
     }
 
 
+#: Tools whose first text content is a sentence, the named field of the result,
+#: rather than the result as JSON (the Node reference server's replies; clients
+#: test them as text). The whole result is still the structured content.
+TEXT_REPLIES: dict[str, str] = {"memory_save": "message", "memory_recall": "text"}
+
 HINTS: dict[str, dict[str, Any]] = {
     # The verify commands are the caller's shell commands: forge cannot promise
     # they leave the working dir alone, so validate says it may be destructive.

@@ -20,7 +20,7 @@ from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
 from forge.validate.verdict import Score, judged, unjudged
-from forge.workspace import Workspace
+from forge.workspace import ProgressCallback, Workspace
 
 
 class Engine:
@@ -76,6 +76,7 @@ class Engine:
         for returned in self.plugins.call(
             "forge_run_checks", CheckResult, request=request, workspace=workspace
         ):
+            workspace.report_progress(f"{returned.plugin}: checked")
             if returned.failure is not None:
                 message = f"plugin {returned.plugin} {returned.failure}"
                 results.append(_plugin_failure(returned.plugin, message))
@@ -100,10 +101,15 @@ class Engine:
                 return True
         return False
 
-    def validate(self, request: ValidateRequest) -> ValidateReport:
-        """Run the request's checks, record the attempt, and say what to do next."""
+    def validate(
+        self, request: ValidateRequest, progress: ProgressCallback | None = None
+    ) -> ValidateReport:
+        """Run the request's checks, record the attempt, and say what to do next.
+
+        :param progress: told of each step (each plugin's checks, each command).
+        """
         max_attempts = request.max_attempts or self.config.max_attempts
-        results = self.run_checks(request, workspace_for(self, request))
+        results = self.run_checks(request, workspace_for(self, request, progress))
         if self.halted(results):
             return unjudged(request, results, max_attempts)
         score = Score.of(results)
