@@ -96,7 +96,7 @@ def register(subparsers: Any) -> None:
         dest="module_id",
         metavar="ID",
         help="module id: the plan module to validate, or the id for the attempt "
-        "history (default: adhoc)",
+        "history (default: adhoc-<hash of the files, commands, contracts and --cwd>)",
     )
     parser.add_argument("--run-id", help="run id for the attempt history and the event log")
     parser.add_argument(
@@ -155,7 +155,7 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     request = build_request(
         ValidateRequest,
         args,
-        module_id=args.module_id or "adhoc",
+        module_id=args.module_id or _adhoc_id(args),
         contract_checks=[_contract_pair(text) for text in args.contracts],
     )
     engine = Engine.for_project()
@@ -177,6 +177,25 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
         report=report,
         seconds=time.monotonic() - started,
     )
+
+
+def _adhoc_id(args: argparse.Namespace) -> str:
+    """The module id of a validation that names none: ``adhoc-`` and a hash of what it checks.
+
+    Running the same checks again continues their attempt history (so a stuck
+    fix still escalates); different checks start their own, and never inherit
+    the attempts of an unrelated file or command.
+    """
+    import hashlib
+
+    asked = {
+        "files": sorted(set(args.files)),
+        "commands": args.commands,
+        "contracts": args.contracts,
+        "cwd": args.cwd,
+    }
+    digest = hashlib.sha256(json.dumps(asked, sort_keys=True).encode("utf-8")).hexdigest()
+    return f"adhoc-{digest[:12]}"
 
 
 def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleRun]:
@@ -207,9 +226,11 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         auto_contracts=args.auto_contracts,
     )
     live = output_format == "text" and not args.output_file
+    finished: list[ModuleRun] = []
 
     def done(run: ModuleRun) -> None:
-        _finished(service, run.report)
+        finished.append(run)
+        _plan_status(service, plan_path, finished)
         if live and args.all:
             progress.clear()
             print(_module_line(run), flush=True)
@@ -246,6 +267,26 @@ def _finished(service: ToolService, report: ValidateReport | None) -> None:
     """The server's bookkeeping after a validate call; status only for a named run."""
     if service.active_run is not None and report is not None:
         service.call_finished("validate", report)
+
+
+def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun]) -> None:
+    """``status.json`` for the plan being run, with or without a run id: ``forge status``
+    right after ``forge validate --plan`` shows every module, the skipped ones too."""
+    import logging
+
+    from forge.state.status import refresh_status
+
+    try:
+        refresh_status(
+            service.forge_dir,
+            run_id=service.active_run,
+            started_at=service.started_at,
+            last_tool="validate",
+            plan_path=plan_path,
+            skipped=[run.module_id for run in finished if run.report is None],
+        )
+    except Exception:  # status is a courtesy, as in the server
+        logging.getLogger("forge.cli").warning("could not rewrite status.json", exc_info=True)
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
@@ -350,6 +391,7 @@ def render_report(report: ValidateReport) -> str:
     lines.append(
         f"{verdict}: {passed}/{len(report.results)} checks passed (score {report.score:.2f})"
         f"{attempt} -> {report.recommendation}"
+        + (f" ({report.reason})" if report.recommendation == "ESCALATE" else "")
     )
     lines.extend(f"note: {notice}" for notice in report.notices)
     return "\n".join(lines)

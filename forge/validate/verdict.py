@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.models import CheckResult, ValidateRequest
-from forge.validate.history import Trend, recommend
+from forge.validate.history import Trend, reason_for, recommend
 from forge.validate.report import ValidateReport
 
 
@@ -35,6 +35,10 @@ def unjudged(
     request: ValidateRequest, results: list[CheckResult], max_attempts: int
 ) -> ValidateReport:
     """The report of a module that cannot be judged: nothing to learn from retrying."""
+    stopped = next((result for result in results if not result.passed), None)
+    reason = "the module cannot be judged"
+    if stopped is not None:
+        reason += f" ({stopped.type}: {stopped.message})"
     return ValidateReport(
         passed=False,
         score=0.0,
@@ -48,6 +52,7 @@ def unjudged(
         oscillating=False,
         velocity=None,
         recommendation="ESCALATE",
+        reason=f"{reason}: fix that first, no attempt was recorded",
     )
 
 
@@ -74,5 +79,6 @@ def judged(
         oscillating=trend.oscillating,
         velocity=trend.velocity,
         recommendation=recommend(passed=score.passed, trend=trend, max_attempts=max_attempts),
+        reason=reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts),
         notices=notices,
     )

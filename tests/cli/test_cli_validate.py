@@ -207,7 +207,8 @@ def test_junit_output_to_a_file_parses(run_forge: RunForge, project: Path) -> No
     )
     assert (completed.returncode, completed.stdout) == (1, "")
     (suite,) = JUnitXml.fromfile(str(project / "out" / "junit.xml"))
-    assert (suite.name, suite.tests, suite.failures) == ("adhoc", 2, 1)
+    assert (suite.tests, suite.failures) == (2, 1)
+    assert suite.name.startswith("adhoc-")  # a validation that names no module
     failing = [case for case in suite if case.result]
     assert [case.name for case in failing] == ["echo broken >&2; exit 3"]
     assert "broken" in (failing[0].result[0].text or "")
