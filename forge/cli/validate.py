@@ -85,7 +85,11 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="do not check the local imports of --files automatically",
     )
-    parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
+    # nargs="+" only to answer "one plan at a time" rather than argparse's
+    # "unrecognized arguments" when several are given.
+    parser.add_argument(
+        "--plan", nargs="+", metavar="PLAN", help="plan JSON file to take modules from (one)"
+    )
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
     )
@@ -211,11 +215,16 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     )
     from forge.errors import UsageError, describe_validation_error
 
+    if len(args.plan) > 1:
+        raise UsageError(
+            f"--plan takes one plan, not {len(args.plan)}: run forge validate once per plan "
+            f"(forge plan check takes several)"
+        )
     if args.run_id is not None:
         from forge.store import valid_id
 
         valid_id(args.run_id, "--run-id")
-    plan_path = Path(args.plan).expanduser().absolute()
+    plan_path = Path(args.plan[0]).expanduser().absolute()
     service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(
