@@ -118,9 +118,14 @@ def test_attempts_are_counted_per_run_and_module(run_forge: RunForge, project: P
 
 def test_escalates_at_the_attempt_limit(run_forge: RunForge, project: Path) -> None:
     (project / "pyproject.toml").write_text("[tool.forge]\nmax-attempts = 2\n", encoding="utf-8")
-    first = json.loads(run_forge("validate", "--files", "a.txt", "--json").stdout)
+    # One module: ad-hoc runs of different files have separate histories (issue 18).
+    first = json.loads(
+        run_forge("validate", "--module-id", "m1", "--files", "a.txt", "--json").stdout
+    )
     (project / "a.txt").write_text("", encoding="utf-8")
-    second = json.loads(run_forge("validate", "--files", "a.txt", "b.txt", "--json").stdout)
+    second = json.loads(
+        run_forge("validate", "--module-id", "m1", "--files", "a.txt", "b.txt", "--json").stdout
+    )
     assert first["recommendation"] == "RETRY"
     assert (second["attempt"], second["sameAsPrev"], second["recommendation"]) == (
         2,
