@@ -19,10 +19,13 @@ attempt N+1 follows attempt N, and the commands you pass run through the shell \
 in the working dir and may change files there.
 
 Returns {passed, score, results[], attempt, stagnant, sameAsPrev, oscillating, \
-velocity, recommendation}. Follow recommendation: PROCEED (all passed), RETRY \
-(fix the failing results and call again), ESCALATE (stuck: the same failures \
-again, A-B-A oscillation, no progress, or the attempt limit reached; change \
-approach or ask a person). A cwd that does not exist escalates at once and \
+velocity, recommendation, reason}; each result keeps target and also names \
+it as the reference server does (command, file, exporter/importer). Follow \
+recommendation: PROCEED (all passed), RETRY (fix the failing results and call \
+again), ESCALATE (stuck: the same failures again, A-B-A oscillation, no \
+progress, or the attempt limit reached; reason says which; change approach or \
+ask a person). With a progress token, progress is notified per check and per \
+command. A cwd that does not exist escalates at once and \
 records no attempt. To check a plan rather than a module use validate_plan; to \
 record an attempt you judged yourself use iteration_state.
 
