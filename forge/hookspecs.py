@@ -145,7 +145,10 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     :param workspace: the shared :class:`forge.workspace.Workspace`: the
         working dir, path resolution, the project's ``[tool.forge]`` config and
         the parse cache. Parse files through it, never on your own: each file is
-        read and parsed at most once per call, whichever checks use it.
+        read and parsed at most once per call, whichever checks use it. A check
+        that takes long may call ``workspace.report_progress("what was done")``
+        after each unit of work (``command`` does, per command): an MCP client
+        that asked for progress sees it; otherwise it costs nothing.
 
     **Returns:** a list of :class:`forge.models.CheckResult` (or subclasses),
     one per target checked, each with a ``type`` of your check's id

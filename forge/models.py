@@ -23,6 +23,7 @@ from pydantic import (
     Field,
     SerializeAsAny,
     SerializerFunctionWrapHandler,
+    computed_field,
     field_validator,
     model_serializer,
 )
@@ -258,8 +259,24 @@ class CheckResult(WireModel):
         return f"{self.type}:{self.target}"
 
 
+class FileResult(CheckResult):
+    """A result about one listed file (``file_check``, ``syntax_check``)."""
+
+    # The Node reference server names the file ``file``; orchestrator prompts read it.
+    @computed_field(description="The file as listed: the reference server's name for target.")
+    def file(self) -> str:
+        """The file this result is about (the same as ``target``)."""
+        return self.target
+
+
 class CommandResult(CheckResult):
     """Outcome of one verify command."""
+
+    # The Node reference server names the command ``command``; orchestrator prompts read it.
+    @computed_field(description="The command as given: the reference server's name for target.")
+    def command(self) -> str:
+        """The command this result is about (the same as ``target``)."""
+        return self.target
 
     exit_code: int | None = Field(
         description="Exit status; negative for a signal; null if not started."
@@ -278,7 +295,7 @@ class SyntaxLocation(Location):
     source_line: str = Field(description="The line as written (long lines are cut).")
 
 
-class SyntaxResult(CheckResult):
+class SyntaxResult(FileResult):
     """Outcome of one file's syntax check: its language's authority decides, tree-sitter locates."""
 
     language: str = Field(description="Language the file was parsed as, e.g. python.")

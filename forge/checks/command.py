@@ -166,7 +166,11 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
     """Run each of the request's ``commands`` in turn, in the working dir."""
     timeout = request.timeout or workspace.config.command_timeout
-    return [run_command(command, workspace.cwd, timeout) for command in request.commands]
+    results = []
+    for number, command in enumerate(request.commands, 1):
+        results.append(run_command(command, workspace.cwd, timeout))
+        workspace.report_progress(f"command {number}/{len(request.commands)}: {command}")
+    return results
 
 
 @hookimpl
