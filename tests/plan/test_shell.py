@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 import pytest
 
-from forge.plan.shell import ShellSyntaxError, external_commands
+from forge.plan.shell import ShellSyntaxError, _shlex_tokens, _tokens, external_commands
 
 
 @pytest.mark.parametrize(
@@ -52,3 +55,20 @@ def test_programs_of_a_line(line: str, programs: list[tuple[str, str | None]]) -
 def test_lines_that_cannot_be_split(line: str) -> None:
     with pytest.raises(ShellSyntaxError):
         external_commands(line)
+
+
+def _split(split: Callable[[str], object], line: str) -> object:
+    try:
+        return split(line)
+    except ShellSyntaxError as exc:
+        return f"error: {exc}"
+
+
+def test_the_fast_splitter_agrees_with_shlex_on_random_lines() -> None:
+    # The regular-expression splitter replaces shlex for speed; it must split
+    # every line as shlex does: quotes, escapes, operators and errors.
+    pieces = [*"ab \t\r\n'\"\\();<>|&$`#=-./~*", "\x0b", "é", "&&", "||", "<<", "cd", "x=1"]
+    generator = random.Random(21)
+    for _ in range(20_000):
+        line = "".join(generator.choice(pieces) for _ in range(generator.randint(0, 16)))
+        assert _split(_tokens, line) == _split(_shlex_tokens, line), line
