@@ -24,6 +24,7 @@ examples:
   forge validate --contract src/api.ts:src/app.ts        # app.ts imports only what api.ts exports
   forge validate --plan .forge/plans/auth.json --module api --cwd ../wt-api
   forge validate --plan .forge/plans/auth.json --all --run-id run-42
+  forge validate --plan plan.json --all --jobs 4    # up to 4 modules of a layer at once
   forge validate --plan plan.json --all --format sarif --output-file forge.sarif
   forge validate --plan plan.json --all --format junit > forge-junit.xml
 
@@ -85,6 +86,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
     )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="with --all: validate up to N independent modules of a layer at once "
+        "(default: the number of cores); output stays in plan order",
+    )
     parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
         "--module-id",
@@ -117,6 +126,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json and args.format not in (None, "json"):
         raise UsageError(f"--json and --format {args.format} disagree: give one of them")
     output_format = "json" if args.json else (args.format or "text")
+    if args.jobs is not None:
+        if not args.all:
+            raise UsageError("--jobs applies to --plan PLAN --all: one module runs on its own")
+        if args.jobs < 1:
+            raise UsageError(f"--jobs {args.jobs}: give at least 1 (modules at once)")
     if args.plan is None:
         if args.all:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
@@ -192,6 +206,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     from forge.errors import UsageError, describe_validation_error
     from forge.plan_run import (
         RunOptions,
+        default_jobs,
         find_module,
         load_plan,
         validate_all,
@@ -224,13 +239,17 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
                 def start(module: Any, index: int, total: int) -> None:
                     progress.update(f"[{index}/{total}] validating {module.id} ({module.title})")
 
+                jobs = args.jobs or default_jobs()
+
                 def done(run: ModuleRun) -> None:
                     _refresh_status(service)
                     if live:
                         progress.clear()
                         print(_module_line(run), flush=True)
 
-                runs = validate_all(service, plan, layers, options, on_start=start, on_done=done)
+                runs = validate_all(
+                    service, plan, layers, options, jobs=jobs, on_start=start, on_done=done
+                )
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None
     _refresh_status(service)
