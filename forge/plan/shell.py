@@ -53,6 +53,10 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 _PUNCTUATION = "();<>|&\n"
 
 
+#: An argument word that may still matter: a comment, a backtick, or ``$(`` ahead.
+_MAYBE_SPECIAL = re.compile(r"\A#|`|\$\Z")
+
+
 class ShellSyntaxError(ValueError):
     """The line cannot be split into words (an unclosed quote, a trailing backslash)."""
 
@@ -197,8 +201,10 @@ def external_commands(line: str) -> tuple[CommandWord, ...]:
     while index < len(tokens):
         token = tokens[index]
         text = token.text
-        following = tokens[index + 1] if index + 1 < len(tokens) else None
         index += 1
+        if not (at_start or token.operator or _MAYBE_SPECIAL.search(text)):
+            continue  # an ordinary argument: most words of most lines
+        following = tokens[index] if index < len(tokens) else None
         if token.operator:
             if text in _HEREDOC:
                 if following is not None and not following.operator:
