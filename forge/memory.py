@@ -211,7 +211,7 @@ class Memory:
         key = normalize_pattern(pattern)
         notices: list[str] = []
         with locked(path), self._lock:
-            index = self._index(path)
+            index = self._index(path, locked=True)
             if index is not None and index.bad_lines:
                 # Under the lock no other writer is mid-append, so these lines
                 # are really corrupt, not half-written.
@@ -220,7 +220,7 @@ class Memory:
                     f"{scope} memory {path}: {describe_bad_lines(index.bad_lines)} moved aside "
                     f"to {moved.name}; {index.count} good entries kept"
                 )
-                index = self._index(path)
+                index = self._index(path, locked=True)
             existing = self._duplicate(path, index, category, key)
             if existing is not None:
                 return MemorySaveResult(
@@ -335,12 +335,17 @@ class Memory:
             notices=notices,
         )
 
-    def _index(self, path: Path, fd: int | None = None) -> MemoryIndex | None:
-        """The up-to-date index of ``path``; ``None`` when the file does not exist."""
+    def _index(
+        self, path: Path, fd: int | None = None, *, locked: bool = False
+    ) -> MemoryIndex | None:
+        """The up-to-date index of ``path``; ``None`` when the file does not exist.
+
+        ``locked``: the caller holds the file's lock (see :func:`refresh`).
+        """
         if fd is None:
             with _opened(path) as own:
-                return self._index(path, own) if own is not None else None
-        index = refresh(path, fd, self._indexes.get(path), _document)
+                return self._index(path, own, locked=locked) if own is not None else None
+        index = refresh(path, fd, self._indexes.get(path), _document, locked=locked)
         self._indexes[path] = index
         return index
 

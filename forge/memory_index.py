@@ -78,11 +78,12 @@ class Source:
     """What part of the JSONL an index covers."""
 
     inode: int
-    covered: int  # bytes, ending just after a newline
+    covered: int  # bytes, ending just after a newline (or at the end of the last line)
     lines: int  # lines in those bytes (line numbers continue from here)
     check: str  # hash of the last CHECK_BYTES covered bytes
     size: int  # the file's size and mtime when last looked at: unchanged means fresh
     mtime_ns: int
+    partial: bool = False  # the covered bytes end in a last line without its newline
 
 
 @dataclass
@@ -251,6 +252,7 @@ def write_index(path: Path, index: MemoryIndex) -> bool:
             source.check,
             source.size,
             source.mtime_ns,
+            source.partial,
         ],
         "count": index.count,
         "categories": index.category_names,
@@ -311,7 +313,7 @@ def _decode(data: memoryview) -> MemoryIndex:
     at += size
     if header["byteorder"] != sys.byteorder:
         raise BadIndexError("written on a machine of the other byte order")
-    inode, covered, lines, check, size, mtime_ns = header["source"]
+    inode, covered, lines, check, size, mtime_ns, partial = header["source"]
     parts: dict[str, array[Any] | bytes] = {}
     for name, code, length in header["sections"]:
         chunk = data[at : at + length]
@@ -347,7 +349,15 @@ def _decode(data: memoryview) -> MemoryIndex:
     ):
         raise BadIndexError("inconsistent sections")
     return MemoryIndex(
-        source=Source(int(inode), int(covered), int(lines), str(check), int(size), int(mtime_ns)),
+        source=Source(
+            int(inode),
+            int(covered),
+            int(lines),
+            str(check),
+            int(size),
+            int(mtime_ns),
+            partial is True,
+        ),
         stamps=stamps,
         category_names=categories,
         category_counts=counts,
@@ -396,8 +406,13 @@ def open_memory_file(path: Path) -> int | None:
     return fd
 
 
-def refresh(path: Path, fd: int, current: MemoryIndex | None, read: Reader) -> MemoryIndex:
+def refresh(
+    path: Path, fd: int, current: MemoryIndex | None, read: Reader, *, locked: bool = False
+) -> MemoryIndex:
     """The index of the memory file ``path`` (open as ``fd``), brought up to date.
+
+    ``locked``: the caller holds the file's lock, so no writer is mid-line and
+    a last line without its newline that is not an entry is corrupt.
 
     ``current`` is the index this process already holds (or ``None``). Only the
     lines added since it (or since the index file) was built are parsed;
@@ -411,6 +426,7 @@ def refresh(path: Path, fd: int, current: MemoryIndex | None, read: Reader) -> M
         and current.source.inode == info.st_ino
         and current.source.size == info.st_size
         and current.source.mtime_ns == info.st_mtime_ns
+        and not (locked and current.source.covered < info.st_size)
     ):
         return current
     stored = index_path(path)
@@ -437,6 +453,19 @@ def refresh(path: Path, fd: int, current: MemoryIndex | None, read: Reader) -> M
     end = tail.rfind(b"\n") + 1
     covered += end
     lines += tail.count(b"\n", 0, end)
+    partial = False
+    last = tail[end:]
+    if last.strip():
+        # A last line without its newline (a hand edit, or a writer mid-line):
+        # an entry once it reads as one. Its number is the next line's; the
+        # newline a later append puts first ends it without starting a line.
+        document = read(last)
+        if document is not None:
+            current.add(covered, document)
+            covered, partial = info.st_size, True
+        elif locked:
+            current.bad_lines.append(lines + 1)
+            covered, partial = info.st_size, True
     current.source = Source(
         info.st_ino,
         covered,
@@ -444,6 +473,7 @@ def refresh(path: Path, fd: int, current: MemoryIndex | None, read: Reader) -> M
         _check(fd, covered) if covered != source.covered else source.check,
         info.st_size,
         info.st_mtime_ns,
+        partial,
     )
     if covered - current.persisted >= max(PERSIST_TAIL_BYTES, current.persisted // 8):
         write_index(stored, current)
@@ -460,4 +490,6 @@ def _extends(index: MemoryIndex, fd: int, info: os.stat_result) -> bool:
         return False
     if info.st_size == source.size:
         return info.st_mtime_ns == source.mtime_ns
+    if source.partial and os.pread(fd, 1, source.covered) != b"\n":
+        return False  # the last line grew: it was not whole when indexed
     return source.covered == 0 or _check(fd, source.covered) == source.check

@@ -190,3 +190,31 @@ def test_duplicates_are_found_through_the_index_of_a_large_store(tmp_path: Path)
     )
     assert (again.duplicate, again.id) == (True, first)
     assert path.read_text(encoding="utf-8").count("\n") == 2000
+
+
+def test_a_last_line_without_its_newline_is_an_entry(tmp_path: Path) -> None:
+    path = tmp_path / "project.jsonl"
+    write_entries(path, 3)
+    with path.open("a", encoding="utf-8") as handle:  # a hand edit: no final newline
+        handle.write(json.dumps({"id": "last", "pattern": "zeppelin", "category": "convention"}))
+    memory = Memory(path, tmp_path / "global.jsonl")
+    assert [m.id for m in memory.recall("zeppelin").memories] == ["last"]
+    saved = memory.save(pattern="zeppelin two", category="convention")
+    assert saved.saved and saved.notices == []
+    found = memory.recall("zeppelin")
+    assert {m.id for m in found.memories} == {"last", saved.id} and found.notices == []
+    assert Memory(path, tmp_path / "global.jsonl").recall("zeppelin").searched == 5
+
+
+def test_a_torn_last_line_is_skipped_by_recall_and_moved_aside_by_save(tmp_path: Path) -> None:
+    path = tmp_path / "project.jsonl"
+    write_entries(path, 3)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"id": "torn", "pattern": "zepp')
+    memory = Memory(path, tmp_path / "global.jsonl")
+    assert memory.recall("zeppelin").memories == [] and memory.recall("x").searched == 3
+    saved = memory.save(pattern="zeppelin", category="convention")
+    (notice,) = saved.notices
+    assert "1 unreadable line (4)" in notice and "3 good entries kept" in notice
+    assert [m.id for m in memory.recall("zeppelin").memories] == [saved.id]
+    assert path.read_text(encoding="utf-8").count("\n") == 4
