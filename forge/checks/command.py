@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
-from forge.models import CommandResult, ValidateRequest
+from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -167,3 +167,9 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
     """Run each of the request's ``commands`` in turn, in the working dir."""
     timeout = request.timeout or workspace.config.command_timeout
     return [run_command(command, workspace.cwd, timeout) for command in request.commands]
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``command``: shown after the file checks; a command is about no file."""
+    return [CheckDescriptor(id="command", summary="A verify command exits 0.", order=50)]
