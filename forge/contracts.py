@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -252,6 +252,7 @@ class ContractAnalyzer:
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
     _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
+    _conforms: dict[int, bool] = field(default_factory=dict)
 
     def extractor(self, path: Path) -> tuple[Any, Extractor] | None:
         """The parsed file and its language's extractor; None when the language has none."""
@@ -259,9 +260,13 @@ class ContractAnalyzer:
         if parsed is None:
             return None
         extractor = getattr(parsed.language, "extractor", None)
-        if not isinstance(extractor, Extractor):
+        # isinstance against a Protocol inspects every member: once per extractor, not per file
+        known = self._conforms.get(id(extractor))
+        if known is None:
+            known = self._conforms[id(extractor)] = isinstance(extractor, Extractor)
+        if not known:
             return None
-        return parsed, extractor
+        return parsed, cast("Extractor", extractor)
 
     def _require(self, path: Path) -> tuple[Any, Extractor]:
         found = self.extractor(path)
