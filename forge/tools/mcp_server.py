@@ -12,7 +12,6 @@ service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
 from __future__ import annotations
 
 import gc
-
 import inspect
 import json
 import logging
