@@ -127,7 +127,9 @@ def write_status(forge_dir: ForgeDir, status: Status) -> None:
     encoder is pure Python, and a 1,000-module status is written after every call.
     """
     data = status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
-    write_bytes_atomic(forge_dir.status, data)
+    # Rewritten after every call and rebuilt from the histories when lost: an
+    # fsync (milliseconds each) would be most of a read-only call's cost.
+    write_bytes_atomic(forge_dir.status, data, durable=False)
     _remember(forge_dir.status, status)
 
 
