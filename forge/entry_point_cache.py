@@ -26,7 +26,11 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from importlib.metadata import EntryPoint
 
 CACHE_VERSION = 1
 #: A cache file larger than this is not read.
@@ -84,14 +88,22 @@ def discover(group: str) -> list[FoundEntryPoint]:
     """Every installed entry point of ``group``, read from the distributions' metadata."""
     from importlib.metadata import entry_points
 
+    return describe(entry_points(group=group))
+
+
+def describe(entry_points: Iterable[EntryPoint]) -> list[FoundEntryPoint]:
+    """Each entry point with its distribution's name and version (``?`` when it has none).
+
+    A distribution's metadata is parsed once, however many entry points it
+    has: parsing it is most of the cost of finding plugins.
+    """
     metadata: dict[object, tuple[str, str]] = {}
     found: list[FoundEntryPoint] = []
-    for entry_point in entry_points(group=group):
+    for entry_point in entry_points:
         dist = entry_point.dist
         if dist is None:
             name, version = "?", "?"
         else:
-            # A distribution's metadata is parsed once, however many entry points it has.
             if dist not in metadata:
                 fields = dist.metadata
                 metadata[dist] = (fields["Name"], fields["Version"])
