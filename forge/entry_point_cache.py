@@ -161,4 +161,4 @@ def _write(path: Path, value: Any) -> None:
     from forge.store import write_bytes_atomic
 
     with contextlib.suppress(OSError):
-        write_bytes_atomic(path, json.dumps(value, separators=(",", ":")).encode())
+        write_bytes_atomic(path, json.dumps(value, separators=(",", ":")).encode(), durable=False)

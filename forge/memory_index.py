@@ -266,7 +266,7 @@ def write_index(path: Path, index: MemoryIndex) -> bool:
         [MAGIC, len(head).to_bytes(8, "little"), head, *(data for _, _, data in sections)]
     )
     try:
-        write_bytes_atomic(path, data)
+        write_bytes_atomic(path, data, durable=False)  # a cache: rebuilt if lost
     except OSError as exc:
         logger.debug("memory index %s not written: %s", path, exc)
         return False

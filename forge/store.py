@@ -65,7 +65,8 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None
 
     ``durable=False`` skips the fsyncs: readers still see the old file or the
     new one, never half of one, but a power cut may lose the update. Only for
-    files rewritten after every call that nothing depends on (``status.json``).
+    files nothing depends on: ``status.json`` (rewritten after every call) and
+    caches that are rebuilt when missing or damaged (memory index, entry points).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     # The temp name starts with a dot and ends in .tmp: no reader globbing
