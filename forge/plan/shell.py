@@ -182,6 +182,44 @@ def _enter(cwd: str | None, target: str | None) -> str | None:
     return posixpath.normpath(posixpath.join(cwd, target)) if target else cwd
 
 
+#: A character that needs the full reading: quoting, expansion, grouping,
+#: redirection, comments, a newline (plain words and ``; | &`` lists do not).
+_NOT_SIMPLE = re.compile(r"""['"\\$`()<>#\n{}\[\]!]""")
+_LIST_OPERATORS = re.compile(r"[;|&]+")
+_BLANKS = re.compile(r"[ \t\r]+")
+#: First words the full reading treats specially (it follows ``cd``, skips
+#: keywords and file descriptors, looks past ``exec``...).
+_SPECIAL_FIRST = frozenset({"cd", "pushd", "popd", "case", "for", "select", "function"})
+
+
+def _simple_commands(line: str) -> tuple[CommandWord, ...] | None:
+    """The programs of a line of plain words and ``;``, ``|``, ``&`` lists; ``None`` for others.
+
+    Most verify commands are such lines (``PYTHONPATH=src pytest -q && ruff
+    check``): for them this is the same answer as the full reading, at a
+    fraction of its cost. Anything else returns ``None``.
+    """
+    if _NOT_SIMPLE.search(line):
+        return None
+    found: list[CommandWord] = []
+    for segment in _LIST_OPERATORS.split(line):
+        for word in _BLANKS.split(segment):
+            if not word or _ASSIGNMENT.match(word):
+                continue
+            if (
+                word in _SPECIAL_FIRST
+                or word in _PREFIX_BUILTINS
+                or word in _LEADING_KEYWORDS
+                or word in _CLOSING_KEYWORDS
+                or word.isdigit()
+            ):
+                return None
+            if word not in BUILTINS:
+                found.append(CommandWord(word, ""))
+            break
+    return tuple(found)
+
+
 @lru_cache(maxsize=4096)
 def external_commands(line: str) -> tuple[CommandWord, ...]:
     """The programs ``line`` would look up, in order; raises :class:`ShellSyntaxError`.
@@ -190,6 +228,12 @@ def external_commands(line: str) -> tuple[CommandWord, ...]:
     plan checked again after an edit (or ``forge validate --all`` after
     ``forge plan check``) has mostly the same commands.
     """
+    simple = _simple_commands(line)
+    return simple if simple is not None else _read_line(line)
+
+
+def _read_line(line: str) -> tuple[CommandWord, ...]:
+    """The full reading of :func:`external_commands`: every token, every rule."""
     tokens = _tokens(line)
     found: list[CommandWord] = []
     functions: set[str] = set()
