@@ -6,12 +6,19 @@ prints 100 MB costs a few KB). On timeout the whole group gets SIGTERM, then
 SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
+
+A child that leaves the group (``setsid``, a daemon's double fork) is found
+by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
+inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
+the group. Where there is no ``/proc`` (macOS), or for a child that clears its
+environment, only the process group is killed (SECURITY.md says so).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -29,6 +36,9 @@ TAIL_BYTES = 8 * 1024
 EXIT_GRACE_SECONDS = 0.5
 #: After SIGTERM on timeout, how long the group gets before SIGKILL.
 TERM_GRACE_SECONDS = 1.0
+#: Set to a fresh random value in each command's environment.
+TOKEN_VARIABLE = "FORGE_COMMAND_TOKEN"
+_PROC = Path("/proc")
 _READ_SIZE = 64 * 1024
 
 
@@ -65,6 +75,32 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
+def _kill_escaped(token: str) -> None:
+    """SIGKILL every process still carrying ``token``: the children that left the group.
+
+    A few passes, as a process found in one may have forked in between.
+    """
+    needle = f"{TOKEN_VARIABLE}={token}\0".encode()
+    for _ in range(3):
+        found = []
+        with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
+            for entry in entries:
+                if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                    continue
+                try:
+                    with (_PROC / entry.name / "environ").open("rb") as handle:
+                        environ = b"\0" + handle.read()
+                except OSError:  # gone, or another user's
+                    continue
+                if b"\0" + needle in environ:
+                    found.append(int(entry.name))
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait: float) -> None:
     for key, _ in selector.select(max(wait, 0.0)):
         stream = key.fileobj
@@ -78,11 +114,13 @@ def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait:
 def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does."""
     started = time.monotonic()
+    token = secrets.token_hex(16)
     try:
         process = subprocess.Popen(
             command,
             shell=True,
             cwd=cwd,
+            env={**os.environ, TOKEN_VARIABLE: token},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -132,6 +170,7 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
         # Whatever is left of the group (background children, children that
         # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
         _signal_group(process.pid, signal.SIGKILL)
+        _kill_escaped(token)
         drain_deadline = time.monotonic() + 0.2
         while selector.get_map() and time.monotonic() < drain_deadline:
             _pump(selector, tails, 0.05)

@@ -96,6 +96,25 @@ def test_background_leftovers_are_cleaned_up_after_a_normal_exit(tmp_path: Path)
     assert survivors(f"sleep {seconds}") == []
 
 
+def test_a_child_that_starts_its_own_session_is_killed_on_timeout(tmp_path: Path) -> None:
+    # Issue 19, item 10: setsid takes the child out of the process group, so
+    # killing the group alone left it running for good.
+    seconds = unique_sleep_seconds()
+    result = run_command(
+        f"setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & sleep {seconds}", tmp_path, timeout=1
+    )
+    assert result.timed_out
+    assert survivors(f"sleep {seconds}") == []
+
+
+def test_a_double_forked_daemon_is_cleaned_up_after_a_normal_exit(tmp_path: Path) -> None:
+    seconds = unique_sleep_seconds()
+    script = f"( setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & ) ; echo started"
+    result = run_command(script, tmp_path, timeout=30)
+    assert result.passed and result.stdout == "started\n"
+    assert survivors(f"sleep {seconds}") == []
+
+
 def test_a_command_that_closes_its_output_is_not_cut_short(tmp_path: Path) -> None:
     result = run_command("exec >/dev/null 2>&1; sleep 1; exit 4", tmp_path, timeout=10)
     assert result.exit_code == 4
