@@ -443,7 +443,8 @@ def quarantine(path: Path) -> Path:
             os.rename(name, target.name, src_dir_fd=folder, dst_dir_fd=folder)
     except OSError as exc:
         raise _unwritable(target, exc) from exc
-    logger.warning("moved corrupt file %s aside to %s", path, target)
+    # The caller reports it (a notice, an error): this is for a server's log.
+    logger.info("moved corrupt file %s aside to %s", path, target)
     return target
 
 
