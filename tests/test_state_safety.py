@@ -98,7 +98,7 @@ def test_a_linked_lock_file_is_refused_and_its_target_left_whole(
     (project / ".forge/iterations/r1/m1.json.lock").symlink_to(victim)
     error = one_line_error(run_forge(*VALIDATE))
     assert "m1.json.lock is a symbolic link" in error
-    # filelock opened it with O_TRUNC through the link: the target was emptied.
+    # The lock is never opened through the link: its target keeps its content.
     assert victim.read_text(encoding="utf-8") == "keep me\n"
 
 
