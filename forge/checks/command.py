@@ -7,6 +7,10 @@ SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
 
+A call that is cancelled (:mod:`forge.cancellation`: the MCP client sent
+``notifications/cancelled``, or closed stdin) stops its command the same way
+as a timeout, within a tenth of a second.
+
 A child that leaves the group (``setsid``, a daemon's double fork) is found
 by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
 inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
+from forge.cancellation import cancelled
 from forge.models import CommandResult, ValidateRequest
 from forge.workspace import Workspace
 
@@ -138,6 +143,7 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     tails = {process.stdout: _Tail(TAIL_BYTES), process.stderr: _Tail(TAIL_BYTES)}
     deadline = started + timeout
     timed_out = False
+    stopped = False  # cancelled by the caller
     exited_at: float | None = None
     idle = 0.001
     with selectors.DefaultSelector() as selector:
@@ -154,6 +160,9 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
             if now >= deadline:
                 timed_out = True
                 break
+            if cancelled():
+                stopped = True
+                break
             wait = min(deadline - now, 0.1)
             if selector.get_map():
                 _pump(selector, tails, wait)
@@ -162,7 +171,7 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
                 # now, so look again soon, then back off for a long-running one.
                 time.sleep(min(wait, idle))
                 idle = min(idle * 2, 0.1)
-        if timed_out:
+        if timed_out or stopped:
             _signal_group(process.pid, signal.SIGTERM)
             term_deadline = time.monotonic() + TERM_GRACE_SECONDS
             while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
@@ -179,9 +188,11 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
     stdout, stderr = tails[process.stdout], tails[process.stderr]
-    passed = exit_code == 0 and not timed_out
+    passed = exit_code == 0 and not timed_out and not stopped
     if timed_out:
         message = f"timed out after {timeout:g} s; the command's process group was killed"
+    elif stopped:
+        message = f"cancelled after {duration_ms} ms; the command's process group was killed"
     elif exit_code < 0:
         message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
     else:
@@ -205,4 +216,9 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
     """Run each of the request's ``commands`` in turn, in the working dir."""
     timeout = request.timeout or workspace.config.command_timeout
-    return [run_command(command, workspace.cwd, timeout) for command in request.commands]
+    results = []
+    for command in request.commands:
+        if cancelled():  # the rest would only be killed at once
+            break
+        results.append(run_command(command, workspace.cwd, timeout))
+    return results

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
+from forge.models import CommandResult
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -112,6 +116,32 @@ def test_a_double_forked_daemon_is_cleaned_up_after_a_normal_exit(tmp_path: Path
     script = f"( setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & ) ; echo started"
     result = run_command(script, tmp_path, timeout=30)
     assert result.passed and result.stdout == "started\n"
+    assert survivors(f"sleep {seconds}") == []
+
+
+def test_a_cancelled_call_stops_its_command_and_its_group_at_once(tmp_path: Path) -> None:
+    # Issue 19, item 9: notifications/cancelled left the command running to its timeout.
+    seconds = unique_sleep_seconds()
+    results: list[CommandResult] = []
+    with cancellable() as cancel:
+        context = contextvars.copy_context()  # what anyio.to_thread hands the worker
+    worker = threading.Thread(
+        target=context.run,
+        args=(
+            lambda: results.append(
+                run_command(f"sleep {seconds} & sleep {seconds}", tmp_path, 600)
+            ),
+        ),
+    )
+    worker.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    cancel.set()
+    worker.join(10)
+    assert not worker.is_alive() and time.monotonic() - started < 3
+    (result,) = results
+    assert not result.passed and not result.timed_out
+    assert result.message.startswith("cancelled after ")
     assert survivors(f"sleep {seconds}") == []
 
 
