@@ -326,8 +326,18 @@ def decode_json(raw: bytes) -> Any:
 
 def write_json(path: Path, value: Any) -> None:
     """Replace ``path`` atomically with ``value`` as pretty JSON."""
-    data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    write_bytes_atomic(path, data)
+    write_bytes_atomic(path, _encode(json.dumps(value, indent=2, ensure_ascii=False) + "\n"))
+
+
+def _encode(text: str) -> bytes:
+    """``text`` as UTF-8; :class:`UsageError` for a lone surrogate (a non-UTF-8 CLI argument)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise UsageError(
+            f"cannot store text that is not valid UTF-8 ({exc.object[exc.start : exc.end]!a} "
+            f"at character {exc.start}): pass arguments as UTF-8"
+        ) from None
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -530,7 +540,7 @@ def append_line(path: Path, record: Any) -> None:
     it, else set aside as ``<name>.corrupt-<timestamp>`` and cut off, as a
     writer killed mid-line leaves it.
     """
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    line = _encode(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
     try:
         with locked(path), _folder_of(path, create=True) as (folder, name):
             fd = _open_file(folder, name, os.O_RDWR | os.O_APPEND, path, create=True)

@@ -26,7 +26,7 @@ import pytest
 from mcp_client import call, connect
 
 from forge import store
-from forge.errors import CorruptFileError, StateError
+from forge.errors import CorruptFileError, StateError, UsageError
 from forge.memory import Memory
 from forge.sessions import save_session
 from forge.status import refresh_status
@@ -526,3 +526,14 @@ def test_a_state_file_over_its_cap_is_moved_aside_unread(
     with pytest.raises(CorruptFileError, match="over forge's limit"):
         store.read_json(target)
     assert len(list(target.parent.glob("m.json.corrupt-*"))) == 1
+
+
+def test_text_that_is_not_utf8_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    log = tmp_path / ".forge" / "logs" / "r.jsonl"
+    append_line(log, {"n": 1})
+    with pytest.raises(UsageError, match="not valid UTF-8"):
+        append_line(log, {"command": "echo \udcff"})  # a non-UTF-8 CLI argument
+    with pytest.raises(UsageError, match="not valid UTF-8"):
+        write_json(tmp_path / ".forge" / "state" / "r.json", {"x": "\ud800"})
+    assert log.read_bytes() == b'{"n":1}\n'
+    assert not (tmp_path / ".forge" / "state" / "r.json").exists()
