@@ -18,7 +18,7 @@ The rules (DESIGN.md, "State on disk"; SECURITY.md names the test holding each):
   set aside before the next append, so no line fuses with a fragment.
 - Read-modify-write sequences hold a file lock (``<file>.lock``, ``flock``),
   so several server processes and CLI runs on one project never lose an update.
-- ids are validated before they touch a path (:func:`forge.models.check_id`).
+- ids are validated before they touch a path (:func:`forge.ids.check_id`).
 - A corrupt file (not UTF-8 JSON, a lone surrogate escape, a symlink or FIFO
   where a state file belongs, over its size limit) is moved aside as
   ``<name>.corrupt-<timestamp>``, never deleted, and the caller is told where.
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from forge.errors import CorruptFileError, StateError, UsageError
-from forge.models import check_id
+from forge.ids import check_id
 
 logger = logging.getLogger("forge.store")
 
@@ -792,6 +792,16 @@ class ForgeDir:
         """``.forge/memory/project.jsonl``."""
         return self.root / "memory" / "project.jsonl"
 
+    @property
+    def logs(self) -> Path:
+        """``.forge/logs``: one event log per run."""
+        return self.root / "logs"
+
+    @property
+    def sessions(self) -> Path:
+        """``.forge/state``: one session snapshot per run."""
+        return self.root / "state"
+
     def iteration(self, module_id: str, run_id: str | None) -> Path:
         """Attempt history of one module: ``iterations/<runId>/`` or, with no run, ``modules/``."""
         module = valid_id(module_id, "moduleId")
@@ -832,8 +842,8 @@ class ForgeDir:
 
     def log(self, run_id: str) -> Path:
         """``.forge/logs/<runId>.jsonl``."""
-        return self.root / "logs" / f"{valid_id(run_id, 'runId')}.jsonl"
+        return self.logs / f"{valid_id(run_id, 'runId')}.jsonl"
 
     def session(self, run_id: str) -> Path:
         """``.forge/state/<runId>.json``."""
-        return self.root / "state" / f"{valid_id(run_id, 'runId')}.json"
+        return self.sessions / f"{valid_id(run_id, 'runId')}.json"

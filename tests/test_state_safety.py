@@ -28,8 +28,8 @@ from mcp_client import call, connect
 from forge import store
 from forge.errors import CorruptFileError, StateError, UsageError
 from forge.memory import Memory
-from forge.sessions import save_session
-from forge.status import refresh_status
+from forge.state.sessions import save_session
+from forge.state.status import refresh_status
 from forge.store import ForgeDir, append_line, numbered_lines, update_json, write_json
 
 if TYPE_CHECKING:

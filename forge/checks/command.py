@@ -32,7 +32,7 @@ from typing import IO
 
 from forge import hookimpl
 from forge.cancellation import cancelled
-from forge.models import CommandResult, ValidateRequest
+from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -222,3 +222,9 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
             break
         results.append(run_command(command, workspace.cwd, timeout))
     return results
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``command``: shown after the file checks; a command is about no file."""
+    return [CheckDescriptor(id="command", summary="A verify command exits 0.", order=50)]

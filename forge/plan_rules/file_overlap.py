@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import DependencyGraph, Plan
 from forge.plan.model import normalise_path
 
@@ -99,3 +99,13 @@ def _pair(first: str, second: str, shared: list[str]) -> PlanFinding:
         files=shared,
         field="files",
     )
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``file_overlap``."""
+    return [
+        PlanRuleDescriptor(
+            id="file_overlap",
+            summary="Modules that can run in parallel touch different files.",
+            order=80,
+        )
+    ]

@@ -88,7 +88,7 @@ def list_sessions(forge_dir: ForgeDir) -> SessionList:
     """Every snapshot, most recently updated first; unreadable ones are named in ``notices``."""
     rows: list[tuple[str, SessionSummary]] = []
     notices: list[str] = []
-    folder = forge_dir.root / "state"
+    folder = forge_dir.sessions
     for name in sorted(name for name, _ in state_files(folder, ".json")):
         path = folder / name
         state, problem = peek_json(path)
