@@ -15,10 +15,16 @@ import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
 
+from forge.errors import ForgeError
+
 _current: ContextVar[threading.Event | None] = ContextVar("forge_cancel", default=None)
 #: Set once the process is shutting down (the MCP client went away): every
 #: call's work stops. Process-wide, as the client is.
 _shutdown = threading.Event()
+
+
+class Cancelled(ForgeError):
+    """The call was cancelled: its work stopped, and nothing of it was recorded."""
 
 
 @contextlib.contextmanager

@@ -297,6 +297,26 @@ def _unwritable(path: Path, exc: OSError) -> StateError:
     return StateError(f"cannot write {path}: {reason}")
 
 
+def ensure_writable(path: Path) -> None:
+    """Raise :class:`StateError` now if ``path`` could not be written later.
+
+    Makes its folder and its lock file, and a temp file as an atomic write
+    would (removed at once): for a caller about to do work whose result
+    ``path`` must keep.
+    """
+    lock_path = path.with_name(f"{path.name}.lock")
+    try:
+        with _folder_of(lock_path, create=True) as (folder, name):
+            os.close(_open_file(folder, name, os.O_RDWR, lock_path, create=True))
+            probe = f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            os.close(
+                os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FILE_FLAGS, 0, dir_fd=folder)
+            )
+            os.unlink(probe, dir_fd=folder)
+    except OSError as exc:
+        raise _unwritable(path, exc) from exc
+
+
 def ensure_folder(folder: Path) -> None:
     """Create ``folder`` (0700) and the state folders above it, following no link."""
     try:

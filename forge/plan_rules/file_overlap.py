@@ -99,6 +99,8 @@ def _pair(first: str, second: str, shared: list[str]) -> PlanFinding:
         files=shared,
         field="files",
     )
+
+
 @hookimpl
 def forge_plan_rules() -> list[PlanRuleDescriptor]:
     """``file_overlap``."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from forge.cancellation import Cancelled, cancelled
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
 from forge.models import CheckResult, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
-from forge.store import ForgeDir
+from forge.store import ForgeDir, ensure_writable
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
@@ -103,12 +104,17 @@ class Engine:
     def validate(self, request: ValidateRequest) -> ValidateReport:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
+        history = self.forge_dir.iteration(request.module_id, request.run_id)
+        # Fail before any command runs, not after, when the attempt could not be kept.
+        ensure_writable(history)
         results = self.run_checks(request, workspace_for(self, request))
+        if cancelled():
+            raise Cancelled("validate was cancelled; no attempt recorded")
         if self.halted(results):
             return unjudged(request, results, max_attempts)
         score = Score.of(results)
         _, trend, notices = record_attempt(
-            self.forge_dir.iteration(request.module_id, request.run_id),
+            history,
             module_id=request.module_id,
             run_id=request.run_id,
             source="validate",
