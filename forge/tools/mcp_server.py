@@ -11,12 +11,15 @@ service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import inspect
+import io
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
 
@@ -44,7 +47,7 @@ from forge.errors import ForgeError, clip, describe_validation_error
 from forge.plugin_manager import describe_exception
 from forge.state.events import run_of
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
-from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, diagnose
+from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, OddIdLines, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
 from forge.tools.service import ToolService
 
@@ -137,7 +140,13 @@ class ForgeServer(MCPServer):
         client that went away is owed nothing more.
         """
         try:
-            async with stdio_server() as (read_stream, write_stream):
+            async with (
+                _claimed_stdin() as stdin,
+                stdio_server(stdin=stdin) as (
+                    read_stream,
+                    write_stream,
+                ),
+            ):
                 await self._lowlevel_server.run(
                     AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
                     write_stream,
@@ -151,7 +160,7 @@ class ForgeServer(MCPServer):
         envelope, detail, code = diagnose(error)
         if envelope.method is not None and not envelope.is_request:
             return None  # a notification: JSON-RPC forbids answering it
-        if envelope.method == "tools/call" and envelope.is_request:
+        if envelope.method == "tools/call" and envelope.id is not None:
             name = envelope.tool or "?"
             message = f"Error executing tool {name}: {detail}"
             if name in TOOL_REQUESTS:
@@ -218,6 +227,27 @@ def _one_line(name: str, exc: ToolError) -> str:
             cause, subject="arguments"
         )
     return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
+
+
+@contextlib.asynccontextmanager
+async def _claimed_stdin() -> AsyncIterator[Any]:
+    """stdin's lines for the SDK (see :class:`OddIdLines`), with fd 0 pointed at /dev/null.
+
+    The SDK claims fd 0 itself only when it reads stdin itself; as it does, the
+    wire moves to a private descriptor so that no child reads the protocol.
+    """
+    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    # closefd=False: a worker thread may still be blocked reading it at exit.
+    wire = io.TextIOWrapper(
+        os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace"
+    )
+    try:
+        yield OddIdLines(anyio.wrap_file(wire))
+    finally:
+        os.dup2(private, 0)
 
 
 async def _initialize_first(
