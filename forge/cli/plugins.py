@@ -61,12 +61,13 @@ def run(args: argparse.Namespace) -> int:
                 info.distribution,
                 info.version,
                 ", ".join(info.hooks) or "-",
-                ", ".join(info.declares) or "-",
                 info.status if info.error is None else f"{info.status}: {info.error}",
             ]
             for info in infos
         ]
-        print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "DECLARES", "STATUS"], rows))
+        print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
+        print(f"checks: {', '.join(sorted(host.checks.descriptors))}")
+        print(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
         print(_languages_line(registry))
     return 1 if host.failed or problems else 0
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from forge.plan import PlanModule
     from forge.tools.service import ToolService
     from forge.validate.report import ValidateReport
+    from forge.validate.run import Engine
 
 EXAMPLES = """\
 examples:
@@ -149,6 +150,7 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     from forge.cli.output import build_request
     from forge.cli.reports import ModuleRun
     from forge.models import ValidateRequest
+    from forge.validate.run import Engine
 
     request = build_request(
         ValidateRequest,
@@ -156,17 +158,19 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
         module_id=args.module_id or "adhoc",
         contract_checks=[_contract_pair(text) for text in args.contracts],
     )
-    service = _service(args.run_id)
-    working_dir = service.engine.working_dir(request)
+    engine = Engine.for_project()
+    working_dir = engine.working_dir(request)
     started = time.monotonic()
     with Progress() as progress:
         progress.update(f"validating {request.module_id}")
         if working_dir.is_dir():
+            service = _service(args.run_id, engine)
             report = service.validate(request)
             _finished(service, report)
         else:
-            # A module that cannot be judged leaves nothing in .forge: no attempt, no event.
-            report = service.engine.validate(request)
+            # A module that cannot be judged leaves nothing in .forge: no attempt,
+            # no event, not even the folder (the service would create it).
+            report = engine.validate(request)
     return ModuleRun(
         module_id=request.module_id,
         working_dir=working_dir,
@@ -228,11 +232,14 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     return runs
 
 
-def _service(run_id: str | None) -> ToolService:
+def _service(run_id: str | None, engine: Engine | None = None) -> ToolService:
     """The service of a CLI call: events of no run go to ``.forge/logs/cli.jsonl``."""
     from forge.tools.service import ToolService
+    from forge.validate.run import Engine
 
-    return ToolService.for_project(run_id=run_id or CLI_RUN_ID, active_run=run_id)
+    return ToolService(
+        engine or Engine.for_project(), run_id=run_id or CLI_RUN_ID, active_run=run_id
+    )
 
 
 def _finished(service: ToolService, report: ValidateReport | None) -> None:
