@@ -22,3 +22,28 @@ def forge_executable(name: str = "forge") -> str:
     if not path.exists():  # pragma: no cover - the package must be installed to test it
         pytest.fail(f"{path} not found: install the project first (pip install -e '.[dev]')")
     return str(path)
+
+
+def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
+    """Mount a small tmpfs at ``where`` (a full disk, a read-only project); skip unless root.
+
+    The caller unmounts it with :func:`unmount`.
+    """
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("this test mounts a tmpfs, which only root can do")
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+
+
+def unmount(where: Path) -> None:
+    """Undo :func:`mount_tmpfs` (lazily: a test's process may still hold a file there)."""
+    subprocess.run(["umount", "-l", str(where)], check=False, capture_output=True)

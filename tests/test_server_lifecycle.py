@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import forge_executable
+from forge_testing import forge_executable, mount_tmpfs, unmount
 
 #: How long a reply may take on a loaded machine before the test gives up.
 PATIENCE = 30.0
@@ -221,3 +221,21 @@ def test_a_call_before_initialize_is_told_to_initialize(wire: Wire) -> None:
     wire.call(1, "memory_recall", {"query": "x"})
     reply = wire.wait_for(1)
     assert "initialize" in json.dumps(reply), reply
+
+
+def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
+    # It used to die with a traceback before answering initialize.
+    project = tmp_path / "ro"
+    mount_tmpfs(project, "size=1m,ro")
+    server = Wire(project)
+    try:
+        server.initialize()
+        server.call(1, "memory_recall", {"query": "x"})
+        assert server.wait_for(1)["result"]["isError"] is False
+        server.call(2, "validate", {"moduleId": "m1", "commands": ["true"]})
+        reply = server.wait_for(2)["result"]
+        assert reply["isError"] is True
+        assert "Read-only file system" in reply["content"][0]["text"]
+    finally:
+        server.close()
+        unmount(project)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from forge_testing import mount_tmpfs, unmount
 from mcp_client import call, connect
 
 from forge import store
@@ -252,22 +253,12 @@ def test_status_after_each_call_does_not_read_a_huge_plan(project: Path, tmp_pat
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 1 MiB tmpfs, to fill up; skipped unless the tests run as root where mounting works."""
-    if os.geteuid() != 0:
-        pytest.skip("a full disk is simulated with a tmpfs, which only root can mount")
     mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    mount_tmpfs(mount)
     try:
         yield mount
     finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
+        unmount(mount)
 
 
 def fill(disk: Path) -> Path:
