@@ -146,43 +146,50 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     stopped = False  # cancelled by the caller
     exited_at: float | None = None
     idle = 0.001
-    with selectors.DefaultSelector() as selector:
-        for stream in tails:
-            selector.register(stream, selectors.EVENT_READ)
-        while True:
-            now = time.monotonic()
-            if exited_at is None and _leader_exited(process.pid):
-                exited_at = now
-            if exited_at is not None and (
-                not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
-            ):
-                break
-            if now >= deadline:
-                timed_out = True
-                break
-            if cancelled():
-                stopped = True
-                break
-            wait = min(deadline - now, 0.1)
-            if selector.get_map():
-                _pump(selector, tails, wait)
-            else:
-                # Output closed, leader not gone yet: usually it is exiting right
-                # now, so look again soon, then back off for a long-running one.
-                time.sleep(min(wait, idle))
-                idle = min(idle * 2, 0.1)
-        if timed_out or stopped:
-            _signal_group(process.pid, signal.SIGTERM)
-            term_deadline = time.monotonic() + TERM_GRACE_SECONDS
-            while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+    try:
+        with selectors.DefaultSelector() as selector:
+            for stream in tails:
+                selector.register(stream, selectors.EVENT_READ)
+            while True:
+                now = time.monotonic()
+                if exited_at is None and _leader_exited(process.pid):
+                    exited_at = now
+                if exited_at is not None and (
+                    not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
+                ):
+                    break
+                if now >= deadline:
+                    timed_out = True
+                    break
+                if cancelled():
+                    stopped = True
+                    break
+                wait = min(deadline - now, 0.1)
+                if selector.get_map():
+                    _pump(selector, tails, wait)
+                else:
+                    # Output closed, leader not gone yet: usually it is exiting right
+                    # now, so look again soon, then back off for a long-running one.
+                    time.sleep(min(wait, idle))
+                    idle = min(idle * 2, 0.1)
+            if timed_out or stopped:
+                _signal_group(process.pid, signal.SIGTERM)
+                term_deadline = time.monotonic() + TERM_GRACE_SECONDS
+                while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+                    _pump(selector, tails, 0.05)
+            # Whatever is left of the group (background children, children that
+            # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+            _signal_group(process.pid, signal.SIGKILL)
+            _kill_escaped(token)
+            drain_deadline = time.monotonic() + 0.2
+            while selector.get_map() and time.monotonic() < drain_deadline:
                 _pump(selector, tails, 0.05)
-        # Whatever is left of the group (background children, children that
-        # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+    except BaseException:
+        # Ctrl-C in the CLI, or a bug: the command must not outlive forge.
         _signal_group(process.pid, signal.SIGKILL)
         _kill_escaped(token)
-        drain_deadline = time.monotonic() + 0.2
-        while selector.get_map() and time.monotonic() < drain_deadline:
-            _pump(selector, tails, 0.05)
+        process.wait()
+        raise
     exit_code = process.wait()
     for stream in tails:
         stream.close()

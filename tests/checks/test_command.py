@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -11,6 +12,8 @@ import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from forge_testing import forge_executable
 
 from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
@@ -206,3 +209,24 @@ def test_per_call_timeout_and_config_timeout(run_forge: RunForge, project: Path)
     assert json.loads(completed.stdout)["results"][0]["timedOut"] is True
     completed = run_forge("validate", "--command", "sleep 1.5", "--timeout", "4", "--json")
     assert json.loads(completed.stdout)["results"][0]["passed"] is True
+
+
+def test_ctrl_c_in_the_cli_kills_the_running_command(project: Path) -> None:
+    seconds = unique_sleep_seconds()
+    forge = subprocess.Popen(
+        [forge_executable(), "validate", "--module-id", "m1", "--command", f"sleep {seconds}"],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    # forge's own command line mentions the sleep too: wait for the sleep itself.
+    while not any(c.startswith("sleep") for c in live_processes_mentioning(f"sleep {seconds}")):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    forge.send_signal(signal.SIGINT)
+    _, stderr = forge.communicate(timeout=30)
+    assert forge.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert [c for c in survivors(f"sleep {seconds}") if c.startswith("sleep")] == []
