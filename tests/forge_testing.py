@@ -47,3 +47,28 @@ def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
 def unmount(where: Path) -> None:
     """Undo :func:`mount_tmpfs` (lazily: a test's process may still hold a file there)."""
     subprocess.run(["umount", "-l", str(where)], check=False, capture_output=True)
+
+
+def live_processes_mentioning(marker: str) -> list[str]:
+    """Command lines of processes (not zombies) whose command line contains ``marker``."""
+    alive = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and state != "Z":
+            alive.append(cmdline)
+    return alive
+
+
+def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
+    """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
+    assert completed.returncode == 2, (completed.returncode, completed.stderr)
+    assert "Traceback" not in completed.stderr
+    lines = [line for line in completed.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, completed.stderr
+    return lines[0]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import forge_executable, mount_tmpfs, unmount
+from forge_testing import forge_executable, live_processes_mentioning, mount_tmpfs, unmount
 
 #: How long a reply may take on a loaded machine before the test gives up.
 PATIENCE = 30.0
@@ -132,25 +132,9 @@ def wire(project: Path) -> Iterator[Wire]:
                 continue
 
 
-def running(marker: str) -> list[int]:
-    """Pids of live (not zombie) processes whose command line contains ``marker``."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(proc.name))
-    return found
-
-
 def gone_within(marker: str, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
-    while running(marker):
+    while live_processes_mentioning(marker):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.05)
@@ -167,7 +151,7 @@ def test_a_cancelled_validate_kills_its_command(wire: Wire) -> None:
     sleep = long_sleep()
     wire.call(1, "validate", {"moduleId": "m1", "commands": [f"{sleep} & {sleep}"]})
     deadline = time.monotonic() + PATIENCE
-    while not running(sleep):
+    while not live_processes_mentioning(sleep):
         assert time.monotonic() < deadline, "the command never started"
         time.sleep(0.05)
     wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
@@ -181,7 +165,7 @@ def test_closing_stdin_stops_the_server_and_its_commands(wire: Wire) -> None:
     sleep = long_sleep()
     wire.call(1, "validate", {"moduleId": "m1", "commands": [sleep]})
     deadline = time.monotonic() + PATIENCE
-    while not running(sleep):
+    while not live_processes_mentioning(sleep):
         assert time.monotonic() < deadline, "the command never started"
         time.sleep(0.05)
     assert wire.process.stdin is not None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from forge_testing import mount_tmpfs, unmount
+from forge_testing import mount_tmpfs, one_line_error, unmount
 from mcp_client import call, connect
 
 from forge import store
@@ -40,15 +40,6 @@ VALIDATE = ("validate", "--module-id", "m1", "--run-id", "r1", "--command", "tru
 SAVE = ("memory", "save", "use ruff", "--category", "convention")
 #: Longest a command refusing a FIFO may take, on a loaded machine.
 QUICK = 20.0
-
-
-def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
-    """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
-    assert completed.returncode == 2, (completed.returncode, completed.stderr)
-    assert "Traceback" not in completed.stderr
-    lines = [line for line in completed.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, completed.stderr
-    return lines[0]
 
 
 def tree(folder: Path) -> dict[str, bytes]:

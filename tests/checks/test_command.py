@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge_testing import forge_executable
+from forge_testing import forge_executable, live_processes_mentioning
 
 from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
@@ -21,22 +21,6 @@ from forge.models import CommandResult
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
-
-
-def live_processes_mentioning(marker: str) -> list[str]:
-    """Command lines of processes (not zombies) whose command line contains ``marker``."""
-    alive = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state != "Z":
-            alive.append(cmdline)
-    return alive
 
 
 def survivors(marker: str, patience: float = 5.0) -> list[str]:

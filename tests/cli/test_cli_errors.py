@@ -15,19 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from forge_testing import forge_executable, mount_tmpfs, unmount
+from forge_testing import forge_executable, mount_tmpfs, one_line_error, unmount
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
-
-
-def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
-    """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
-    assert completed.returncode == 2, (completed.returncode, completed.stderr)
-    assert "Traceback" not in completed.stderr
-    lines = [line for line in completed.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, completed.stderr
-    return lines[0]
 
 
 @pytest.fixture
