@@ -105,8 +105,9 @@ class Engine:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
         history = self.forge_dir.iteration(request.module_id, request.run_id)
-        # Fail before any command runs, not after, when the attempt could not be kept.
-        ensure_writable(history)
+        if self.working_dir(request).is_dir():  # else cwd_check fails and nothing is kept
+            # Fail before any command runs, not after, when the attempt could not be kept.
+            ensure_writable(history)
         results = self.run_checks(request, workspace_for(self, request))
         if cancelled():
             raise Cancelled("validate was cancelled; no attempt recorded")
