@@ -105,7 +105,7 @@ class Engine:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
         history = self.forge_dir.iteration(request.module_id, request.run_id)
-        if self.working_dir(request).is_dir():  # else cwd_check fails and nothing is kept
+        if _is_dir(self.working_dir(request)):  # else cwd_check fails and nothing is kept
             # Fail before any command runs, not after, when the attempt could not be kept.
             ensure_writable(history)
         results = self.run_checks(request, workspace_for(self, request))
@@ -124,6 +124,13 @@ class Engine:
             failures=[result.failure_key for result in results if not result.passed],
         )
         return judged(request, results, trend, max_attempts=max_attempts, notices=notices)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long, say: cwd_check says what is wrong with it
+        return False
 
 
 def _plugin_failure(plugin: str, message: str) -> CheckResult:
