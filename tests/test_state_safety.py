@@ -121,11 +121,9 @@ def test_links_arriving_with_a_git_clone_are_not_followed(
     outside = tmp_path / "outside"
     outside.mkdir()
     env = {"FORGE_CWD": str(clone)}
-    for args in (("validate", "--module-id", "m1", "--command", "true"), SAVE):
-        assert "memory is a symbolic link" in one_line_error(run_forge(*args, env=env))
-    (clone / ".forge/memory").unlink()
-    # With the folder link gone, the linked log only costs its events.
+    # validate needs neither the log (its events are lost, with a warning) nor memory.
     assert run_forge("validate", "--module-id", "m1", "--command", "true", env=env).returncode == 0
+    assert "memory is a symbolic link" in one_line_error(run_forge(*SAVE, env=env))
     assert bashrc.read_text(encoding="utf-8") == "alias ls=ls\n"
     assert tree(outside) == {}
 
