@@ -6,12 +6,23 @@ prints 100 MB costs a few KB). On timeout the whole group gets SIGTERM, then
 SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
+
+A call that is cancelled (:mod:`forge.cancellation`: the MCP client sent
+``notifications/cancelled``, or closed stdin) stops its command the same way
+as a timeout, within a tenth of a second.
+
+A child that leaves the group (``setsid``, a daemon's double fork) is found
+by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
+inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
+the group. Where there is no ``/proc`` (macOS), or for a child that clears its
+environment, only the process group is killed (SECURITY.md says so).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -20,6 +31,7 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
+from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.workspace import Workspace
 
@@ -29,6 +41,9 @@ TAIL_BYTES = 8 * 1024
 EXIT_GRACE_SECONDS = 0.5
 #: After SIGTERM on timeout, how long the group gets before SIGKILL.
 TERM_GRACE_SECONDS = 1.0
+#: Set to a fresh random value in each command's environment.
+TOKEN_VARIABLE = "FORGE_COMMAND_TOKEN"
+_PROC = Path("/proc")
 _READ_SIZE = 64 * 1024
 
 
@@ -65,6 +80,32 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
+def _kill_escaped(token: str) -> None:
+    """SIGKILL every process still carrying ``token``: the children that left the group.
+
+    A few passes, as a process found in one may have forked in between.
+    """
+    needle = f"{TOKEN_VARIABLE}={token}\0".encode()
+    for _ in range(3):
+        found = []
+        with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
+            for entry in entries:
+                if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                    continue
+                try:
+                    with (_PROC / entry.name / "environ").open("rb") as handle:
+                        environ = b"\0" + handle.read()
+                except OSError:  # gone, or another user's
+                    continue
+                if b"\0" + needle in environ:
+                    found.append(int(entry.name))
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait: float) -> None:
     for key, _ in selector.select(max(wait, 0.0)):
         stream = key.fileobj
@@ -78,11 +119,13 @@ def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait:
 def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does."""
     started = time.monotonic()
+    token = secrets.token_hex(16)
     try:
         process = subprocess.Popen(
             command,
             shell=True,
             cwd=cwd,
+            env={**os.environ, TOKEN_VARIABLE: token},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -100,49 +143,63 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
     tails = {process.stdout: _Tail(TAIL_BYTES), process.stderr: _Tail(TAIL_BYTES)}
     deadline = started + timeout
     timed_out = False
+    stopped = False  # cancelled by the caller
     exited_at: float | None = None
     idle = 0.001
-    with selectors.DefaultSelector() as selector:
-        for stream in tails:
-            selector.register(stream, selectors.EVENT_READ)
-        while True:
-            now = time.monotonic()
-            if exited_at is None and _leader_exited(process.pid):
-                exited_at = now
-            if exited_at is not None and (
-                not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
-            ):
-                break
-            if now >= deadline:
-                timed_out = True
-                break
-            wait = min(deadline - now, 0.1)
-            if selector.get_map():
-                _pump(selector, tails, wait)
-            else:
-                # Output closed, leader not gone yet: usually it is exiting right
-                # now, so look again soon, then back off for a long-running one.
-                time.sleep(min(wait, idle))
-                idle = min(idle * 2, 0.1)
-        if timed_out:
-            _signal_group(process.pid, signal.SIGTERM)
-            term_deadline = time.monotonic() + TERM_GRACE_SECONDS
-            while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+    try:
+        with selectors.DefaultSelector() as selector:
+            for stream in tails:
+                selector.register(stream, selectors.EVENT_READ)
+            while True:
+                now = time.monotonic()
+                if exited_at is None and _leader_exited(process.pid):
+                    exited_at = now
+                if exited_at is not None and (
+                    not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
+                ):
+                    break
+                if now >= deadline:
+                    timed_out = True
+                    break
+                if cancelled():
+                    stopped = True
+                    break
+                wait = min(deadline - now, 0.1)
+                if selector.get_map():
+                    _pump(selector, tails, wait)
+                else:
+                    # Output closed, leader not gone yet: usually it is exiting right
+                    # now, so look again soon, then back off for a long-running one.
+                    time.sleep(min(wait, idle))
+                    idle = min(idle * 2, 0.1)
+            if timed_out or stopped:
+                _signal_group(process.pid, signal.SIGTERM)
+                term_deadline = time.monotonic() + TERM_GRACE_SECONDS
+                while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+                    _pump(selector, tails, 0.05)
+            # Whatever is left of the group (background children, children that
+            # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+            _signal_group(process.pid, signal.SIGKILL)
+            _kill_escaped(token)
+            drain_deadline = time.monotonic() + 0.2
+            while selector.get_map() and time.monotonic() < drain_deadline:
                 _pump(selector, tails, 0.05)
-        # Whatever is left of the group (background children, children that
-        # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+    except BaseException:
+        # Ctrl-C in the CLI, or a bug: the command must not outlive forge.
         _signal_group(process.pid, signal.SIGKILL)
-        drain_deadline = time.monotonic() + 0.2
-        while selector.get_map() and time.monotonic() < drain_deadline:
-            _pump(selector, tails, 0.05)
+        _kill_escaped(token)
+        process.wait()
+        raise
     exit_code = process.wait()
     for stream in tails:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
     stdout, stderr = tails[process.stdout], tails[process.stderr]
-    passed = exit_code == 0 and not timed_out
+    passed = exit_code == 0 and not timed_out and not stopped
     if timed_out:
         message = f"timed out after {timeout:g} s; the command's process group was killed"
+    elif stopped:
+        message = f"cancelled after {duration_ms} ms; the command's process group was killed"
     elif exit_code < 0:
         message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
     else:
@@ -168,6 +225,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
     timeout = request.timeout or workspace.config.command_timeout
     results = []
     for number, command in enumerate(request.commands, 1):
+        if cancelled():  # the rest would only be killed at once
+            break
         results.append(run_command(command, workspace.cwd, timeout))
         workspace.report_progress(f"command {number}/{len(request.commands)}: {command}")
     return results
