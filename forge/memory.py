@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import heapq
 import itertools
-import json
 import math
 import os
 import re
@@ -43,6 +42,7 @@ from forge.memory_index import (
 from forge.models import WireModel
 from forge.store import (
     append_line,
+    decode_json,
     describe_bad_lines,
     locked,
     numbered_lines,
@@ -353,8 +353,8 @@ class Memory:
 def parse_entry(line: bytes) -> MemoryEntry | None:
     """The entry a JSONL line holds; ``None`` when the line is corrupt (not an entry)."""
     try:
-        record = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        record = decode_json(line)  # a lone surrogate escape is corrupt, as in every state file
+    except (ValueError, RecursionError):
         return None
     if not isinstance(record, dict):
         return None

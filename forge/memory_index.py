@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from forge.store import open_state_file, write_bytes_atomic
+
 logger = logging.getLogger("forge.memory")
 
 MAGIC = b"forge memory index 1\n"
@@ -228,7 +230,6 @@ def write_index(path: Path, index: MemoryIndex) -> bool:
     The index is a cache: a full disk or a read-only project must not fail the
     recall or save that tried to write it.
     """
-    from forge.store import write_bytes_atomic
 
     postings = index.postings.merged()
     index.postings = postings
@@ -392,18 +393,12 @@ def scan(data: bytes, start_offset: int, start_line: int) -> Iterator[tuple[int,
 
 
 def open_memory_file(path: Path) -> int | None:
-    """A read-only descriptor of ``path`` (a regular file), or ``None`` when there is none.
+    """A read-only descriptor of the memory file ``path``, or ``None`` when there is none.
 
-    Opened non-blocking, so a FIFO planted there cannot hang the caller.
+    A link, FIFO or folder there is refused (:class:`forge.errors.StateError`)
+    without blocking, as every state file is.
     """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None
-    return fd
+    return open_state_file(path)
 
 
 def refresh(

@@ -227,6 +227,20 @@ def _open_file(folder: int, name: str, flags: int, shown: Path, *, create: bool)
     return fd
 
 
+def open_state_file(path: Path) -> int | None:
+    """A read-only descriptor of the state file ``path``; ``None`` when there is none.
+
+    Opened as every state path is (no link followed anywhere below the project,
+    non-blocking); a link, FIFO or folder there raises :class:`StateError`.
+    The caller closes the descriptor.
+    """
+    try:
+        with _folder_of(path, create=False) as (folder, name):
+            return _open_file(folder, name, os.O_RDONLY, path, create=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
 def _read_fd(fd: int, shown: Path, limit: int) -> bytes:
     """All of the regular file open at ``fd``, refused unread when over ``limit`` bytes."""
     size = os.fstat(fd).st_size
