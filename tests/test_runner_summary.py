@@ -488,6 +488,33 @@ def test_bad_settings_are_a_usage_error(
     assert says in completed.stderr and len(completed.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.anyio
+async def test_the_mcp_validate_result_carries_the_counts(project: Path) -> None:
+    from forge_testing import forge_executable
+    from mcp import Client
+    from mcp_client import call, stdio_parameters
+
+    write(project, {"test_math.py": PYTEST_SUITE, "test_skipped.py": ALL_SKIPPED_UNITTEST})
+    skipped_only = f"{UNITTEST} test_skipped"
+    params = stdio_parameters(project, forge_executable(), "serve")
+    async with Client(params) as client:
+        report = await call(
+            client, "validate", {"moduleId": "m1", "commands": [PYTEST, skipped_only]}
+        )
+    first, second = report["results"]
+    assert first["passed"] is True
+    assert first["tests"] == {
+        "runner": "pytest",
+        "passed": 2,
+        "failed": 0,
+        "skipped": 3,
+        "errors": 0,
+    }
+    assert second["passed"] is False
+    assert second["message"] == "ran no test: 0 passed, 2 skipped (unittest)"
+    assert report["recommendation"] == "RETRY"
+
+
 # --- jest, vitest and mocha from the npm registry -----------------------------------
 
 JS_PACKAGES = ("jest@30", "vitest@4", "mocha@12")
