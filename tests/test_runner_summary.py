@@ -1,8 +1,9 @@
 """Test-runner summaries: what a verify command's tests did, and a run of no test failing.
 
-pytest, unittest and ``node --test`` run for real here; jest, vitest and mocha
-are installed from npm by the slow test at the end; go test and cargo test
-output is recorded text (no Go toolchain here, and cargo would compile).
+pytest, unittest, ``node --test`` and cargo test run for real here; jest,
+vitest and mocha are installed from npm by the slow test at the end; go test
+output is recorded text (no Go toolchain here), as is one sample of each other
+runner, for the parser alone.
 """
 
 from __future__ import annotations
@@ -250,6 +251,44 @@ def test_node_test_with_every_test_skipped_ran_no_test(tmp_path: Path) -> None:
     result = run_command("node --test --test-reporter=spec", tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.message == "ran no test: 0 passed, 2 skipped (node:test)"
+
+
+CARGO_TOML = '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
+RUST_TESTS = """\
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn adds() {
+        assert_eq!(super::add(1, 2), 3);
+    }
+
+    #[test]
+    #[ignore]
+    fn later() {}
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+def test_cargo_test_sums_its_test_binaries(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    write(tmp_path, {"Cargo.toml": CARGO_TOML, "src/lib.rs": RUST_TESTS})
+    # Unit tests and doc-tests print a summary each; the doc-tests ran none.
+    result = run_command("cargo test --offline -q", tmp_path, timeout=300)
+    assert result.passed, (result.message, result.stderr)
+    assert result.tests == counts("cargo test", passed=1, skipped=1)
+    ignored = RUST_TESTS.replace(
+        "    #[test]\n    fn adds", "    #[test]\n    #[ignore]\n    fn adds"
+    )
+    write(tmp_path, {"src/lib.rs": ignored})
+    result = run_command("cargo test --offline -q", tmp_path, timeout=300)
+    assert result.exit_code == 0
+    assert result.message == "ran no test: 0 passed, 2 skipped (cargo test)"
 
 
 # --- the output a summary is read from ----------------------------------------------
