@@ -77,11 +77,11 @@ _PYTEST = re.compile(
 _PYTEST_NONE = re.compile(r"^=*\s*no tests ran in [\d.]+s(?: \([\d:.]+\))?\s*=*$")
 _PYTEST_WORDS = frozenset(
     {"passed", "failed", "skipped", "deselected", "xfailed", "xpassed", "error", "errors"}
-    | {"warning", "warnings", "rerun", "subtests"}
+    | {"warning", "warnings", "rerun"}
 )
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$")
 _UNITTEST_END = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?P<counts>[a-z =\d,]+)\))?$")
-_NODE = re.compile(r"^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)$")
+_NODE = re.compile(r"^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo)\s+(\d+)$")
 _JEST = re.compile(r"^Tests:\s+(?P<counts>.*?),?\s*\d+ total$")
 _JEST_NONE = re.compile(r"^No tests found, exiting with code \d+$")
 #: Lines that count files or suites, not tests: claimed so no other pattern counts them.
