@@ -20,6 +20,11 @@ Rules that hold for every hook:
   becomes a failure attributed to that plugin (a failing ``plugin_error``
   check result, a plan error, or an error row in ``forge plugins``) and the
   other implementations still run.
+- Hook wrappers (``@hookimpl(wrapper=True)`` or ``hookwrapper=True``) are
+  refused when the plugin is registered: forge calls each implementation on
+  its own, so a wrapper would have nothing to wrap. The plugin shows as
+  ``failed`` in ``forge plugins`` with the reason, and none of its hooks run.
+  ``tryfirst``/``trylast`` keep their meaning.
 - Set ``FORGE_TRACE_PLUGINS=1`` to log every hook call to stderr.
 """
 
@@ -31,7 +36,14 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from forge.models import CheckResult, Language, PlanFinding, ValidateRequest
+    from forge.models import (
+        CheckDescriptor,
+        CheckResult,
+        Language,
+        PlanFinding,
+        PlanRuleDescriptor,
+        ValidateRequest,
+    )
     from forge.plan import Plan
     from forge.workspace import Workspace
 
@@ -67,6 +79,49 @@ def forge_languages() -> list[Language] | None:
 
     **On raise:** the plugin's languages are not registered and the failure is
     shown in ``forge plugins``; files of those languages get no syntax check.
+    """
+
+
+@hookspec
+def forge_checks() -> list[CheckDescriptor] | None:
+    """Declare the checks this plugin runs in ``forge_run_checks``.
+
+    **When:** once per plugin manager, the first time its checks are needed
+    (the first ``validate``, ``forge validate``, ``forge plugins``).
+
+    **Returns:** a list of :class:`forge.models.CheckDescriptor`, one per check
+    id the plugin's results use: ``id`` (the results' ``type``), ``summary``
+    (one sentence, shown as the SARIF rule description), ``order`` (results
+    are listed by it, lower first; forge's own checks use 0-50),
+    ``halts_on_failure`` (a failure stops the remaining checks and records no
+    attempt) and ``targets_file`` (a result's ``target`` is a file path, so
+    reports point at it even without a line). ``None`` or ``[]`` declares
+    nothing; results of an undeclared type are listed last.
+
+    **Conflicts:** ids are unique. A second plugin declaring a taken id is an
+    error naming both plugins, shown in ``forge plugins`` and as a failing
+    ``plugin_error`` result of every ``validate``; its declaration is not used.
+
+    **On raise:** the plugin's declarations are not used and the failure shows
+    the same way.
+    """
+
+
+@hookspec
+def forge_plan_rules() -> list[PlanRuleDescriptor] | None:
+    """Declare the plan rules this plugin runs in ``forge_check_plan``.
+
+    **When:** once per plugin manager, the first time a plan is checked.
+
+    **Returns:** a list of :class:`forge.models.PlanRuleDescriptor`, one per
+    finding ``type`` the plugin reports: ``id``, ``summary`` and ``order``
+    (findings are listed by it, lower first). ``None`` or ``[]`` declares
+    nothing; findings of an undeclared type are listed last.
+
+    **Conflicts:** a second plugin declaring a taken id is a ``plugin_error``
+    error of every plan check, naming both plugins.
+
+    **On raise:** a ``plugin_error`` error naming the plugin; other rules run.
     """
 
 

@@ -12,7 +12,6 @@ your own check, return :class:`Language` from ``forge_languages`` and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -21,18 +20,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
     SerializeAsAny,
-    ValidationInfo,
+    SerializerFunctionWrapHandler,
     field_validator,
+    model_serializer,
 )
 from pydantic.alias_generators import to_camel
-from typing_extensions import Self
 
 from forge.errors import clip
+from forge.ids import SafeId
 
-#: runId and moduleId become file names, so they are held to this pattern.
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 CHECK_TYPE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 #: Limits on one validate request: enough for any real module, small enough
@@ -65,39 +62,6 @@ CommandText = Annotated[
 ]
 
 
-def check_id(value: str, what: str = "id") -> str:
-    """Return ``value`` if it is safe to use as a file name, else raise ``ValueError``.
-
-    ``what`` names the argument in the message (``runId``, ``moduleId``).
-    """
-    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or value in {".", ".."}:
-        shown = repr(value) if len(str(value)) <= 60 else repr(str(value)[:57] + "...")
-        raise ValueError(
-            f"{what} {shown} is not a valid id: use 1-128 characters from A-Z a-z 0-9 _ . - "
-            "(and not '.' or '..')"
-        )
-    return value
-
-
-def is_valid_id(value: object) -> bool:
-    """Whether ``value`` is a string that :func:`check_id` accepts."""
-    return isinstance(value, str) and bool(ID_PATTERN.fullmatch(value)) and value not in {".", ".."}
-
-
-def _as_id(value: str, info: ValidationInfo) -> str:
-    return check_id(value, to_camel(info.field_name) if info.field_name else "id")
-
-
-#: A runId or moduleId: validated before it can touch a path. The JSON Schema
-#: shows the pattern; the validator also rejects "." and ".." and names the
-#: argument and the bad value in its message.
-SafeId = Annotated[
-    str,
-    AfterValidator(_as_id),
-    Field(json_schema_extra={"pattern": ID_PATTERN.pattern, "maxLength": 128}),
-]
-
-
 class WireModel(BaseModel):
     """Base of every model that crosses a boundary: immutable, camelCase on the wire."""
 
@@ -127,41 +91,48 @@ class ContractPair(WireModel):
     importer: PathText = Field(description="File that imports from it.")
 
 
+MODULE_ID_DESCRIPTION = "Plan module id, e.g. m1 or auth-api; keys the attempt history."
+RUN_ID_DESCRIPTION = (
+    "Run id, e.g. run-2026-01-15; attempts and events are kept per run. Omit only for one-off use."
+)
+
+
 class ValidateRequest(WireModel):
     """Everything one ``validate`` call asks for."""
 
-    module_id: SafeId = Field(description="Plan module being validated; keys the attempt history.")
+    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
     commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
-        description="Shell commands run in the working dir; each must exit 0.",
+        description="Verify commands, run with sh in the working dir; each must exit 0.",
     )
     files: list[PathText] = Field(
         default_factory=list,
         max_length=MAX_FILES,
-        description="Files that must exist, relative to the working dir (absolute allowed).",
+        description="Files the module must have produced, relative to the working dir "
+        "(absolute allowed). Existing files of a known language are also parsed.",
     )
     contract_checks: list[ContractPair] = Field(
         default_factory=list,
         max_length=MAX_CONTRACT_CHECKS,
-        description="Exporter/importer pairs whose imports must match exports.",
+        description="Exporter/importer pairs: every name the importer takes from the "
+        "exporter must really be exported.",
     )
     cwd: PathText | None = Field(
         default=None,
-        description="Working dir; default FORGE_CWD, else the server's working dir.",
+        description="Working dir, e.g. a worker's worktree; relative to the project root. "
+        "Default: the project root.",
     )
-    run_id: SafeId | None = Field(
-        default=None, description="Run this attempt belongs to; attempts are counted per run."
-    )
+    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
     timeout: float | None = Field(
         default=None,
         gt=0,
         le=MAX_TIMEOUT_SECONDS,
-        description="Per-command timeout in seconds (default 120, or [tool.forge] command-timeout).",
+        description="Per-command timeout in seconds (default 120).",
     )
     auto_contracts: bool = Field(
         default=True,
-        description="Also check every local import of the listed files (false turns this off).",
+        description="Also check every local import of the listed files (default true).",
     )
     max_attempts: int | None = Field(
         default=None,
@@ -171,11 +142,65 @@ class ValidateRequest(WireModel):
     )
     plugin_options: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description='Options for plugins, by plugin name, e.g. {"stubs": {"markers": ["TODO"]}}.',
+        description='Options for check plugins by plugin name, e.g. {"stubs": {}}.',
     )
 
 
 # --- checks ------------------------------------------------------------------
+
+
+class CheckDescriptor(WireModel):
+    """A check a plugin provides: returned by ``forge_checks``, declared beside the check's code.
+
+    Everything forge shows about a check derives from this: the order results
+    are listed in, SARIF rule descriptions, ``forge plugins``. Ids are unique
+    across plugins; a second plugin declaring a taken id is a ``plugin_error``.
+    """
+
+    id: str = Field(pattern=CHECK_TYPE_PATTERN, description="The ``type`` of its results.")
+    summary: str = Field(min_length=1, description="What a passing result means, one sentence.")
+    order: int = Field(default=1_000, description="Display rank: lower is shown first.")
+    halts_on_failure: bool = Field(
+        default=False,
+        description="A failure stops the remaining checks and records no attempt (cwd_check).",
+    )
+    targets_file: bool = Field(
+        default=False, description="A result's ``target`` is a file path, even a missing one."
+    )
+
+
+class PlanRuleDescriptor(WireModel):
+    """A plan rule a plugin provides: returned by ``forge_plan_rules``."""
+
+    id: str = Field(pattern=CHECK_TYPE_PATTERN, description="The ``type`` of its findings.")
+    summary: str = Field(min_length=1, description="What the rule looks for, one sentence.")
+    order: int = Field(default=1_000, description="Display rank: lower is shown first.")
+
+
+class Location(WireModel):
+    """One place a check result is about: the one channel every report format reads."""
+
+    # A check may send more about a place (the syntax check's sourceLine): the
+    # output schema must let a client accept it.
+    model_config = ConfigDict(json_schema_extra={"additionalProperties": True})
+
+    path: str | None = Field(
+        default=None,
+        description="The file, relative to the working dir (or absolute); null: the result's "
+        "target.",
+    )
+    line: int = Field(ge=1, description="1-based line.")
+    column: int = Field(ge=1, description="1-based column, in characters.")
+    message: str = Field(description="What is wrong there, one line.")
+
+    @model_serializer(mode="wrap")
+    def _without_null_path(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A place in the result's own target names no path: the wire stays as
+        # the syntax check always sent it.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("path") is None:
+            data.pop("path", None)
+        return data
 
 
 class CheckResult(WireModel):
@@ -195,18 +220,10 @@ class CheckResult(WireModel):
     passed: bool
     message: str = Field(default="", description="One line for people and agents.")
     plugin: str | None = Field(default=None, description="Plugin that produced the result.")
-    _halt: bool = PrivateAttr(default=False)
-
-    def halting(self) -> Self:
-        """A copy that stops the remaining checks: nothing else can be judged (no working dir)."""
-        copy = self.model_copy()
-        copy._halt = True
-        return copy
-
-    @property
-    def halt(self) -> bool:
-        """True for a failure after which no other check runs and no attempt is recorded."""
-        return self._halt
+    locations: list[SerializeAsAny[Location]] = Field(
+        default_factory=list,
+        description="Where in which files the result applies (the first few), in check order.",
+    )
 
     @property
     def failure_key(self) -> str:
@@ -251,12 +268,9 @@ class CommandResult(CheckResult):
     )
 
 
-class SyntaxLocation(WireModel):
-    """One place where a file does not parse."""
+class SyntaxLocation(Location):
+    """One place where a file does not parse (``path`` null: the result's target)."""
 
-    line: int = Field(ge=1, description="1-based line.")
-    column: int = Field(ge=1, description="1-based column, in characters.")
-    message: str = Field(description="What is wrong, e.g. 'unexpected `)`', 'missing `}`'.")
     source_line: str = Field(description="The line as written (long lines are cut).")
 
 
@@ -264,9 +278,6 @@ class SyntaxResult(CheckResult):
     """Outcome of parsing one file with its language's tree-sitter grammar."""
 
     language: str = Field(description="Language the file was parsed as, e.g. python.")
-    locations: list[SyntaxLocation] = Field(
-        default_factory=list, description="Where the file does not parse (the first few)."
-    )
     error_count: int = Field(
         default=0, ge=0, description="Syntax errors found in all; locations lists the first few."
     )
@@ -308,31 +319,6 @@ class ContractResult(CheckResult):
     automatic: bool = Field(
         default=False,
         description="True for a pair found from a listed file's imports, not asked for.",
-    )
-
-
-# --- report ------------------------------------------------------------------
-
-Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
-
-
-class ValidateReport(WireModel):
-    """What ``validate`` returns: the checks, the score, and what to do next."""
-
-    passed: bool = Field(description="True when every check passed.")
-    score: float = Field(ge=0, le=1, description="Passed checks / all checks.")
-    results: list[SerializeAsAny[CheckResult]]
-    attempt: int = Field(description="Attempt number for (runId, moduleId); 0 if not recorded.")
-    stagnant: bool
-    same_as_prev: bool
-    oscillating: bool
-    velocity: float | None
-    recommendation: Recommendation
-    module_id: str
-    run_id: str | None = None
-    max_attempts: int
-    notices: list[str] = Field(
-        default_factory=list, description="Things worth knowing that are not check failures."
     )
 
 
@@ -432,15 +418,3 @@ class PlanFinding(WireModel):
     @classmethod
     def _short_names(cls, names: list[str]) -> list[str]:
         return [clip(name, MAX_FINDING_NAME) for name in names]
-
-
-class PluginInfo(WireModel):
-    """What ``forge plugins`` shows for one entry point of group ``forge``."""
-
-    name: str
-    distribution: str
-    version: str
-    module: str
-    hooks: list[str] = Field(default_factory=list)
-    status: Literal["loaded", "disabled", "failed"]
-    error: str | None = None

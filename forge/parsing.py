@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Literal
 
 from forge.errors import ForgeError
 from forge.models import Language
+from forge.plugin_manager import PluginProblem as RegistryProblem
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -91,14 +92,6 @@ class ParsedFile:
         return self.source[start : len(self.source) if end < 0 else end].rstrip(b"\r")
 
 
-@dataclass(frozen=True)
-class RegistryProblem:
-    """A language plugin's registration problem (a conflict, or a hook that raised)."""
-
-    plugin: str
-    message: str
-
-
 @dataclass
 class _Entry:
     language: Language
@@ -130,25 +123,13 @@ class LanguageRegistry:
         """
         registry = cls()
         offered: list[tuple[str, Language]] = []
-        # call_each runs in pluggy's call order, last registered first.
-        for outcome in reversed(list(host.call_each("forge_languages"))):
-            if outcome.error is not None:
-                registry.problems.append(
-                    RegistryProblem(outcome.plugin, f"forge_languages raised {outcome.error}")
-                )
+        # call runs in pluggy's call order, last registered first.
+        for returned in reversed(list(host.call("forge_languages", Language))):
+            if returned.failure is not None:
+                problem = RegistryProblem(returned.plugin, f"forge_languages {returned.failure}")
+                registry.problems.append(problem)
                 continue
-            value = outcome.value or []
-            if not isinstance(value, list | tuple) or not all(
-                isinstance(item, Language) for item in value
-            ):
-                registry.problems.append(
-                    RegistryProblem(
-                        outcome.plugin,
-                        "forge_languages returned something other than a list of Language",
-                    )
-                )
-                continue
-            offered.extend((outcome.plugin, language) for language in value)
+            offered.extend((returned.plugin, language) for language in returned.items)
         for plugin, language in sorted(offered, key=lambda pair: pair[1].fallback):
             registry.add(language, plugin)
         return registry

@@ -14,28 +14,69 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import pluggy
+from pydantic import Field
 
 from forge import hookspecs
 from forge.errors import clip
-from forge.models import PluginInfo
+from forge.models import WireModel
+
+if TYPE_CHECKING:
+    from forge.catalog import Catalog
+    from forge.models import CheckDescriptor, PlanRuleDescriptor
 
 ENTRY_POINT_GROUP = "forge"
+#: Hooks that only declare what a plugin provides: ``forge plugins`` lists their
+#: ids under ``declares``, and ``hooks`` lists the hooks that do the work.
+DECLARATION_HOOKS = frozenset({"forge_checks", "forge_plan_rules"})
 BUILTIN_DISTRIBUTION = "forge-validate"
 
 logger = logging.getLogger("forge.plugins")
 
 
+class PluginInfo(WireModel):
+    """What ``forge plugins`` shows for one entry point of group ``forge``."""
+
+    name: str
+    distribution: str
+    version: str
+    module: str
+    hooks: list[str] = Field(
+        default_factory=list, description="Hooks it implements, declarations aside."
+    )
+    declares: list[str] = Field(
+        default_factory=list, description="Check and plan-rule ids it declares."
+    )
+    status: Literal["loaded", "disabled", "failed"]
+    error: str | None = None
+
+
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
-class HookOutcome:
-    """What one plugin's implementation of a hook gave: a value, or the error it raised."""
+class PluginProblem:
+    """What a plugin provides that could not be used, and why (one line): a conflict, a raise."""
 
     plugin: str
-    value: Any = None
-    error: str | None = None
+    message: str
+
+
+@dataclass(frozen=True)
+class Returned(Generic[T]):
+    """What one plugin's implementation of a hook gave, checked: its items, or its failure.
+
+    ``failure`` completes the sentence "plugin <name> ...": ``raised
+    ValueError: ...`` or ``returned something other than a list of CheckResult``.
+    """
+
+    plugin: str
+    items: list[T] = field(default_factory=list)
+    failure: str | None = None
 
 
 @dataclass
@@ -51,12 +92,30 @@ class PluginHost:
         """Plugins whose import or registration failed."""
         return [info for info in self.plugins if info.status == "failed"]
 
-    def call_each(self, hook_name: str, **kwargs: Any) -> Iterator[HookOutcome]:
+    @cached_property
+    def checks(self) -> Catalog[CheckDescriptor]:
+        """Every check declared through ``forge_checks`` (built on first use, then kept)."""
+        from forge.catalog import CORE_CHECKS, build_catalog
+        from forge.models import CheckDescriptor
+
+        return build_catalog(self, "forge_checks", CheckDescriptor, CORE_CHECKS)
+
+    @cached_property
+    def plan_rules(self) -> Catalog[PlanRuleDescriptor]:
+        """Every plan rule declared through ``forge_plan_rules`` (built on first use)."""
+        from forge.catalog import CORE_PLAN_RULES, build_catalog
+        from forge.models import PlanRuleDescriptor
+
+        return build_catalog(self, "forge_plan_rules", PlanRuleDescriptor, CORE_PLAN_RULES)
+
+    def call(self, hook_name: str, returns: type[T], **kwargs: Any) -> Iterator[Returned[T]]:
         """Call every implementation of ``hook_name`` on its own, in pluggy's call order.
 
-        An implementation that raises yields a :class:`HookOutcome` with the
-        error text instead of stopping the others (pluggy's own hook call
-        would stop at the first exception).
+        Each implementation's return value is checked: ``None`` is no items, a
+        list (or tuple) of ``returns`` is its items, anything else is its
+        failure, and so is an exception, which never stops the others
+        (pluggy's own hook call would stop at the first one). Every call is
+        traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
         """
         caller = getattr(self.pm.hook, hook_name)
         # pluggy calls implementations last-registered first, tryfirst before
@@ -68,17 +127,25 @@ class PluginHost:
                 value = impl.function(*(kwargs[arg] for arg in impl.argnames))
             except Exception as exc:  # a plugin's bug must not take forge down
                 logger.debug("plugin %s raised in %s", name, hook_name, exc_info=True)
-                outcome = HookOutcome(plugin=name, error=describe_exception(exc))
+                outcome: Returned[T] = Returned(name, failure=f"raised {describe_exception(exc)}")
             else:
-                outcome = HookOutcome(plugin=name, value=value)
+                outcome = _checked(name, value, returns)
             if self.trace:
                 elapsed = (time.perf_counter() - started) * 1000
-                status = f"raised {outcome.error}" if outcome.error else "ok"
                 print(
-                    f"[forge trace] {hook_name} {name}: {status} ({elapsed:.1f} ms)",
+                    f"[forge trace] {hook_name} {name}: {outcome.failure or 'ok'} "
+                    f"({elapsed:.1f} ms)",
                     file=sys.stderr,
                 )
             yield outcome
+
+
+def _checked(plugin: str, value: object, returns: type[T]) -> Returned[T]:
+    if value is None:
+        return Returned(plugin)
+    if isinstance(value, list | tuple) and all(isinstance(item, returns) for item in value):
+        return Returned(plugin, items=list(value))
+    return Returned(plugin, failure=f"returned something other than a list of {returns.__name__}")
 
 
 def describe_exception(exc: BaseException) -> str:
@@ -175,7 +242,23 @@ def _register(
         pm.register(plugin, name=name)
     except Exception as exc:  # e.g. PluginValidationError: a hook argument not in the spec
         return PluginInfo(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
-    hooks = sorted(caller.name for caller in pm.get_hookcallers(plugin) or ())
+    callers = pm.get_hookcallers(plugin) or []
+    wrappers = sorted(
+        caller.name
+        for caller in callers
+        for impl in caller.get_hookimpls()
+        if impl.plugin is plugin and (impl.hookwrapper or impl.wrapper)
+    )
+    if wrappers:
+        # forge calls each implementation on its own: a wrapper has nothing to wrap.
+        pm.unregister(plugin)
+        return PluginInfo(
+            **info,
+            status="failed",
+            error=f"rejected: {', '.join(wrappers)} is a hook wrapper, which forge does not "
+            "support (drop wrapper=True/hookwrapper=True)",
+        )
+    hooks = sorted(caller.name for caller in callers if caller.name not in DECLARATION_HOOKS)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:

@@ -8,7 +8,7 @@ The rules (DESIGN.md, "State on disk"):
   descriptor, so concurrent writers never interleave inside a line.
 - Read-modify-write sequences hold a file lock (``<file>.lock``), so several
   server processes and CLI runs on one project never lose an update.
-- ids are validated before they touch a path (:func:`forge.models.check_id`).
+- ids are validated before they touch a path (:func:`forge.ids.check_id`).
 - A corrupt file is moved aside as ``<name>.corrupt-<timestamp>``, never
   deleted, and the caller is told where it went.
 - Files are created readable by their owner only (0600): they hold command
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from forge.errors import CorruptFileError, UsageError
-from forge.models import check_id
+from forge.ids import check_id
 
 logger = logging.getLogger("forge.store")
 
@@ -331,17 +331,29 @@ class ForgeDir:
         """``.forge/memory/project.jsonl``."""
         return self.root / "memory" / "project.jsonl"
 
+    @property
+    def logs(self) -> Path:
+        """``.forge/logs``: one event log per run."""
+        return self.root / "logs"
+
+    @property
+    def sessions(self) -> Path:
+        """``.forge/state``: one session snapshot per run."""
+        return self.root / "state"
+
+    def iterations(self, run_id: str | None) -> Path:
+        """``.forge/iterations[/<runId>]``: the attempt histories of a run (legacy: of no run)."""
+        folder = self.root / "iterations"
+        return folder if run_id is None else folder / valid_id(run_id, "runId")
+
     def iteration(self, module_id: str, run_id: str | None) -> Path:
         """Attempt history of one module; the legacy flat path when there is no run."""
-        module = valid_id(module_id, "moduleId")
-        if run_id is None:
-            return self.root / "iterations" / f"{module}.json"
-        return self.root / "iterations" / valid_id(run_id, "runId") / f"{module}.json"
+        return self.iterations(run_id) / f"{valid_id(module_id, 'moduleId')}.json"
 
     def log(self, run_id: str) -> Path:
         """``.forge/logs/<runId>.jsonl``."""
-        return self.root / "logs" / f"{valid_id(run_id, 'runId')}.jsonl"
+        return self.logs / f"{valid_id(run_id, 'runId')}.jsonl"
 
     def session(self, run_id: str) -> Path:
         """``.forge/state/<runId>.json``."""
-        return self.root / "state" / f"{valid_id(run_id, 'runId')}.json"
+        return self.sessions / f"{valid_id(run_id, 'runId')}.json"

@@ -12,7 +12,7 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 
-from forge.server import create_server
+from forge.tools.mcp_server import create_server
 
 
 @asynccontextmanager

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from forge.history import read_state
-from forge.sessions import list_sessions, load_session
+from forge.state.sessions import list_sessions, load_session
 from forge.store import ForgeDir
+from forge.validate.history import read_state
 
 KILLS = 50
 
@@ -28,8 +28,8 @@ WRITER = textwrap.dedent(
     """
     import hashlib, sys
     from pathlib import Path
-    from forge.history import IterationUpdate, update_state
-    from forge.sessions import save_session
+    from forge.validate.history import IterationUpdate, update_state
+    from forge.state.sessions import save_session
     from forge.store import ForgeDir
 
     forge_dir = ForgeDir(Path(sys.argv[1]))

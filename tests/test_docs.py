@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.server import TOOL_NAMES, reference_markdown
+from forge.tools.mcp_server import TOOL_NAMES
+from forge.tools.reference import reference_markdown
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -13,8 +14,7 @@ DOCS = REPO / "docs"
 def test_tool_reference_matches_the_server() -> None:
     committed = (DOCS / "mcp-tools.md").read_text(encoding="utf-8")
     assert committed == reference_markdown(), (
-        "docs/mcp-tools.md is out of date: run "
-        "python -m forge.server --print-reference > docs/mcp-tools.md"
+        "docs/mcp-tools.md is out of date: run python -m forge.tools.reference > docs/mcp-tools.md"
     )
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.engine import Engine
 from forge.models import CheckResult, ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 from forge.workspace import Workspace
 
 

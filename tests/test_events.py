@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mcp_client import call, connect
 
-from forge.events import log_event, query_logs, summarize, summarize_arguments
+from forge.state.events import log_event, query_logs, summarize, summarize_arguments
 from forge.store import ForgeDir
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.history import Attempt, Trend, assess, recommend, record_attempt
+from forge.validate.history import Attempt, Trend, assess, recommend, record_attempt
 
 
 def attempts(*specs: tuple[float, set[str]]) -> list[Attempt]:

@@ -23,7 +23,7 @@ from mcp_client import call, call_error, stdio_parameters
 from forge.config import DEFAULT_MAX_PARSE_BYTES
 from forge.memory import MAX_PATTERN_BYTES, MAX_QUERY_LENGTH, MAX_RECALL_LIMIT, MAX_TAGS
 from forge.models import MAX_COMMAND_LENGTH, MAX_COMMANDS, MAX_CONTRACT_CHECKS, MAX_FILES
-from forge.sessions import MAX_STATE_BYTES
+from forge.state.sessions import MAX_STATE_BYTES
 
 pytestmark = pytest.mark.anyio
 

@@ -9,8 +9,9 @@ from typing import Any
 import jsonschema
 from junitparser import Failure, JUnitXml, Skipped
 
-from forge.models import CheckResult, CommandResult, ValidateReport
-from forge.reports import ModuleRun, places, to_json, to_junit, to_sarif
+from forge.cli.reports import ModuleRun, places, to_json, to_junit, to_sarif
+from forge.models import CheckResult, CommandResult, Location, SyntaxLocation
+from forge.validate.report import ValidateReport
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
@@ -45,48 +46,42 @@ def sample_runs(root: Path) -> list[ModuleRun]:
     (root / "src" / "ok.py").write_text("x = 1\n", encoding="utf-8")
     good = _report("good", [CheckResult(type="file_check", target="src/ok.py", passed=True)])
     # Results as the syntax, contract and stub checks shape them (extra fields are allowed).
-    syntax = CheckResult.model_validate(
-        {
-            "type": "syntax_check",
-            "target": "src/bad.py",
-            "passed": False,
-            "message": "2 syntax errors",
-            "locations": [
-                {"line": 3, "column": 9, "message": "unexpected `)`", "sourceLine": "f(a, ))"},
-                {"line": 7, "column": 1, "message": "missing `:`", "sourceLine": "def g()"},
-            ],
-        }
+    syntax = CheckResult(
+        type="syntax_check",
+        target="src/bad.py",
+        passed=False,
+        message="2 syntax errors",
+        locations=[
+            SyntaxLocation(line=3, column=9, message="unexpected `)`", source_line="f(a, ))"),
+            SyntaxLocation(line=7, column=1, message="missing `:`", source_line="def g()"),
+        ],
     )
-    contract = CheckResult.model_validate(
-        {
-            "type": "contract_check",
-            "target": "src/api.ts -> src/app.ts",
-            "passed": False,
-            "message": "1 missing",
-            "exporter": "src/api.ts",
-            "importer": "src/app.ts",
-            "missing": ["fetchUser"],
-            "missingDetails": [
-                {"name": "fetchUser", "line": 1, "column": 10, "suggestion": "fetchUsers"}
-            ],
-        }
+    contract = CheckResult(
+        type="contract_check",
+        target="src/api.ts -> src/app.ts",
+        passed=False,
+        message="1 missing",
+        locations=[
+            Location(
+                path="src/app.ts",
+                line=1,
+                column=10,
+                message="`fetchUser` is not exported by src/api.ts; did you mean `fetchUsers`?",
+            )
+        ],
     )
-    stub = CheckResult.model_validate(
-        {
-            "type": "stub_check",
-            "target": "src/service.py",
-            "passed": False,
-            "message": "1 placeholder",
-            "findings": [
-                {
-                    "line": 12,
-                    "column": 5,
-                    "function": "Service.run",
-                    "kind": "not_implemented",
-                    "text": "raise NotImplementedError",
-                }
-            ],
-        }
+    stub = CheckResult(
+        type="stub_check",
+        target="src/service.py",
+        passed=False,
+        message="1 placeholder",
+        locations=[
+            Location(
+                line=12,
+                column=5,
+                message="placeholder (not_implemented) in Service.run: raise NotImplementedError",
+            )
+        ],
     )
     missing = CheckResult(
         type="file_check", target="src/gone.py", passed=False, message="does not exist"

@@ -14,7 +14,7 @@ from mcp_client import call, call_error, connect, stdio_parameters, text_of
 
 from forge import __version__
 from forge.models import ValidateRequest
-from forge.server import TOOL_NAMES
+from forge.tools.mcp_server import TOOL_NAMES
 
 pytestmark = pytest.mark.anyio
 

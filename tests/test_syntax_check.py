@@ -16,10 +16,10 @@ from forge_testing import RunForge
 from forge import hookimpl
 from forge.checks.syntax_check import check_syntax
 from forge.config import ForgeConfig
-from forge.engine import Engine
 from forge.models import CheckResult, Language, SyntaxResult, ValidateRequest
 from forge.parsing import LanguageRegistry, NotParsed, ParseCache, ParseSession
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 from forge.workspace import Workspace
 
 VALID = Path(__file__).parent / "data" / "syntax" / "valid"

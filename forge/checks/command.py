@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
-from forge.models import CommandResult, ValidateRequest
+from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.runner_summary import SummaryScanner, combine, describe, judge, total
 from forge.workspace import Workspace
 
@@ -205,4 +205,16 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
             min_tests=None if config.exempt_from_tests(command) else config.min_tests,
         )
         for command in request.commands
+    ]
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``command``: shown after the file checks; a command is about no file."""
+    return [
+        CheckDescriptor(
+            id="command",
+            summary="A verify command exits 0, and a test runner in it ran at least one test.",
+            order=50,
+        )
     ]

@@ -19,8 +19,21 @@ import stat
 from pathlib import Path
 
 from forge import hookimpl
-from forge.contracts import Comparison, ContractAnalyzer, ContractError, normalize
-from forge.models import CheckResult, ContractResult, MissingImport, ValidateRequest
+from forge.contracts import (
+    Comparison,
+    ContractAnalyzer,
+    ContractError,
+    describe_missing,
+    normalize,
+)
+from forge.models import (
+    CheckDescriptor,
+    CheckResult,
+    ContractResult,
+    Location,
+    MissingImport,
+    ValidateRequest,
+)
 from forge.parsing import NotParsed
 from forge.plugin_manager import describe_exception
 from forge.workspace import Workspace
@@ -88,7 +101,7 @@ def check_pair(
             passed=False,
             message=f"cannot check: the contract extractor raised {describe_exception(exc)}",
         )
-    fields = _fields(comparison)
+    fields = _fields(comparison, exporter, importer)
     if not comparison.imports_exporter:
         others = [_shown(path, workspace) for path in comparison.imported_files]
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
@@ -119,7 +132,7 @@ def check_pair(
     return ContractResult(**base, **fields, passed=True, message=message)
 
 
-def _fields(comparison: Comparison) -> dict[str, object]:
+def _fields(comparison: Comparison, exporter: str, importer: str) -> dict[str, object]:
     return {
         "exported_names": sorted(comparison.exports.names),
         "imported_names": sorted({name.name for name in comparison.imported}),
@@ -131,6 +144,16 @@ def _fields(comparison: Comparison) -> dict[str, object]:
             for name in comparison.missing
         ],
         "exports_known": comparison.exports.open_reason is None,
+        # The places are in the importer, not in the pair the target names.
+        "locations": [
+            Location(
+                path=importer,
+                line=name.line,
+                column=name.column,
+                message=describe_missing(name.name, name.suggestion, exporter),
+            )
+            for name in comparison.missing
+        ],
     }
 
 
@@ -179,3 +202,15 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             done.add(key(exporter, importer))
             results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
     return results
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``contract_check``: shown after ``syntax_check``; its places are in the importer."""
+    return [
+        CheckDescriptor(
+            id="contract_check",
+            summary="Every name an importer takes from an exporter is exported.",
+            order=40,
+        )
+    ]

@@ -10,7 +10,7 @@ import errno
 import stat
 
 from forge import hookimpl
-from forge.models import CheckResult
+from forge.models import CheckDescriptor, CheckResult
 from forge.workspace import Workspace
 
 
@@ -35,5 +35,18 @@ def forge_run_checks(workspace: Workspace) -> list[CheckResult]:
             target=str(cwd),
             passed=False,
             message=f"working directory {cwd} {problem}: pass an existing directory as cwd",
-        ).halting()
+        )
+    ]
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``cwd_check``: shown first; its failure halts every other check."""
+    return [
+        CheckDescriptor(
+            id="cwd_check",
+            summary="The module's working directory exists.",
+            order=0,
+            halts_on_failure=True,
+        )
     ]

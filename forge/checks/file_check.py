@@ -7,7 +7,7 @@ import os
 import stat
 
 from forge import hookimpl
-from forge.models import CheckResult, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.workspace import Workspace
 
 
@@ -41,3 +41,16 @@ def check_file(workspace: Workspace, file: str) -> CheckResult:
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
     """One result per distinct entry of ``files``, in the order given."""
     return [check_file(workspace, file) for file in dict.fromkeys(request.files)]
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``file_check``: shown first after the working dir; its target is the file."""
+    return [
+        CheckDescriptor(
+            id="file_check",
+            summary="A file the module must produce exists.",
+            order=20,
+            targets_file=True,
+        )
+    ]

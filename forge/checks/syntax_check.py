@@ -16,7 +16,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from forge import hookimpl
-from forge.models import CheckResult, SyntaxLocation, SyntaxResult, ValidateRequest
+from forge.models import (
+    CheckDescriptor,
+    CheckResult,
+    SyntaxLocation,
+    SyntaxResult,
+    ValidateRequest,
+)
 from forge.parsing import NotParsed, ParsedFile
 from forge.workspace import Workspace
 
@@ -149,7 +155,7 @@ def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
         target=target,
         passed=False,
         language=language.name,
-        locations=locations,
+        locations=[*locations],
         error_count=count,
         message=(
             f"{count} syntax error{'s' if count != 1 else ''} ({language.name}); first at "
@@ -201,3 +207,16 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         if parsed is not None:
             results.append(check_syntax(target, parsed))
     return results + list(broken_plugins.values())
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``syntax_check``: shown after ``file_check``; its target is the file parsed."""
+    return [
+        CheckDescriptor(
+            id="syntax_check",
+            summary="A file parses with its language's grammar.",
+            order=30,
+            targets_file=True,
+        )
+    ]

@@ -12,7 +12,7 @@ from forge.cli.output import paint
 from forge.errors import clip
 
 if TYPE_CHECKING:
-    from forge.events import LogEntry
+    from forge.state.events import LogEntry
 
 EXAMPLES = """\
 examples:
@@ -35,7 +35,7 @@ _SEVERITY_COLORS = {"info": "dim", "warn": "yellow", "error": "red"}
 
 def register(subparsers: Any) -> None:
     """Add ``forge logs`` to the parser."""
-    from forge.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+    from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
 
     parser = subparsers.add_parser(
         "logs",
@@ -68,18 +68,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the matching events; with ``--follow``, keep printing new ones."""
+    from forge.cli.output import build_request
     from forge.config import project_root
-    from forge.errors import UsageError
-    from forge.events import MAX_LIMIT, query_logs
-    from forge.store import ForgeDir, valid_id
+    from forge.state.events import MAX_LIMIT, query_logs
+    from forge.store import ForgeDir
+    from forge.tools.requests import ForgeLogsRequest
 
-    if not 1 <= args.limit <= MAX_LIMIT:
-        raise UsageError(f"--limit must be between 1 and {MAX_LIMIT}, not {args.limit}")
-    if args.run_id is not None:
-        valid_id(args.run_id, "--run-id")
+    request = build_request(ForgeLogsRequest, args)
     forge_dir = ForgeDir(project_root())
-    filters = {"module_id": args.module_id, "phase": args.phase, "severity": args.severity}
-    result = query_logs(forge_dir, run_id=args.run_id, limit=args.limit, **filters)
+    filters = request.model_dump(include={"module_id", "phase", "severity"})
+    result = query_logs(forge_dir, run_id=request.run_id, limit=request.limit, **filters)
     for notice in result.notices:
         print(f"forge logs: warning: {notice}", file=sys.stderr)
     if not args.follow:

@@ -11,6 +11,7 @@ from forge.cli.output import table
 
 if TYPE_CHECKING:
     from forge.memory import MemoryEntry
+    from forge.tools.service import ToolService
 
 EXAMPLES = """\
 examples:
@@ -89,27 +90,20 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     raise UsageError("give an action: recall, save or list (forge memory --help)")
 
 
-def _build_service() -> Any:
+def _build_service() -> ToolService:
     """The project's service; events of these calls go to ``.forge/logs/cli.jsonl``."""
     from forge.cli.validate import CLI_RUN_ID
-    from forge.engine import Engine
-    from forge.service import Forge
+    from forge.tools.service import ToolService
 
-    return Forge(Engine.for_project(), run_id=CLI_RUN_ID)
+    return ToolService.for_project(run_id=CLI_RUN_ID)
 
 
 def run_recall(args: argparse.Namespace) -> int:
     """Print the best matches."""
-    from forge.errors import UsageError
-    from forge.memory import MAX_QUERY_LENGTH, MAX_RECALL_LIMIT
+    from forge.cli.output import build_request
+    from forge.tools.requests import MemoryRecallRequest
 
-    if not 1 <= args.limit <= MAX_RECALL_LIMIT:
-        raise UsageError(f"--limit must be between 1 and {MAX_RECALL_LIMIT}, not {args.limit}")
-    if len(args.query) > MAX_QUERY_LENGTH:
-        raise UsageError(f"the query is longer than {MAX_QUERY_LENGTH} characters: use fewer words")
-    result = _build_service().memory_recall(
-        args.query, scope=args.scope, limit=args.limit, category=args.category
-    )
+    result = _build_service().memory_recall(build_request(MemoryRecallRequest, args))
     _warn(result.notices)
     print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.text)
     return 0
@@ -117,13 +111,10 @@ def run_recall(args: argparse.Namespace) -> int:
 
 def run_save(args: argparse.Namespace) -> int:
     """Save the pattern and print the one-line reply."""
-    result = _build_service().memory_save(
-        pattern=args.pattern,
-        category=args.category,
-        confidence=args.confidence,
-        scope=args.scope,
-        tags=args.tags,
-    )
+    from forge.cli.output import build_request
+    from forge.tools.requests import MemorySaveRequest
+
+    result = _build_service().memory_save(build_request(MemorySaveRequest, args))
     _warn(result.notices)
     print(
         json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.message
@@ -140,8 +131,8 @@ def run_list(args: argparse.Namespace) -> int:
     """Print the entries of the scopes asked for, newest first."""
     from forge.config import project_root
     from forge.memory import read_memory
-    from forge.service import global_memory_file
     from forge.store import ForgeDir, describe_bad_lines
+    from forge.tools.service import global_memory_file
 
     files = {"project": ForgeDir(project_root()).project_memory, "global": global_memory_file()}
     scopes = ["project", "global"] if args.scope == "all" else [args.scope]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def use_color(stream: TextIO = sys.stdout) -> bool:
@@ -27,3 +31,23 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         cells = [str(cell).ljust(widths[i]) for i, cell in enumerate(row[:-1])]
         lines.append("  ".join([*cells, str(row[-1])]).rstrip())
     return "\n".join(lines)
+
+
+M = TypeVar("M", bound="BaseModel")
+
+
+def build_request(model: type[M], args: argparse.Namespace, **overrides: Any) -> M:
+    """A tool's request model from the parsed flags named like its fields (and ``overrides``).
+
+    The CLI builds the same request models as the MCP tools, so every limit is
+    checked in one place; a bad value is a usage error (exit 2).
+    """
+    from pydantic import ValidationError
+
+    from forge.errors import UsageError, describe_validation_error
+
+    values = {name: getattr(args, name) for name in model.model_fields if hasattr(args, name)}
+    try:
+        return model(**values | overrides)
+    except ValidationError as exc:
+        raise UsageError(describe_validation_error(exc)) from None

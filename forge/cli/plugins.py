@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge.cli.output import table
+
+if TYPE_CHECKING:
+    from forge.parsing import LanguageRegistry
 
 
 def register(subparsers: Any) -> None:
     """Add ``forge plugins`` to the parser."""
     parser = subparsers.add_parser(
         "plugins",
-        help="list plugins: name, distribution, version, hooks, status",
+        help="list plugins: name, distribution, version, hooks, declared checks, status",
         description="List every plugin of the 'forge' entry-point group and whether it loaded.",
         epilog="examples:\n  forge plugins\n  FORGE_DISABLE_PLUGINS=command forge plugins --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -30,13 +33,23 @@ def run(args: argparse.Namespace) -> int:
 
     host = build_plugin_host(disabled_plugins(load_config(project_root())))
     registry = LanguageRegistry.from_plugins(host)
-    language_errors: dict[str, list[str]] = {}
-    for problem in registry.problems:
-        language_errors.setdefault(problem.plugin, []).append(problem.message)
+    errors: dict[str, list[str]] = {}
+    declared: dict[str, list[str]] = {}
+    for catalog in (host.checks, host.plan_rules):
+        for plugin, ids in catalog.by_plugin().items():
+            declared.setdefault(plugin, []).extend(ids)
+    problems = [*host.checks.problems, *host.plan_rules.problems, *registry.problems]
+    for problem in problems:
+        errors.setdefault(problem.plugin, []).append(problem.message)
     infos = [
-        info.model_copy(update={"error": "; ".join(language_errors[info.name])})
-        if info.name in language_errors and info.error is None
-        else info
+        info.model_copy(
+            update={
+                "declares": sorted(declared.get(info.name, [])),
+                "error": "; ".join(errors[info.name])
+                if info.name in errors and info.error is None
+                else info.error,
+            }
+        )
         for info in host.plugins
     ]
     if args.json:
@@ -53,11 +66,13 @@ def run(args: argparse.Namespace) -> int:
             for info in infos
         ]
         print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
+        print(f"checks: {', '.join(sorted(host.checks.descriptors))}")
+        print(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
         print(_languages_line(registry))
-    return 1 if host.failed or registry.problems else 0
+    return 1 if host.failed or problems else 0
 
 
-def _languages_line(registry: Any) -> str:
+def _languages_line(registry: LanguageRegistry) -> str:
     """``languages: 4 (python, ...); 60 more from language_pack`` for the table's foot."""
     groups: dict[str, list[str]] = registry.by_plugin()
     extra = groups.pop("language_pack", [])

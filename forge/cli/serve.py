@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when the client closes the connection."""
-    from forge.server import serve  # the only place the CLI reaches mcp
+    from forge.tools.mcp_server import serve  # the only place the CLI reaches mcp
 
     serve()
     return 0

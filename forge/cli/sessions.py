@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge.cli.output import table
+
+if TYPE_CHECKING:
+    from forge.store import ForgeDir
 
 EXAMPLES = """\
 examples:
@@ -52,7 +55,7 @@ def register(subparsers: Any) -> None:
     show.set_defaults(run=run_show)
 
 
-def _forge_dir() -> Any:
+def _forge_dir() -> ForgeDir:
     from forge.config import project_root
     from forge.store import ForgeDir
 
@@ -61,7 +64,7 @@ def _forge_dir() -> Any:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print every session, most recent first."""
-    from forge.sessions import list_sessions
+    from forge.state.sessions import list_sessions
 
     result = list_sessions(_forge_dir())
     for notice in result.notices:
@@ -87,7 +90,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print one session; exit 1 when there is none with that run id."""
-    from forge.sessions import load_session
+    from forge.state.sessions import load_session
     from forge.store import valid_id
 
     # Read directly, not through the service: looking must not add events to the run's log.

@@ -18,7 +18,7 @@ from forge.cli.output import paint, table, use_color
 from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
-    from forge.status import ModuleStatus, Status
+    from forge.state.status import ModuleStatus, Status
     from forge.store import ForgeDir
 
 EXAMPLES = """\
@@ -108,7 +108,7 @@ def read_status(forge_dir: ForgeDir) -> Status | None:
     """The status file as a model; ``None`` when it is missing or unreadable."""
     from pydantic import ValidationError
 
-    from forge.status import Status
+    from forge.state.status import Status
     from forge.store import peek_json
 
     stored, _ = peek_json(forge_dir.status)
@@ -131,9 +131,9 @@ def recommendation(
     forge_dir: ForgeDir, status: Status, module: ModuleStatus, max_attempts: int
 ) -> str | None:
     """PROCEED / RETRY / ESCALATE from the module's attempt history, as validate says it."""
-    from forge.history import assess, load_history, recommend
-    from forge.models import is_valid_id
+    from forge.ids import is_valid_id
     from forge.store import peek_json
+    from forge.validate.history import assess, load_history, recommend
 
     if module.state == "done":
         return "PROCEED"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import time
@@ -14,7 +13,12 @@ from forge.cli.output import paint, table
 from forge.cli.progress import Progress, format_duration
 
 if TYPE_CHECKING:
-    from forge.reports import ModuleRun
+    from forge.cli.reports import ModuleRun
+    from forge.models import CheckResult
+    from forge.plan import PlanModule
+    from forge.tools.service import ToolService
+    from forge.validate.report import ValidateReport
+    from forge.validate.run import Engine
 
 EXAMPLES = """\
 examples:
@@ -143,38 +147,29 @@ def run(args: argparse.Namespace) -> int:
 
 def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
-    from pydantic import ValidationError
-
-    from forge.engine import Engine
-    from forge.errors import UsageError, describe_validation_error
+    from forge.cli.output import build_request
+    from forge.cli.reports import ModuleRun
     from forge.models import ValidateRequest
-    from forge.reports import ModuleRun
+    from forge.validate.run import Engine
 
-    try:
-        request = ValidateRequest(
-            module_id=args.module_id or "adhoc",
-            files=args.files,
-            contract_checks=[_contract_pair(text) for text in args.contracts],
-            auto_contracts=args.auto_contracts,
-            commands=args.commands,
-            cwd=args.cwd,
-            run_id=args.run_id,
-            timeout=args.timeout,
-            max_attempts=args.max_attempts,
-        )
-    except ValidationError as exc:
-        raise UsageError(describe_validation_error(exc)) from None
+    request = build_request(
+        ValidateRequest,
+        args,
+        module_id=args.module_id or "adhoc",
+        contract_checks=[_contract_pair(text) for text in args.contracts],
+    )
     engine = Engine.for_project()
     working_dir = engine.working_dir(request)
     started = time.monotonic()
     with Progress() as progress:
         progress.update(f"validating {request.module_id}")
         if working_dir.is_dir():
-            service = _service(engine, args.run_id)
+            service = _service(args.run_id, engine)
             report = service.validate(request)
-            _refresh_status(service)
+            _finished(service, report)
         else:
-            # A module that cannot be judged leaves nothing in .forge: no attempt, no event.
+            # A module that cannot be judged leaves nothing in .forge: no attempt,
+            # no event, not even the folder (the service would create it).
             report = engine.validate(request)
     return ModuleRun(
         module_id=request.module_id,
@@ -188,22 +183,21 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     """The plan's module (--module) or all its modules in dependency order (--all)."""
     from pydantic import ValidationError
 
-    from forge.engine import Engine
-    from forge.errors import UsageError, describe_validation_error
-    from forge.plan_run import (
+    from forge.cli.plan_run import (
         RunOptions,
         find_module,
         load_plan,
         validate_all,
         validate_module,
     )
+    from forge.errors import UsageError, describe_validation_error
 
     if args.run_id is not None:
         from forge.store import valid_id
 
         valid_id(args.run_id, "--run-id")
     plan_path = Path(args.plan).expanduser().absolute()
-    service = _service(Engine.for_project(), args.run_id)
+    service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(
         cwd=args.cwd,
@@ -213,49 +207,49 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         auto_contracts=args.auto_contracts,
     )
     live = output_format == "text" and not args.output_file
+
+    def done(run: ModuleRun) -> None:
+        _finished(service, run.report)
+        if live and args.all:
+            progress.clear()
+            print(_module_line(run), flush=True)
+
     try:
         with Progress() as progress:
             if not args.all:
                 module = find_module(plan, args.module_id)
                 progress.update(f"validating {module.id} ({module.title})")
                 runs = [validate_module(service, module, options)]
+                done(runs[0])
             else:
 
-                def start(module: Any, index: int, total: int) -> None:
+                def start(module: PlanModule, index: int, total: int) -> None:
                     progress.update(f"[{index}/{total}] validating {module.id} ({module.title})")
-
-                def done(run: ModuleRun) -> None:
-                    _refresh_status(service)
-                    if live:
-                        progress.clear()
-                        print(_module_line(run), flush=True)
 
                 runs = validate_all(service, plan, layers, options, on_start=start, on_done=done)
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None
-    _refresh_status(service)
     return runs
 
 
-def _service(engine: Any, run_id: str | None) -> Any:
-    from forge.service import Forge
+def _service(run_id: str | None, engine: Engine | None = None) -> ToolService:
+    """The service of a CLI call: events of no run go to ``.forge/logs/cli.jsonl``."""
+    from forge.tools.service import ToolService
+    from forge.validate.run import Engine
 
-    service = Forge(engine, run_id=run_id or CLI_RUN_ID)
-    service.active_run = run_id
-    return service
+    return ToolService(
+        engine or Engine.for_project(), run_id=run_id or CLI_RUN_ID, active_run=run_id
+    )
 
 
-def _refresh_status(service: Any) -> None:
-    """Rewrite .forge/status.json for the run, as the server does after each call."""
-    if service.active_run is None:
-        return
-    # Status is a courtesy: it must never fail the validation.
-    with contextlib.suppress(Exception):
-        service.refresh_status("validate")
+def _finished(service: ToolService, report: ValidateReport | None) -> None:
+    """The server's bookkeeping after a validate call; status only for a named run."""
+    if service.active_run is not None and report is not None:
+        service.call_finished("validate", report)
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
-    from forge import reports
+    from forge.cli import reports
 
     if output_format == "junit":
         return reports.to_junit(runs).rstrip("\n")
@@ -341,7 +335,7 @@ def _contract_pair(text: str) -> dict[str, str]:
     return {"exporter": match.group(1), "importer": match.group(2)}
 
 
-def render_report(report: Any) -> str:
+def render_report(report: ValidateReport) -> str:
     """The report as text: one line per check, details under failures, a summary line."""
     lines: list[str] = []
     width = max((len(result.type) for result in report.results), default=0)
@@ -361,26 +355,24 @@ def render_report(report: Any) -> str:
     return "\n".join(lines)
 
 
-def _details(result: Any) -> list[str]:
+def _details(result: CheckResult) -> list[str]:
+    from forge.models import SyntaxLocation
+
     details: list[str] = []
     # path:line:col: message at the start of a line, the form editors and CI
     # annotators (problem matchers, errorformat) recognise; the source under it.
-    for location in getattr(result, "locations", None) or []:
-        details.append(f"{result.target}:{location.line}:{location.column}: {location.message}")
-        if location.source_line.strip():
+    for location in result.locations:
+        path = location.path or result.target
+        details.append(f"{path}:{location.line}:{location.column}: {location.message}")
+        if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "
                 for char in location.source_line[: location.column - 1]
             )
             details.append(paint(f"    {location.source_line}", "dim"))
             details.append(f"    {pad}^")
-    if getattr(result, "error_count", 0) > len(getattr(result, "locations", None) or []):
-        details.append(f"    ... and {result.error_count - len(result.locations)} more")
-    for missing in getattr(result, "missing_details", None) or []:
-        from forge.contracts import describe_missing
-
-        text = describe_missing(missing.name, missing.suggestion, result.exporter)
-        details.append(f"{result.importer}:{missing.line}:{missing.column}: {text}")
+    if getattr(result, "error_count", 0) > len(result.locations):
+        details.append(f"    ... and {result.error_count - len(result.locations)} more")  # type: ignore[attr-defined]
     for stream in ("stderr", "stdout"):
         text = getattr(result, stream, "") or ""
         tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]

@@ -23,20 +23,6 @@ from forge.plan.model import Plan
 from forge.plugin_manager import PluginHost
 from forge.store import ForgeDir
 
-#: The order findings are shown in: structure first, then DESIGN.md's rules, then plugins'.
-RULE_ORDER = (
-    "schema",
-    "plugin_error",
-    "invalid_id",
-    "duplicate_id",
-    "unknown_dependency",
-    "self_dependency",
-    "cycle",
-    "invalid_command",
-    "missing_command",
-    "file_overlap",
-)
-
 #: Errors (and warnings) listed in a report; one more entry counts the rest. A
 #: plan with 300,000 broken modules gets a report of a few hundred KB, not 300 MB.
 MAX_FINDINGS = 200
@@ -113,6 +99,7 @@ def check_plan(
     findings = list(loaded.findings)
     if loaded.plan is not None:
         findings.extend(run_rules(loaded.plan, project_root, plugins))
+    findings.sort(key=lambda finding: plugins.plan_rules.rank(finding.type))
     return _report(shown_path, findings, loaded.plan)
 
 
@@ -126,32 +113,24 @@ def run_rules(plan: Plan, project_root: Path, plugins: PluginHost) -> list[PlanF
         )
         for info in plugins.failed
     ]
-    for outcome in plugins.call_each("forge_check_plan", plan=plan, project_root=project_root):
-        if outcome.error is not None:
-            problem = f"raised {outcome.error}"
-        elif outcome.value is None:
+    findings.extend(
+        PlanFinding(type="plugin_error", message=f"plan rule plugin {p.plugin}: {p.message}")
+        for p in plugins.plan_rules.problems
+    )
+    for returned in plugins.call(
+        "forge_check_plan", PlanFinding, plan=plan, project_root=project_root
+    ):
+        if returned.failure is None:
+            findings.extend(returned.items)
             continue
-        elif isinstance(outcome.value, list | tuple) and all(
-            isinstance(finding, PlanFinding) for finding in outcome.value
-        ):
-            findings.extend(outcome.value)
-            continue
-        else:
-            problem = "returned something other than a list of PlanFinding"
-        findings.append(
-            PlanFinding(type="plugin_error", message=f"plan rule plugin {outcome.plugin} {problem}")
-        )
+        message = f"plan rule plugin {returned.plugin} {returned.failure}"
+        findings.append(PlanFinding(type="plugin_error", message=message))
     return findings
-
-
-def _rank(finding: PlanFinding) -> int:
-    return RULE_ORDER.index(finding.type) if finding.type in RULE_ORDER else len(RULE_ORDER)
 
 
 def _report(
     plan_path: str | None, findings: list[PlanFinding], plan: Plan | None = None
 ) -> PlanReport:
-    findings.sort(key=_rank)
     errors = [finding for finding in findings if finding.severity == "error"]
     warnings = [finding for finding in findings if finding.severity == "warning"]
     layers: list[list[str]] = []

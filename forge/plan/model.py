@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import ConfigDict, Field, PrivateAttr
 from pydantic.alias_generators import to_camel
 
-from forge.models import ID_PATTERN, WireModel
+from forge.ids import ID_PATTERN
+from forge.models import WireModel
 
 if TYPE_CHECKING:
     from forge.plan.graph import DependencyGraph

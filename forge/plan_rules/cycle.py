@@ -9,7 +9,7 @@ depend on a cycle are not blamed. A module that depends on itself is
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 
 #: Cycles reported one by one; a knot with more gets one summary error.
@@ -43,3 +43,9 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
             )
         )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``cycle``."""
+    return [PlanRuleDescriptor(id="cycle", summary="The dependency graph has no cycle.", order=50)]

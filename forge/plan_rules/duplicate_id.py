@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan, PlanModule
 
 
@@ -27,3 +27,9 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
         for module_id, modules in by_id.items()
         if len(modules) > 1
     ]
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``duplicate_id``."""
+    return [PlanRuleDescriptor(id="duplicate_id", summary="No two modules share an id.", order=20)]

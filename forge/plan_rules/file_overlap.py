@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 from forge.plan.model import normalise_path
 
@@ -59,3 +59,15 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
             )
         )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``file_overlap``."""
+    return [
+        PlanRuleDescriptor(
+            id="file_overlap",
+            summary="Modules that can run in parallel touch different files.",
+            order=80,
+        )
+    ]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.models import PlanFinding, check_id
+from forge.ids import check_id
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 
 
 @hookimpl
 def forge_check_plan(plan: Plan) -> list[PlanFinding]:
-    """One error per module whose id is not a valid id (:data:`forge.models.ID_PATTERN`)."""
+    """One error per module whose id is not a valid id (:data:`forge.ids.ID_PATTERN`)."""
     findings: list[PlanFinding] = []
     for module in plan.modules:
         try:
@@ -24,3 +25,13 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
                 )
             )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``invalid_id``."""
+    return [
+        PlanRuleDescriptor(
+            id="invalid_id", summary="Module ids are valid ids (they become file names).", order=10
+        )
+    ]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.errors import clip
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 from forge.plan.model import normalise_path
 from forge.plan.shell import CommandWord, ShellSyntaxError, external_commands
@@ -138,3 +138,18 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
                 )
             )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``invalid_command`` and ``missing_command``, after the graph rules."""
+    return [
+        PlanRuleDescriptor(
+            id="invalid_command", summary="Every verify command can be parsed.", order=60
+        ),
+        PlanRuleDescriptor(
+            id="missing_command",
+            summary="The executable of every verify command is on PATH.",
+            order=70,
+        ),
+    ]

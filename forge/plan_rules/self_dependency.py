@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 from forge.plan_rules import module_label
 
@@ -20,4 +20,12 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
         )
         for module in plan.modules
         if module.id in module.depends_on
+    ]
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``self_dependency``."""
+    return [
+        PlanRuleDescriptor(id="self_dependency", summary="No module depends on itself.", order=40)
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.models import PlanFinding
+from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
 from forge.plan_rules import module_label
 
@@ -36,3 +36,15 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
                 )
             )
     return findings
+
+
+@hookimpl
+def forge_plan_rules() -> list[PlanRuleDescriptor]:
+    """``unknown_dependency``."""
+    return [
+        PlanRuleDescriptor(
+            id="unknown_dependency",
+            summary="Every dependsOn entry names a module of the plan.",
+            order=30,
+        )
+    ]

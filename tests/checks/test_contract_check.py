@@ -22,9 +22,9 @@ from forge.contracts import (
     load_query,
     query_source,
 )
-from forge.engine import Engine
 from forge.models import ContractResult, Language, ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 from forge.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from forge.config import ForgeConfig
-from forge.engine import Engine
 from forge.models import ValidateRequest
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 
 
 @pytest.mark.parametrize(

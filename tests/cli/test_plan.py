@@ -126,5 +126,11 @@ def test_plan_check_imports_no_mcp_tree_sitter_or_engine(project: Path, make_mod
     assert result.returncode == 0, result.stderr
     loaded = result.stdout.split("MODULES ", 1)[1].split()
     assert "forge.plan" in loaded
-    forbidden = ("mcp", "tree_sitter", "forge.engine", "forge.server", "forge.history")
+    forbidden = (
+        "mcp",
+        "tree_sitter",
+        "forge.validate.run",
+        "forge.tools.mcp_server",
+        "forge.validate.history",
+    )
     assert [name for name in loaded if name.split(".")[0] in forbidden or name in forbidden] == []

@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from forge import hookimpl
-from forge.models import ValidateRequest
+from forge.models import CheckDescriptor, Location, ValidateRequest
 from forge.parsing import NotParsed
 from forge.workspace import Workspace
 from forge_stubs import __version__
@@ -88,7 +88,18 @@ def _check_parsed(
         message=describe(findings),
         findings=findings[:MAX_FINDINGS],
         finding_count=len(findings),
+        locations=[
+            Location(line=f.line, column=f.column, message=_place(f))
+            for f in findings[:MAX_FINDINGS]
+        ],
     )
+
+
+def _place(finding: StubFinding) -> str:
+    """A finding as a location's message: ``placeholder (pass) in Greeter.greet: pass``."""
+    where = f" in {finding.function}" if finding.function else ""
+    text = f"placeholder ({finding.kind}){where}"
+    return f"{text}: {finding.text}" if finding.text else text
 
 
 def describe(findings: list[StubFinding]) -> str:
@@ -101,6 +112,19 @@ def describe(findings: list[StubFinding]) -> str:
     more = len(findings) - len(shown)
     noun = "placeholder" if len(findings) == 1 else "placeholders"
     return f"{len(findings)} {noun}: {', '.join(shown)}" + (f", and {more} more" if more else "")
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``stub_check``: shown after forge's own checks; its target is the file."""
+    return [
+        CheckDescriptor(
+            id=CHECK_TYPE,
+            summary="A file holds no placeholder implementations.",
+            order=60,
+            targets_file=True,
+        )
+    ]
 
 
 @hookimpl

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import forge_stubs
 
-from forge.engine import Engine
 from forge.models import ValidateRequest
+from forge.validate.run import Engine
 
 if TYPE_CHECKING:
     from conftest import MakeFile, RunForge

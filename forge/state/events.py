@@ -17,7 +17,8 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from forge.errors import clip
-from forge.models import WireModel, is_valid_id
+from forge.ids import is_valid_id
+from forge.models import WireModel
 from forge.store import (
     ForgeDir,
     append_line,
@@ -152,7 +153,7 @@ def query_logs(
     is never rewritten).
     """
     if run_id is None:
-        latest = newest(forge_dir.root / "logs", ".jsonl")
+        latest = newest(forge_dir.logs, ".jsonl")
         if latest is None:
             return LogQueryResult(run_id=None, entries=[], total=0, message="No logs yet.")
         run_id = latest.name.removesuffix(".jsonl")

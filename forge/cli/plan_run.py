@@ -1,7 +1,7 @@
 """Validating a plan's modules: one module, or all of them in dependency order.
 
 A module's ``files`` and ``verify`` commands come from the plan; everything
-else is the ordinary ``validate`` path through :meth:`forge.service.Forge.validate`,
+else is the ordinary ``validate`` path through :meth:`forge.tools.service.ToolService.validate`,
 so attempt history and events are recorded exactly as the MCP tool records
 them. ``--all`` walks the plan's execution layers; a module whose dependency
 did not pass (failed, or was itself skipped) is skipped, and the rest of the
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
-from forge.reports import ModuleRun
 
 if TYPE_CHECKING:
     from forge.plan import Plan, PlanModule
-    from forge.service import Forge
+    from forge.tools.service import ToolService
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class RunOptions:
     auto_contracts: bool = True
 
 
-def load_plan(service: Forge, plan_path: Path) -> tuple[Plan, list[list[str]]]:
+def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[str]]]:
     """The plan at ``plan_path`` and its execution layers; :class:`UsageError` if it is invalid.
 
     The plan is judged by ``check_plan`` first (the same rules as ``forge plan
@@ -44,8 +44,9 @@ def load_plan(service: Forge, plan_path: Path) -> tuple[Plan, list[list[str]]]:
     first error instead of being half-run.
     """
     from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+    from forge.tools.requests import ValidatePlanRequest
 
-    report = service.validate_plan(plan_path=str(plan_path))
+    report = service.validate_plan(ValidatePlanRequest(plan_path=str(plan_path)))
     if not report.valid:
         first = report.errors[0]
         more = len(report.errors) - 1
@@ -92,20 +93,14 @@ def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
     )
 
 
-def working_dir(service: Forge, options: RunOptions) -> Path:
-    """Where the modules' files are looked for and their commands run."""
-    if options.cwd is None:
-        return service.root
-    return (service.root / Path(options.cwd).expanduser()).absolute()
-
-
-def validate_module(service: Forge, module: PlanModule, options: RunOptions) -> ModuleRun:
+def validate_module(service: ToolService, module: PlanModule, options: RunOptions) -> ModuleRun:
     """Validate one plan module, timing it."""
     started = time.monotonic()
-    report = service.validate(request_for(module, options))
+    request = request_for(module, options)
+    report = service.validate(request)
     return ModuleRun(
         module_id=module.id,
-        working_dir=working_dir(service, options),
+        working_dir=service.engine.working_dir(request),
         report=report,
         title=module.title,
         seconds=time.monotonic() - started,
@@ -113,7 +108,7 @@ def validate_module(service: Forge, module: PlanModule, options: RunOptions) -> 
 
 
 def validate_all(
-    service: Forge,
+    service: ToolService,
     plan: Plan,
     layers: Sequence[Sequence[str]],
     options: RunOptions,
@@ -136,7 +131,7 @@ def validate_all(
             why = ", ".join(f"{dep} {outcome.get(dep, 'not run')}" for dep in blocked)
             run = ModuleRun(
                 module_id=module.id,
-                working_dir=working_dir(service, options),
+                working_dir=service.engine.working_dir(request_for(module, options)),
                 skipped=f"dependency did not pass: {why}",
                 title=module.title,
             )

@@ -18,8 +18,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from forge.errors import CorruptFileError
-from forge.models import Recommendation, WireModel
+from forge.models import WireModel
 from forge.store import peek_json, remove, update_json, utc_now
+from forge.validate.report import Recommendation
 
 AttemptStatus = Literal["running", "passed", "failed", "stagnant", "escalated", "blocked"]
 

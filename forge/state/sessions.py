@@ -88,7 +88,7 @@ def list_sessions(forge_dir: ForgeDir) -> SessionList:
     """Every snapshot, most recently updated first; unreadable ones are named in ``notices``."""
     rows: list[tuple[str, SessionSummary]] = []
     notices: list[str] = []
-    folder = forge_dir.root / "state"
+    folder = forge_dir.sessions
     try:
         names = sorted(path.name for path in folder.iterdir())
     except FileNotFoundError:

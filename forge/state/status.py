@@ -16,11 +16,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
-from forge.history import load_history
-from forge.models import WireModel, is_valid_id
+from forge.ids import is_valid_id
+from forge.models import WireModel
 from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_json
+from forge.validate.history import load_history
 
 ModuleState = Literal["pending", "running", "done", "failed"]
 
@@ -86,7 +87,7 @@ def build_status(
     """Assemble the status of ``run_id`` (default: the newest session snapshot's run)."""
     session: dict[str, Any] = {}
     if run_id is None:
-        latest = newest(forge_dir.root / "state", ".json")
+        latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
     if run_id is not None:
@@ -130,12 +131,69 @@ def refresh_status(
     run_id: str | None = None,
     started_at: str | None = None,
     last_tool: str | None = None,
+    change: StatusChange = "rebuild",
 ) -> Status:
-    """Build and write the status under the file's lock, so the last writer is the newest."""
+    """Write the status after a call, under the file's lock, so the last writer is the newest.
+
+    ``change`` says what the call changed. ``"rebuild"`` reads the session, the
+    plan and every module's history again. ``None`` (the call changed no
+    progress: memory, logs, a read) only stamps the time and the tool, and a
+    :class:`ModuleStatus` (from the validate report just built) replaces that
+    module's line. Both fall back to a rebuild when the file on disk is not
+    this run's status, or does not list the module.
+    """
     with locked(forge_dir.status):
-        status = build_status(forge_dir, run_id=run_id, started_at=started_at, last_tool=last_tool)
+        status = None if change == "rebuild" else _patched(forge_dir, run_id, change)
+        if status is None:
+            status = build_status(forge_dir, run_id=run_id, last_tool=last_tool)
+        status = status.model_copy(
+            update={"updated_at": utc_now(), "started_at": started_at, "last_tool": last_tool}
+        )
         write_status(forge_dir, status)
     return status
+
+
+#: What a call changed, for :func:`refresh_status`.
+StatusChange = Literal["rebuild"] | ModuleStatus | None
+
+
+def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | None) -> Status | None:
+    """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
+    if run_id is None:
+        return None
+    stored, _ = peek_json(forge_dir.status)
+    try:
+        current = Status.model_validate(stored)
+    except ValidationError:
+        return None
+    if current.run_id != run_id:
+        return None
+    if module is None:
+        return current
+    if module.id not in {m.id for m in current.modules}:
+        return None
+    modules = [
+        module.model_copy(update={"title": m.title}) if m.id == module.id else m
+        for m in current.modules
+    ]
+    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
+    return current.model_copy(
+        update={"modules": modules, "counts": StatusCounts(total=len(modules), **counts)}
+    )
+
+
+def module_status(module_id: str, *, attempts: int, passed: bool, score: float) -> ModuleStatus:
+    """A module's line after a validate attempt: what :func:`build_status` would read back."""
+    status = "passed" if passed else "failed"
+    return ModuleStatus(
+        id=module_id,
+        title=module_id,
+        state=_STATE_OF[status],
+        status=status,
+        attempts=attempts,
+        score=score,
+        updated_at=utc_now(),
+    )
 
 
 def _plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[str, Any]]:
@@ -168,9 +226,7 @@ def _module_ids(
                 found.append((module["id"], title if isinstance(title, str) else module["id"]))
         return found
     # No plan: show whatever modules have an attempt history in this run.
-    folder = forge_dir.root / "iterations"
-    if run_id is not None:
-        folder = folder / run_id
+    folder = forge_dir.iterations(run_id)
     try:
         names = sorted(p.name for p in folder.iterdir() if p.is_file())
     except (FileNotFoundError, NotADirectoryError):

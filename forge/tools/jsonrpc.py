@@ -7,15 +7,30 @@ server answers such lines instead; to answer a request it needs the
 request's ``id``, and to answer a tool call as a tool result it needs the
 method and the tool's name. This module recovers those three from the raw
 text, reading only the top level of the object so that no depth of nesting
-or size of string can make it fail. No ``mcp`` here: it is plain text work.
+or size of string can make it fail, and :func:`diagnose` says what was wrong.
+:class:`AnsweringReadStream` wraps the SDK's read stream so each such line is
+answered (the reply itself is built by the MCP adapter). No ``mcp`` here.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import anyio
+from pydantic import ValidationError
+
+from forge.plugin_manager import describe_exception
+
+logger = logging.getLogger("forge.mcp")
+
+#: JSON-RPC 2.0's error codes for a line that is not JSON, and for JSON that is no request.
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
 
 #: A JSON string (escapes included) or one bracket: all a value-skipper has to see.
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
@@ -109,3 +124,97 @@ def _skip_nested(raw: str, start: int) -> int:
             if depth == 0:
                 return match.end()
     return len(raw)
+
+
+class AnsweringReadStream:
+    """The SDK's read stream, with the lines it could not read answered and filtered out.
+
+    The SDK's stdio reader passes an unreadable line on as an exception, which
+    its dispatcher only logs: the client would wait for a reply that never
+    comes. This wrapper turns each into a reply on the write stream.
+    """
+
+    def __init__(
+        self,
+        inner: Any,
+        write_stream: Any,
+        answer: Callable[[Exception], Any],
+    ) -> None:
+        self._inner = inner
+        self._write_stream = write_stream
+        self._answer = answer
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item (the dispatcher restores it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        """The next readable message; unreadable ones are answered on the way."""
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            try:
+                reply = await self._answer(item)
+                if reply is not None:
+                    await self._write_stream.send(reply)
+            except Exception:  # answering is a courtesy: it must never stop the server
+                logger.warning("could not answer an unreadable message", exc_info=True)
+
+    async def aclose(self) -> None:
+        """Close the SDK's stream."""
+        await self._inner.aclose()
+
+    def __aiter__(self) -> AnsweringReadStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> AnsweringReadStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+#: Where the SDK's JSON parser gives up; deeper requests cannot be read at all.
+MAX_NESTING = 200
+
+
+def diagnose(error: Exception) -> tuple[Envelope, str, int]:
+    """What an unreadable line was (its envelope), what was wrong with it, and the error code."""
+    if not isinstance(error, ValidationError):
+        return (
+            Envelope(),
+            f"the message could not be read ({describe_exception(error)})",
+            PARSE_ERROR,
+        )
+    problems = error.errors(include_url=False)
+    first = problems[0] if problems else {"type": "", "msg": "", "loc": (), "input": None}
+    if first["type"] == "json_invalid":
+        raw = first["input"]
+        envelope = salvage(raw) if isinstance(raw, str) else Envelope()
+        reason = str(first["msg"]).removeprefix("Invalid JSON: ")
+        return (
+            envelope,
+            f"the request is not valid JSON ({reason}); send UTF-8 JSON without lone "
+            f"surrogates, nested at most {MAX_NESTING} levels deep",
+            PARSE_ERROR,
+        )
+    # Valid JSON of the wrong shape: a "missing field" problem at the top level
+    # carries the whole message as its input.
+    message = next(
+        (p["input"] for p in problems if p["type"] == "missing" and len(p["loc"]) == 2),
+        None,
+    )
+    return (
+        envelope_of(message),
+        "the message is not a JSON-RPC 2.0 request "
+        '(expected {"jsonrpc": "2.0", "id": ..., "method": "...", "params": {...}})',
+        INVALID_REQUEST,
+    )

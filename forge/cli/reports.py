@@ -4,50 +4,39 @@ The renderers take :class:`ModuleRun` records (one per module validated, or
 skipped because a dependency failed), so ``forge validate`` for one module
 and for a whole plan share them.
 
-Where a check knows *where* in a file it failed, its result carries a list of
-places: ``locations`` (``syntax_check``), ``missingDetails``
-(``contract_check``, in the importer), ``findings`` (``stub_check``), or any
-other list of objects with a 1-based ``line`` (and ``column``). SARIF turns
-each place into a result with file, line and column, so GitHub code scanning
-and editors show it inline; JUnit lists them in the failure's text. A failure
-that is about a file but no place in it (``file_check``) points at the file;
-a failure about no file at all (a verify command) is a tool execution
-notification in SARIF, since code scanning rejects results without a location.
+Where a check knows *where* it failed, its result lists ``locations`` (path,
+1-based line and column, message): the one channel every format reads. SARIF
+turns each location into a result with file, line and column, so GitHub code
+scanning and editors show it inline; JUnit lists them in the failure's text. A
+failure with no location whose check declares a file target (``file_check``)
+points at the file; a failure about no file at all (a verify command) is a
+tool execution notification in SARIF, since code scanning rejects results
+without a location. Rule descriptions come from the checks' descriptors.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge import __version__
-from forge.models import CheckResult, ValidateReport
+from forge.models import CheckResult, Location
+from forge.validate.report import ValidateReport
+
+if TYPE_CHECKING:
+    from forge.catalog import Catalog
+    from forge.models import CheckDescriptor
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/forge-validate/forge"
 #: The ``uriBaseId`` every relative SARIF path is relative to: the project root.
 ROOT_BASE_ID = "PROJECTROOT"
-
-#: Checks whose ``target`` is a file path even when the file is missing.
-FILE_TARGET_CHECKS = frozenset({"file_check", "syntax_check", "stub_check"})
-#: A list field of places whose file is another field of the result, not ``target``.
-PLACE_FILE_FIELD = {"missingDetails": "importer"}
 #: Places listed per failure in JUnit and SARIF; the rest are counted.
 MAX_PLACES = 50
-
-RULE_DESCRIPTIONS = {
-    "cwd_check": "The module's working directory exists.",
-    "plugin_error": "A plugin loaded and ran without raising.",
-    "file_check": "A file the module must produce exists.",
-    "syntax_check": "A file parses with its language's grammar.",
-    "contract_check": "Every name an importer takes from an exporter is exported.",
-    "stub_check": "A file holds no placeholder implementations.",
-    "command": "A verify command exits 0.",
-}
 
 
 @dataclass(frozen=True)
@@ -69,67 +58,30 @@ class ModuleRun:
         return "passed" if self.report.passed else "failed"
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a failure is: a file (relative to the working dir, or absolute), maybe a line."""
-
-    path: str
-    line: int | None = None
-    column: int | None = None
-    message: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+def places(result: CheckResult) -> list[Location]:
+    """``result``'s locations, each with its path (a location without one is in the target)."""
+    return [
+        location if location.path else location.model_copy(update={"path": result.target})
+        for location in result.locations
+    ]
 
 
-def places(result: CheckResult) -> list[Place]:
-    """Every place in a file that ``result`` reports, in the order the check gave them."""
-    wire = result.to_wire()
-    default_file = wire.get("file") if isinstance(wire.get("file"), str) else result.target
-    found: list[Place] = []
-    for key, value in wire.items():
-        if not isinstance(value, list) or not value:
-            continue
-        if not all(isinstance(item, dict) and isinstance(item.get("line"), int) for item in value):
-            continue
-        owner = wire.get(PLACE_FILE_FIELD.get(key, ""), default_file)
-        for item in value:
-            path = item.get("file") or item.get("path") or owner
-            column = item.get("column")
-            found.append(
-                Place(
-                    path=str(path),
-                    line=item["line"],
-                    column=column if isinstance(column, int) else None,
-                    message=_place_message(result, wire, item),
-                    extra=item,
-                )
-            )
-    return found
-
-
-def _place_message(result: CheckResult, wire: dict[str, Any], item: dict[str, Any]) -> str:
-    if isinstance(item.get("message"), str):
-        return str(item["message"])
-    if isinstance(item.get("name"), str):  # a contract miss
-        text = f"`{item['name']}` is not exported by {wire.get('exporter', 'the exporter')}"
-        if item.get("suggestion"):
-            text += f"; did you mean `{item['suggestion']}`?"
-        return text
-    if isinstance(item.get("kind"), str):  # a stub finding
-        where = f" in {item['function']}" if item.get("function") else ""
-        text = f"placeholder ({item['kind']}){where}"
-        return f"{text}: {item['text']}" if item.get("text") else text
-    return result.message
-
-
-def file_of(result: CheckResult, working_dir: Path) -> str | None:
-    """The file a failure without places is about, if any (``file_check``'s missing file)."""
-    if result.type in FILE_TARGET_CHECKS:
+def file_of(result: CheckResult, working_dir: Path, checks: Catalog[CheckDescriptor]) -> str | None:
+    """The file a failure without locations is about, if any (``file_check``'s missing file)."""
+    declared = checks.get(result.type)
+    if declared is not None and declared.targets_file:
         return result.target
-    if isinstance(getattr(result, "file", None), str):
-        return str(result.file)  # type: ignore[attr-defined]
     if (working_dir / result.target).is_file():
         return result.target
     return None
+
+
+def default_checks(project_root: Path) -> Catalog[CheckDescriptor]:
+    """The checks the project's installed, enabled plugins declare."""
+    from forge.config import disabled_plugins, load_config
+    from forge.plugin_manager import build_plugin_host
+
+    return build_plugin_host(disabled_plugins(load_config(project_root))).checks
 
 
 # --- JSON ----------------------------------------------------------------------
@@ -231,8 +183,7 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
     for place in places(result)[:MAX_PLACES]:
-        where = ":".join(str(p) for p in (place.path, place.line, place.column) if p is not None)
-        lines.append(f"{where}: {place.message}")
+        lines.append(f"{place.path}:{place.line}:{place.column}: {place.message}")
     for stream in ("stdout", "stderr"):
         text = getattr(result, stream, "") or ""
         if text.strip():
@@ -257,13 +208,20 @@ def _xml_safe(text: str) -> str:
 # --- SARIF 2.1.0 ------------------------------------------------------------------
 
 
-def to_sarif(runs: Sequence[ModuleRun], project_root: Path) -> dict[str, Any]:
+def to_sarif(
+    runs: Sequence[ModuleRun],
+    project_root: Path,
+    checks: Catalog[CheckDescriptor] | None = None,
+) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one run of the tool ``forge``, a result per place that failed.
 
     Paths are relative to ``project_root`` (``uriBaseId`` ``PROJECTROOT``), which
     in CI is the repository checkout, so code scanning finds the files.
-    Columns count Unicode code points, as forge's checks do.
+    Columns count Unicode code points, as forge's checks do. ``checks``
+    (default: what the project's plugins declare) gives rule descriptions and
+    which checks are about a file.
     """
+    checks = checks if checks is not None else default_checks(project_root)
     rule_ids: list[str] = []
     results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
@@ -275,7 +233,7 @@ def to_sarif(runs: Sequence[ModuleRun], project_root: Path) -> dict[str, Any]:
                 continue
             if result.type not in rule_ids:
                 rule_ids.append(result.type)
-            located = _sarif_results(run, result, project_root)
+            located = _sarif_results(run, result, project_root, checks)
             if located:
                 for item in located:
                     item["ruleIndex"] = rule_ids.index(result.type)
@@ -303,7 +261,7 @@ def to_sarif(runs: Sequence[ModuleRun], project_root: Path) -> dict[str, Any]:
                         "name": "forge",
                         "version": __version__,
                         "informationUri": INFORMATION_URI,
-                        "rules": [_rule(rule_id) for rule_id in rule_ids],
+                        "rules": [_rule(rule_id, checks) for rule_id in rule_ids],
                     }
                 },
                 "originalUriBaseIds": {ROOT_BASE_ID: {"uri": root_uri}},
@@ -320,8 +278,8 @@ def to_sarif(runs: Sequence[ModuleRun], project_root: Path) -> dict[str, Any]:
     }
 
 
-def _rule(rule_id: str) -> dict[str, Any]:
-    text = RULE_DESCRIPTIONS.get(rule_id, f"Check {rule_id} passes.")
+def _rule(rule_id: str, checks: Catalog[CheckDescriptor]) -> dict[str, Any]:
+    text = checks.summary(rule_id)
     return {
         "id": rule_id,
         "name": "".join(part.capitalize() for part in rule_id.split("_")),
@@ -330,28 +288,34 @@ def _rule(rule_id: str) -> dict[str, Any]:
     }
 
 
-def _sarif_results(run: ModuleRun, result: CheckResult, project_root: Path) -> list[dict[str, Any]]:
-    found = places(result)[:MAX_PLACES]
+def _sarif_results(
+    run: ModuleRun, result: CheckResult, project_root: Path, checks: Catalog[CheckDescriptor]
+) -> list[dict[str, Any]]:
+    found: list[tuple[str, dict[str, int] | None, str]] = [
+        (
+            place.path or result.target,
+            {"startLine": place.line, "startColumn": place.column},
+            place.message,
+        )
+        for place in places(result)[:MAX_PLACES]
+    ]
     if not found:
-        path = file_of(result, run.working_dir)
+        path = file_of(result, run.working_dir, checks)
         if path is None:
             return []
-        found = [Place(path=path, message=result.message)]
+        found = [(path, None, result.message)]
     out = []
-    for place in found:
+    for path, region, message in found:
         physical: dict[str, Any] = {
-            "artifactLocation": _artifact(place.path, run.working_dir, project_root)
+            "artifactLocation": _artifact(path, run.working_dir, project_root)
         }
-        if place.line is not None:
-            region: dict[str, Any] = {"startLine": place.line}
-            if place.column is not None:
-                region["startColumn"] = place.column
+        if region is not None:
             physical["region"] = region
         out.append(
             {
                 "ruleId": result.type,
                 "level": "error",
-                "message": {"text": place.message or result.message or result.type},
+                "message": {"text": message or result.message or result.type},
                 "locations": [{"physicalLocation": physical}],
                 "properties": {"moduleId": run.module_id, "target": result.target},
             }

@@ -1,0 +1,135 @@
+"""What each tool says about itself: its description and its behaviour hints.
+
+The descriptions are what an agent reads to choose and call a tool; the hints
+are MCP's tool annotations (read-only, destructive, idempotent, open world).
+The arguments are not here: they come from :mod:`forge.tools.requests`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DESCRIPTIONS: dict[str, str] = {
+    "validate": """\
+Check that a plan module really landed: its files exist, parse (syntax_check), \
+honour their import/export contracts (contract_check), and its verify commands \
+exit 0 (command). Call it after a worker reports a module done, and again after \
+each fix. Records the attempt for (runId, moduleId), so it is not read-only: \
+attempt N+1 follows attempt N, and the commands you pass run through the shell \
+in the working dir and may change files there.
+
+Returns {passed, score, results[], attempt, stagnant, sameAsPrev, oscillating, \
+velocity, recommendation}. Follow recommendation: PROCEED (all passed), RETRY \
+(fix the failing results and call again), ESCALATE (stuck: the same failures \
+again, A-B-A oscillation, no progress, or the attempt limit reached; change \
+approach or ask a person). A cwd that does not exist escalates at once and \
+records no attempt. To check a plan rather than a module use validate_plan; to \
+record an attempt you judged yourself use iteration_state.
+
+Example: {"moduleId": "m2", "runId": "run-7", "files": ["src/auth.ts"], \
+"commands": ["npm test -- auth"]}""",
+    "validate_plan": """\
+Check a plan before executing it: schema (required fields per module), duplicate \
+and unknown ids, dependency cycles (named in order), verify commands whose \
+executable is not on PATH, and files two parallel modules both touch (warning). \
+Read-only: nothing is executed and only forge's own log is written. Never fails \
+for plan problems: they are entries of errors[] and warnings[].
+
+Returns {valid, errors[], warnings[], planPath, layers, criticalPathLength}; \
+each entry has type, message, severity, modules, files, field. Call it after \
+writing a plan to .forge/plans/ and after editing one; use validate for a \
+module's delivered work.
+
+Example: {"planPath": ".forge/plans/auth.json"}""",
+    "memory_save": """\
+Remember a learning for later runs: a convention, a failure or success pattern, \
+the project's test command, an architecture fact, a dependency quirk, a tool \
+usage tip. Appends to project memory (.forge/memory/project.jsonl) or global \
+memory (shared by all your projects). Idempotent: the same text in the same \
+category and scope (case and whitespace ignored) is not saved twice.
+
+Returns {saved, duplicate, scope, category, id, message}; message is "Saved to \
+<scope> memory [<category>]: <pattern>" or "Duplicate pattern already in <scope> \
+memory, skipped.". Use memory_recall to read memory back.
+
+Example: {"pattern": "Run tests with pnpm vitest --run", "category": \
+"test_command", "confidence": 0.9}""",
+    "memory_recall": """\
+Find what earlier runs learned about a topic: ranks project and global memory by \
+relevance of your words to each entry's pattern, category and tags (BM25), keeps \
+the best `limit`, and groups them by scope (project first), by confidence within \
+each group. Read-only. Call it before planning or before retrying a failing \
+module. No match is a normal reply, not an error.
+
+Returns {query, memories[], searched, text}; text has one line per entry: \
+"[test_command] 0.9 — pnpm vitest --run". Use memory_save to add entries.
+
+Example: {"query": "how to run the tests", "scope": "all", "limit": 5}""",
+    "iteration_state": """\
+Read or change the attempt history of one module in one run, the same history \
+validate writes. action "get" is read-only and returns {attempts, scores, \
+stagnant, lastStatus, lastRootCause, ...} (an unknown module has no attempts). \
+action "update" appends an attempt you judged yourself (status, issues, score, \
+rootCause) and returns {updated, attempt, stagnant, sameAsPrev, oscillating, \
+velocity}, stagnation computed by validate's rules with issues as the failure \
+identity. action "reset" deletes the history (destructive: attempt counting \
+starts again at 1) and returns a confirmation message.
+
+Use validate instead when forge can run the checks itself.
+
+Example: {"moduleId": "m2", "runId": "run-7", "action": "update", "update": \
+{"status": "failed", "issues": ["login test times out"], "score": 0.5}}""",
+    "forge_logs": """\
+Read the event log of a run: every tool call, validation, plan check, memory \
+save and session save, with timestamp, phase, moduleId, event, severity and \
+data. Read-only. Filters combine; the latest `limit` matching entries are \
+returned, oldest first. Default run: the most recently written log. Use it to \
+see what happened before a failure or to audit a run; use iteration_state for \
+one module's attempts.
+
+Returns {runId, entries[], total} (total counts matches before the limit).
+
+Example: {"runId": "run-7", "moduleId": "m2", "severity": "error", "limit": 20}""",
+    "session_state": """\
+Save and restore the orchestrator's own progress so a run can resume after a \
+crash or a new conversation. action "save" replaces the run's snapshot \
+(.forge/state/<runId>.json) with your state object plus lastUpdatedAt and \
+returns {saved, runId, lastUpdatedAt}. "load" returns {found: true, \
+...state} or {found: false, runId}. "list" returns {sessions: [{runId, \
+lastUpdatedAt, currentPhase, completedCount, totalCount}]}, most recent first. \
+load and list are read-only.
+
+Example: {"action": "save", "runId": "run-7", "state": {"currentPhase": \
+"execution", "moduleStatuses": {"m1": "passed", "m2": "running"}, \
+"completedModules": ["m1"]}}""",
+}
+
+
+def _hints(title: str, *, read_only: bool, destructive: bool, idempotent: bool) -> dict[str, Any]:
+    """MCP tool annotations, camelCase as on the wire; no tool reaches beyond the project."""
+    return {
+        "title": title,
+        "readOnlyHint": read_only,
+        "destructiveHint": destructive,
+        "idempotentHint": idempotent,
+        "openWorldHint": False,
+    }
+
+
+HINTS: dict[str, dict[str, Any]] = {
+    # The verify commands are the caller's shell commands: forge cannot promise
+    # they leave the working dir alone, so validate says it may be destructive.
+    "validate": _hints("Validate a module", read_only=False, destructive=True, idempotent=False),
+    "validate_plan": _hints("Check a plan", read_only=True, destructive=False, idempotent=True),
+    "memory_save": _hints("Save to memory", read_only=False, destructive=False, idempotent=True),
+    "memory_recall": _hints(
+        "Recall from memory", read_only=True, destructive=False, idempotent=True
+    ),
+    "iteration_state": _hints(
+        "Module attempt history", read_only=False, destructive=True, idempotent=False
+    ),
+    "forge_logs": _hints("Read the event log", read_only=True, destructive=False, idempotent=True),
+    "session_state": _hints(
+        "Session snapshots", read_only=False, destructive=True, idempotent=True
+    ),
+}

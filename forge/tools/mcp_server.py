@@ -1,0 +1,184 @@
+"""The MCP adapter: forge's seven tools over stdio, on the ``mcp`` SDK's ``MCPServer``.
+
+The only module that imports ``mcp`` (with :mod:`forge.tools.jsonrpc`, which it
+alone uses). Each tool's signature is derived from its request model
+(:mod:`forge.tools.requests`), its prose from :mod:`forge.tools.descriptions`,
+and its work is the :class:`forge.tools.service.ToolService` method of its
+name, which the CLI uses too. This module only translates: arguments into a
+request model, errors into one-line error results, and calls into the
+service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    CallToolResult,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCResponse,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import ValidationError
+
+from forge import __version__
+from forge.errors import ForgeError, clip, describe_validation_error
+from forge.plugin_manager import describe_exception
+from forge.state.events import run_of
+from forge.tools.descriptions import DESCRIPTIONS, HINTS
+from forge.tools.jsonrpc import AnsweringReadStream, diagnose
+from forge.tools.requests import TOOL_REQUESTS, tool_parameters
+from forge.tools.service import ToolService
+
+SERVER_NAME = "forge"
+TOOL_NAMES = tuple(TOOL_REQUESTS)
+#: Longest error message returned: an error may quote the caller's input
+#: (an unknown tool's name, a path), which can be megabytes long.
+MAX_ERROR_CHARS = 500
+
+logger = logging.getLogger("forge.mcp")
+
+_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+
+class ForgeServer(MCPServer):
+    """``MCPServer`` plus forge's per-call bookkeeping and one-line errors."""
+
+    def __init__(self, service: ToolService) -> None:
+        level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
+        super().__init__(
+            name=SERVER_NAME,
+            version=__version__,
+            instructions=(
+                "forge validates modules delivered by coding agents and keeps attempt "
+                "history, memory, logs and session state in the project's .forge/ folder."
+            ),
+            log_level=level if level in _LEVELS else "WARNING",  # type: ignore[arg-type]
+        )
+        self.service = service
+        for name in TOOL_NAMES:
+            self.add_tool(
+                _tool_function(service, name),
+                name=name,
+                description=DESCRIPTIONS[name],
+                annotations=ToolAnnotations(**HINTS[name]),
+                structured_output=True,
+            )
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """Log the call, run the tool, make errors one line, rewrite status.json."""
+        run_id = run_of(arguments)
+        known = name in TOOL_REQUESTS
+        if known:
+            await anyio.to_thread.run_sync(self.service.call_started, name, arguments, run_id)
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            message = _one_line(name, exc)
+            if known:
+                await anyio.to_thread.run_sync(self.service.call_failed, name, message, run_id)
+            raise ToolError(message) from exc
+        if isinstance(result, CallToolResult) and result.structured_content is not None:
+            text = json.dumps(result.structured_content, indent=2, ensure_ascii=False)
+            result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
+        return result
+
+    async def run_stdio_async(self) -> None:
+        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them."""
+        async with stdio_server() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
+                write_stream,
+                self._lowlevel_server.create_initialization_options(),
+            )
+
+    async def _answer_unreadable(self, error: Exception) -> SessionMessage | None:
+        """The reply to a line the SDK could not read as JSON-RPC; ``None`` for a notification."""
+        envelope, detail, code = diagnose(error)
+        if envelope.method is not None and not envelope.is_request:
+            return None  # a notification: JSON-RPC forbids answering it
+        if envelope.method == "tools/call" and envelope.is_request:
+            name = envelope.tool or "?"
+            message = f"Error executing tool {name}: {detail}"
+            if name in TOOL_REQUESTS:
+                await anyio.to_thread.run_sync(self.service.call_failed, name, message, None)
+            result = CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+            reply: JSONRPCResponse | JSONRPCError = JSONRPCResponse(
+                jsonrpc="2.0",
+                id=envelope.id,
+                result=result.model_dump(by_alias=True, exclude_none=True, mode="json"),
+            )
+        else:
+            reply = JSONRPCError(
+                jsonrpc="2.0", id=envelope.id, error=ErrorData(code=code, message=detail)
+            )
+        return SessionMessage(reply)
+
+
+def _tool_function(service: ToolService, name: str) -> Callable[..., Any]:
+    """Tool ``name`` as a function whose signature is its request model's fields.
+
+    The SDK reads the signature for the input schema and the return annotation
+    for the output schema; the call builds the request model (its validation
+    errors become one-line error results), runs the service method and updates
+    the status from what it returned.
+    """
+    model = TOOL_REQUESTS[name]
+    method = getattr(service, name)
+    returns = get_type_hints(getattr(ToolService, name))["return"]
+
+    def tool(**arguments: Any) -> Any:
+        try:
+            returned = method(model.model_validate(arguments))
+        except ForgeError as exc:
+            raise ToolError(clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)) from exc
+        except ValidationError as exc:
+            raise ToolError(describe_validation_error(exc, subject="arguments")) from exc
+        except Exception as exc:  # a bug: keep the server up, the traceback on stderr
+            logger.exception("tool %s failed", name)
+            raise ToolError(
+                f"internal error ({describe_exception(exc)}); the server is still running, "
+                "and its stderr has the traceback"
+            ) from exc
+        service.call_finished(name, returned)
+        return returned
+
+    tool.__name__ = name
+    tool.__doc__ = model.__doc__
+    tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        tool_parameters(model), return_annotation=returns
+    )
+    return tool
+
+
+def _one_line(name: str, exc: ToolError) -> str:
+    cause = exc.__cause__
+    if isinstance(cause, ValidationError):
+        # The SDK's message for bad arguments is pydantic's multi-line report.
+        return f"Error executing tool {clip(name, 100)}: " + describe_validation_error(
+            cause, subject="arguments"
+        )
+    return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
+
+
+def create_server(root: Path | None = None, *, run_id: str | None = None) -> ForgeServer:
+    """The server for ``root`` (default: ``FORGE_CWD``, else the working dir), ready to run."""
+    return ForgeServer(ToolService.for_project(root, run_id=run_id))
+
+
+def serve() -> None:
+    """Run the server on stdin/stdout until the client disconnects (``forge serve``)."""
+    create_server().run("stdio")

@@ -1,0 +1,185 @@
+"""Each tool's arguments, declared once: one request model per tool.
+
+The MCP adapter derives every tool's signature (and so its input schema) from
+these models (:func:`tool_parameters`), and the CLI builds the same models from
+its flags, so a limit or a description is written in one place. Field names
+are snake_case in Python and camelCase on the wire, as the tools' arguments.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+from pydantic.fields import FieldInfo
+
+from forge.ids import SafeId
+from forge.memory import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RECALL_LIMIT,
+    MAX_QUERY_LENGTH,
+    MAX_RECALL_LIMIT,
+    MAX_TAGS,
+    Category,
+    RecallScope,
+    Scope,
+)
+from forge.models import (
+    MODULE_ID_DESCRIPTION,
+    RUN_ID_DESCRIPTION,
+    PathText,
+    ValidateRequest,
+    WireModel,
+)
+from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+from forge.validate.history import IterationUpdate
+
+IterationAction = Literal["get", "update", "reset"]
+SessionAction = Literal["save", "load", "list"]
+
+
+class ValidatePlanRequest(WireModel):
+    """``validate_plan``: a plan file or an inline plan."""
+
+    plan_path: PathText | None = Field(
+        default=None,
+        description="Plan JSON file, relative to the project root. Default: the most "
+        "recently modified .forge/plans/*.json.",
+    )
+    plan: dict[str, Any] | None = Field(
+        default=None, description="An inline plan object to check instead of a file."
+    )
+
+
+class MemorySaveRequest(WireModel):
+    """``memory_save``: one learning to remember."""
+
+    pattern: str = Field(
+        min_length=1,
+        max_length=1024,
+        description="The learning, one or two sentences, at most 1 KB.",
+    )
+    category: Category = Field(description="Kind of learning.")
+    confidence: float = Field(
+        default=DEFAULT_CONFIDENCE, ge=0, le=1, description="How sure you are, 0..1 (default 0.7)."
+    )
+    scope: Scope = Field(
+        default="project",
+        description="project (this project only, default) or global (every project).",
+    )
+    tags: list[str] = Field(
+        default_factory=list,
+        max_length=MAX_TAGS,
+        description="Extra words to find it by, e.g. ['pytest'].",
+    )
+
+
+class MemoryRecallRequest(WireModel):
+    """``memory_recall``: what to look for, where, how many."""
+
+    query: str = Field(
+        min_length=1,
+        max_length=MAX_QUERY_LENGTH,
+        description="Words to look for, e.g. 'test command vitest'.",
+    )
+    scope: RecallScope = Field(default="all", description="project, global or all (default).")
+    limit: int = Field(
+        default=DEFAULT_RECALL_LIMIT,
+        ge=1,
+        le=MAX_RECALL_LIMIT,
+        description="Most entries to return (default 10).",
+    )
+    category: Category | None = Field(default=None, description="Only entries of this category.")
+
+
+class IterationStateRequest(WireModel):
+    """``iteration_state``: read, append to or clear one module's attempt history."""
+
+    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
+    action: IterationAction = Field(
+        description="get (read), update (append an attempt) or reset (clear)."
+    )
+    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    update: IterationUpdate | None = Field(
+        default=None, description="For update: {status, issues, score, rootCause}."
+    )
+
+
+class ForgeLogsRequest(WireModel):
+    """``forge_logs``: which run's events, filtered how, how many."""
+
+    run_id: SafeId | None = Field(
+        default=None,
+        description="Run whose log to read. Default: the most recently written log.",
+    )
+    module_id: str | None = Field(
+        default=None, max_length=128, description="Only events of this module."
+    )
+    phase: Phase | None = Field(default=None, description="Only events of this phase.")
+    severity: EventSeverity | None = Field(
+        default=None, description="Only events of this severity."
+    )
+    limit: int = Field(
+        default=DEFAULT_LIMIT,
+        ge=1,
+        le=MAX_LIMIT,
+        description="Most entries to return, the latest (default 50).",
+    )
+
+
+class SessionStateRequest(WireModel):
+    """``session_state``: save, load or list orchestrator snapshots."""
+
+    action: SessionAction = Field(
+        description="save (write a snapshot), load (read one) or list (all of them)."
+    )
+    run_id: SafeId | None = Field(default=None, description="Run id; required for save and load.")
+    state: dict[str, Any] | None = Field(
+        default=None,
+        description="For save: the orchestrator's state, a JSON object of at most 1 MB "
+        "(runId, planPath, currentPhase, moduleStatuses, retryCounts, completedModules, "
+        "startedAt).",
+    )
+
+
+#: The request model of every tool, in the order the tools are listed.
+TOOL_REQUESTS: dict[str, type[WireModel]] = {
+    "validate": ValidateRequest,
+    "validate_plan": ValidatePlanRequest,
+    "memory_save": MemorySaveRequest,
+    "memory_recall": MemoryRecallRequest,
+    "iteration_state": IterationStateRequest,
+    "forge_logs": ForgeLogsRequest,
+    "session_state": SessionStateRequest,
+}
+
+
+def tool_parameters(model: type[WireModel]) -> list[inspect.Parameter]:
+    """``model``'s fields as keyword parameters named by their camelCase aliases.
+
+    Each parameter carries the field's type, constraints and description, and
+    its default (a fresh one from a default factory): what an MCP SDK turns
+    into a tool's input schema. Aliases cannot be used for tool arguments, so
+    the camelCase names are the parameters' own names.
+    """
+    parameters = []
+    for name, info in model.model_fields.items():
+        described = FieldInfo(
+            description=info.description, json_schema_extra=info.json_schema_extra
+        )
+        annotation = Annotated[info.rebuild_annotation(), described]  # type: ignore[valid-type]
+        default = (
+            info.get_default(call_default_factory=True)
+            if not info.is_required()
+            else inspect.Parameter.empty
+        )
+        parameters.append(
+            inspect.Parameter(
+                info.alias or name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=default,
+                annotation=annotation,
+            )
+        )
+    return parameters

@@ -1,0 +1,342 @@
+"""The seven tools as plain Python: what the MCP server exposes and the CLI reuses.
+
+:class:`ToolService` is one project's long-lived service: its engine (with its
+caches), its memory index, and the run id of the process for events that
+belong to no named run. Each tool is the method of its name; it takes the
+tool's request model (:mod:`forge.tools.requests`), returns a pydantic model
+and raises :class:`forge.errors.ForgeError` subclasses for bad input, so an
+adapter only translates. The per-call bookkeeping both adapters share (the
+``tool_call`` event, error events, ``status.json``) is here too. No MCP here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict, RootModel
+
+from forge.config import forge_home
+from forge.errors import UsageError, clip
+from forge.ids import is_valid_id
+from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
+from forge.models import ValidateRequest
+from forge.plan import PlanReport, check_plan
+from forge.state.events import (
+    EventSeverity,
+    LogQueryResult,
+    Phase,
+    log_event,
+    new_run_id,
+    query_logs,
+    summarize_arguments,
+)
+from forge.state.sessions import (
+    SessionList,
+    SessionLoaded,
+    SessionSaved,
+    list_sessions,
+    load_session,
+    save_session,
+)
+from forge.state.status import StatusChange, module_status, refresh_status
+from forge.store import utc_now, valid_id
+from forge.tools.requests import (
+    ForgeLogsRequest,
+    IterationStateRequest,
+    MemoryRecallRequest,
+    MemorySaveRequest,
+    SessionStateRequest,
+    ValidatePlanRequest,
+)
+from forge.validate.history import (
+    IterationReset,
+    IterationState,
+    IterationUpdated,
+    read_state,
+    reset_state,
+    update_state,
+)
+from forge.validate.report import Recommendation, ValidateReport
+from forge.validate.run import Engine
+
+logger = logging.getLogger("forge.tools")
+
+#: Failure keys shown in a validate event; the full list is in the report.
+EVENT_FAILURES = 20
+
+_SEVERITY: dict[Recommendation, EventSeverity] = {
+    "PROCEED": "info",
+    "RETRY": "warn",
+    "ESCALATE": "error",
+}
+
+
+class IterationStateResult(RootModel[IterationState | IterationUpdated | IterationReset]):
+    """``iteration_state``: the state (get), the appended attempt (update) or a confirmation (reset)."""
+
+    model_config = ConfigDict(json_schema_extra={"type": "object"})
+
+
+class SessionStateResult(RootModel[SessionSaved | SessionLoaded | SessionList]):
+    """``session_state``: ``{saved, ...}`` (save), ``{found, ...}`` (load) or ``{sessions}`` (list)."""
+
+    model_config = ConfigDict(json_schema_extra={"type": "object"})
+
+
+def global_memory_file() -> Path:
+    """``$FORGE_HOME/memory/global.jsonl``: memory shared by every project of the user."""
+    return forge_home() / "memory" / "global.jsonl"
+
+
+class ToolService:
+    """One project's seven tools, each the method of its name, and their bookkeeping."""
+
+    def __init__(
+        self, engine: Engine, *, run_id: str | None = None, active_run: str | None = None
+    ) -> None:
+        self.engine = engine
+        self.forge_dir = engine.forge_dir
+        self.forge_dir.ensure()
+        self.memory = Memory(self.forge_dir.project_memory, global_memory_file())
+        #: Where events of calls that name no run go.
+        self.run_id = valid_id(run_id, "runId") if run_id else new_run_id()
+        self.started_at = utc_now()
+        #: The run the latest call named: the one status.json follows.
+        self.active_run = active_run
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_project(
+        cls, root: Path | None = None, *, run_id: str | None = None, active_run: str | None = None
+    ) -> ToolService:
+        """The service for ``root`` (default: ``FORGE_CWD`` or the working dir), plugins loaded.
+
+        :param run_id: where events of calls that name no run go (default: a new run id).
+        :param active_run: the run ``status.json`` follows until a call names another.
+        """
+        return cls(Engine.for_project(root), run_id=run_id, active_run=active_run)
+
+    @property
+    def root(self) -> Path:
+        """The project root."""
+        return self.engine.root
+
+    # --- per-call bookkeeping, shared by both adapters -----------------------------
+
+    def log(self, run_id: str | None, *, phase: Phase, event: str, **details: Any) -> None:
+        """Append an event to ``run_id``'s log, else to this process's own run log.
+
+        ``details``: ``module_id``, ``severity`` and ``data``, as :func:`log_event` takes them.
+        """
+        log_event(self.forge_dir, run_id or self.run_id, phase=phase, event=event, **details)
+
+    def call_started(self, tool: str, arguments: dict[str, Any], run_id: str | None) -> None:
+        """The ``tool_call`` event every MCP call appends (arguments summarised)."""
+        if run_id is not None:
+            with self._lock:
+                self.active_run = run_id
+        module_id = arguments.get("moduleId")
+        self.log(
+            run_id,
+            phase="tool_call",
+            event=tool,
+            module_id=module_id if is_valid_id(module_id) else None,
+            data={"args": summarize_arguments(arguments)},
+        )
+
+    def call_failed(self, tool: str, message: str, run_id: str | None) -> None:
+        """A ``<tool>_error`` event for a call that ended in an error result, then the status."""
+        self.log(
+            run_id,
+            phase="tool_call",
+            event=f"{tool}_error",
+            severity="error",
+            data={"error": clip(message, 500)},
+        )
+        self.call_finished(tool, None)
+
+    def call_finished(self, tool: str, result: object) -> None:
+        """Rewrite ``.forge/status.json`` from what the call just returned.
+
+        A validate report patches its module's line; a call that changed no
+        progress (memory, logs, reads) only stamps the status; the rest rebuild
+        it. Status is a courtesy: a failure here is logged, never raised.
+        """
+        try:
+            refresh_status(
+                self.forge_dir,
+                run_id=self.active_run,
+                started_at=self.started_at,
+                last_tool=tool,
+                change=_change_of(tool, result),
+            )
+        except Exception:
+            logger.warning("could not rewrite .forge/status.json", exc_info=True)
+
+    # --- the tools -------------------------------------------------------------------
+
+    def validate(self, request: ValidateRequest) -> ValidateReport:
+        """Run the engine's checks and record the attempt; logs a ``validate`` event."""
+        report = self.engine.validate(request)
+        failures = [r.failure_key for r in report.results if not r.passed]
+        self.log(
+            request.run_id,
+            phase="validation",
+            event="validate",
+            module_id=request.module_id,
+            severity=_SEVERITY[report.recommendation],
+            data={
+                "passed": report.passed,
+                "score": report.score,
+                "attempt": report.attempt,
+                "recommendation": report.recommendation,
+                "stagnant": report.stagnant,
+                "failures": failures[:EVENT_FAILURES],
+                "failureCount": len(failures),
+            },
+        )
+        return report
+
+    def validate_plan(self, request: ValidatePlanRequest) -> PlanReport:
+        """Check a plan file (default: the newest ``.forge/plans/*.json``) or an inline plan."""
+        if request.plan_path is not None and request.plan is not None:
+            raise UsageError("give planPath or plan, not both")
+        report = check_plan(
+            plan_path=request.plan_path,
+            plan=request.plan,
+            project_root=self.root,
+            plugins=self.engine.plugins,
+        )
+        self.log(
+            None,
+            phase="plan_validation",
+            event="validate_plan",
+            severity="info" if report.valid else "warn",
+            data={
+                "valid": report.valid,
+                "planPath": report.plan_path,
+                "errorCount": len(report.errors),
+                "warningCount": len(report.warnings),
+            },
+        )
+        return report
+
+    def memory_save(self, request: MemorySaveRequest) -> MemorySaveResult:
+        """Save a pattern to project or global memory (skipped when already there)."""
+        result = self.memory.save(
+            pattern=request.pattern,
+            category=request.category,
+            confidence=request.confidence,
+            scope=request.scope,
+            tags=request.tags,
+        )
+        self.log(
+            None,
+            phase="memory",
+            event="memory_save",
+            data={
+                "scope": request.scope,
+                "category": request.category,
+                "saved": result.saved,
+                "id": result.id,
+            },
+        )
+        return result
+
+    def memory_recall(self, request: MemoryRecallRequest) -> MemoryRecallResult:
+        """The memories most relevant to the query."""
+        return self.memory.recall(
+            request.query, scope=request.scope, limit=request.limit, category=request.category
+        )
+
+    def iteration_state(self, request: IterationStateRequest) -> IterationStateResult:
+        """get / update / reset the attempt history of (runId, moduleId)."""
+        module_id, run_id = request.module_id, request.run_id
+        path = self.forge_dir.iteration(module_id, run_id)
+        if request.action == "get":
+            return IterationStateResult(read_state(path, module_id=module_id, run_id=run_id))
+        if request.action == "reset":
+            reset = reset_state(path, module_id=module_id, run_id=run_id)
+            self.log(run_id, phase="retry", event="iteration_reset", module_id=module_id)
+            return IterationStateResult(reset)
+        update = request.update
+        if update is None:
+            raise UsageError(
+                'action "update" needs the update object, e.g. '
+                '{"status": "failed", "issues": ["command:npm test"], "score": 0.5}'
+            )
+        updated = update_state(path, module_id=module_id, run_id=run_id, update=update)
+        self.log(
+            run_id,
+            phase="retry",
+            event="iteration_update",
+            module_id=module_id,
+            severity="warn" if updated.stagnant else "info",
+            data={
+                "attempt": updated.attempt,
+                "status": update.status,
+                "score": update.score,
+                "stagnant": updated.stagnant,
+            },
+        )
+        return IterationStateResult(updated)
+
+    def forge_logs(self, request: ForgeLogsRequest) -> LogQueryResult:
+        """The last ``limit`` matching events of a run (default: the newest log)."""
+        return query_logs(
+            self.forge_dir,
+            run_id=request.run_id,
+            module_id=request.module_id,
+            phase=request.phase,
+            severity=request.severity,
+            limit=request.limit,
+        )
+
+    def session_state(self, request: SessionStateRequest) -> SessionStateResult:
+        """save / load / list orchestrator session snapshots."""
+        action, run_id, state = request.action, request.run_id, request.state
+        if action == "list":
+            return SessionStateResult(list_sessions(self.forge_dir))
+        if run_id is None:
+            raise UsageError(f'action "{action}" needs runId, e.g. "run-2026-01-15"')
+        if action == "load":
+            loaded = load_session(self.forge_dir, run_id)
+            self.log(run_id, phase="session", event="session_load", data={"found": loaded.found})
+            return SessionStateResult(loaded)
+        if state is None:
+            raise UsageError(
+                'action "save" needs state, a JSON object such as {"currentPhase": "execution"}'
+            )
+        saved = save_session(self.forge_dir, run_id, state)
+        phase = state.get("currentPhase")
+        self.log(
+            run_id,
+            phase="session",
+            event="session_save",
+            data={"currentPhase": phase if isinstance(phase, str) else None},
+        )
+        return SessionStateResult(saved)
+
+
+#: Tools that never change a run's progress: the status is only stamped after them.
+_NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs"})
+
+
+def _change_of(tool: str, result: object) -> StatusChange:
+    """What a call did to the run's progress, as :func:`refresh_status` takes it."""
+    if isinstance(result, ValidateReport):
+        if result.attempt == 0:  # not recorded: nothing changed
+            return None
+        return module_status(
+            result.module_id, attempts=result.attempt, passed=result.passed, score=result.score
+        )
+    if tool in _NO_PROGRESS:
+        return None
+    if isinstance(result, IterationStateResult) and isinstance(result.root, IterationState):
+        return None
+    if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
+        return None
+    return "rebuild"

@@ -1,0 +1,31 @@
+"""The result stage: what ``validate`` returns, for both adapters and every report format."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SerializeAsAny
+
+from forge.models import CheckResult, WireModel
+
+Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
+
+
+class ValidateReport(WireModel):
+    """What ``validate`` returns: the checks, the score, and what to do next."""
+
+    passed: bool = Field(description="True when every check passed.")
+    score: float = Field(ge=0, le=1, description="Passed checks / all checks.")
+    results: list[SerializeAsAny[CheckResult]]
+    attempt: int = Field(description="Attempt number for (runId, moduleId); 0 if not recorded.")
+    stagnant: bool
+    same_as_prev: bool
+    oscillating: bool
+    velocity: float | None
+    recommendation: Recommendation
+    module_id: str
+    run_id: str | None = None
+    max_attempts: int
+    notices: list[str] = Field(
+        default_factory=list, description="Things worth knowing that are not check failures."
+    )

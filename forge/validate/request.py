@@ -1,0 +1,35 @@
+"""The request stage: where a validate request runs and the workspace its checks share.
+
+The request itself is :class:`forge.models.ValidateRequest` (check plugins
+receive it, so it lives with the plugin API's models); the MCP tool and the CLI
+build it, and this module turns it into a working dir and a workspace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forge.models import ValidateRequest
+from forge.workspace import Workspace
+
+if TYPE_CHECKING:
+    from forge.validate.run import Engine
+
+
+def working_dir(root: Path, request: ValidateRequest) -> Path:
+    """The request's ``cwd`` (relative to the project root), else the project root."""
+    if request.cwd is None:
+        return root
+    return (root / Path(request.cwd).expanduser()).absolute()
+
+
+def workspace_for(engine: Engine, request: ValidateRequest) -> Workspace:
+    """The workspace of one validate call: its working dir, options, languages and parse cache."""
+    return Workspace(
+        working_dir(engine.root, request),
+        config=engine.config,
+        plugin_options=request.plugin_options,
+        languages=engine.languages,
+        parse_cache=engine.parse_cache,
+    )

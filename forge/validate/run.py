@@ -1,0 +1,130 @@
+"""The checks stage, and the pipeline that runs the stages in order.
+
+request (:mod:`.request`) -> checks (here) -> verdict (:mod:`.verdict`) ->
+attempt history (:mod:`.history`) -> report (:mod:`.report`). Both adapters
+(the MCP server and the CLI) call :meth:`Engine.validate`; neither holds
+validation logic of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
+from forge.models import CheckResult, ValidateRequest
+from forge.parsing import LanguageRegistry, ParseCache
+from forge.plugin_manager import PluginHost, build_plugin_host
+from forge.store import ForgeDir
+from forge.validate.history import record_attempt
+from forge.validate.report import ValidateReport
+from forge.validate.request import working_dir, workspace_for
+from forge.validate.verdict import Score, judged, unjudged
+from forge.workspace import Workspace
+
+
+class Engine:
+    """One project's validation engine: its plugins, its config, its ``.forge/`` folder.
+
+    Long-lived in the MCP server (caches survive between calls), built once
+    per run by the CLI.
+    """
+
+    def __init__(self, root: Path, config: ForgeConfig, plugins: PluginHost) -> None:
+        self.root = root
+        self.config = config
+        self.plugins = plugins
+        self.forge_dir = ForgeDir(root)
+        #: Trees kept between validate calls; unchanged files are not parsed again.
+        self.parse_cache = ParseCache()
+        self._languages: LanguageRegistry | None = None
+        self._languages_lock = threading.Lock()
+
+    @property
+    def languages(self) -> LanguageRegistry:
+        """The language registry, built from ``forge_languages`` on first use."""
+        with self._languages_lock:
+            if self._languages is None:
+                self._languages = LanguageRegistry.from_plugins(self.plugins)
+            return self._languages
+
+    @classmethod
+    def for_project(cls, root: Path | None = None) -> Engine:
+        """The engine for ``root`` (default: ``FORGE_CWD`` or the working dir), plugins loaded."""
+
+        root = root or project_root()
+        config = load_config(root)
+        return cls(root, config, build_plugin_host(disabled_plugins(config)))
+
+    def working_dir(self, request: ValidateRequest) -> Path:
+        """The request's ``cwd`` (relative to the project root), else the project root."""
+        return working_dir(self.root, request)
+
+    def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+        """Every check of every plugin, plugin failures included, in declared order."""
+        catalog = self.plugins.checks
+        results = [
+            _plugin_failure(
+                info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
+            )
+            for info in self.plugins.failed
+        ]
+        results.extend(
+            _plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
+            for problem in [*catalog.problems, *self.languages.problems]
+        )
+        for returned in self.plugins.call(
+            "forge_run_checks", CheckResult, request=request, workspace=workspace
+        ):
+            if returned.failure is not None:
+                message = f"plugin {returned.plugin} {returned.failure}"
+                results.append(_plugin_failure(returned.plugin, message))
+                continue
+            results.extend(
+                r
+                if r.plugin == returned.plugin
+                else r.model_copy(update={"plugin": returned.plugin})
+                for r in returned.items
+            )
+            if self.halted(returned.items):
+                break
+        results.sort(key=lambda result: catalog.rank(result.type))
+        return results
+
+    def halted(self, results: list[CheckResult]) -> bool:
+        """Whether one of ``results`` is a failure of a check that halts the rest."""
+        catalog = self.plugins.checks
+        for result in results:
+            declared = catalog.get(result.type)
+            if not result.passed and declared is not None and declared.halts_on_failure:
+                return True
+        return False
+
+    def validate(self, request: ValidateRequest) -> ValidateReport:
+        """Run the request's checks, record the attempt, and say what to do next."""
+        max_attempts = request.max_attempts or self.config.max_attempts
+        results = self.run_checks(request, workspace_for(self, request))
+        if self.halted(results):
+            return unjudged(request, results, max_attempts)
+        score = Score.of(results)
+        _, trend, notices = record_attempt(
+            self.forge_dir.iteration(request.module_id, request.run_id),
+            module_id=request.module_id,
+            run_id=request.run_id,
+            source="validate",
+            score=score.score,
+            passed=score.passed,
+            failures=[result.failure_key for result in results if not result.passed],
+        )
+        return judged(request, results, trend, max_attempts=max_attempts, notices=notices)
+
+
+def _plugin_failure(plugin: str, message: str) -> CheckResult:
+    """A failing ``plugin_error`` result about ``plugin``."""
+    return CheckResult(
+        type="plugin_error",
+        target=plugin,
+        passed=False,
+        message=message,
+        plugin=plugin,
+    )
