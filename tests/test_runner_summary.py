@@ -474,6 +474,46 @@ def test_the_cli_reports_counts_and_fails_a_run_of_no_test(
     assert "ran no test: 0 passed, 2 skipped (pytest)" in text.stdout
 
 
+def test_junit_and_sarif_carry_the_counts(run_forge: RunForge, project: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from test_reports import assert_valid_sarif
+
+    write(project, {"test_math.py": PYTEST_SUITE, "test_skipped.py": ALL_SKIPPED_UNITTEST})
+    skipped_only = f"{UNITTEST} test_skipped"
+    commands = ["--command", PYTEST, "--command", skipped_only]
+    junit = run_forge("validate", *commands, "--format", "junit")
+    assert junit.returncode == 1, junit.stderr
+    cases = {case.get("name"): case for case in ET.fromstring(junit.stdout).iter("testcase")}
+    properties = {
+        name: {p.get("name"): p.get("value") for p in case.iter("property")}
+        for name, case in cases.items()
+    }
+    assert properties[PYTEST] == {
+        "tests.runner": "pytest",
+        "tests.passed": "2",
+        "tests.failed": "0",
+        "tests.skipped": "3",
+        "tests.errors": "0",
+    }
+    failure = cases[skipped_only].find("failure")
+    assert failure is not None
+    assert failure.get("message") == "ran no test: 0 passed, 2 skipped (unittest)"
+
+    sarif = run_forge("validate", *commands, "--format", "sarif")
+    log = json.loads(sarif.stdout)
+    assert_valid_sarif(log)
+    [notification] = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notification["message"]["text"].endswith("ran no test: 0 passed, 2 skipped (unittest)")
+    assert notification["properties"]["tests"] == {
+        "runner": "unittest",
+        "passed": 0,
+        "failed": 0,
+        "skipped": 2,
+        "errors": 0,
+    }
+
+
 def test_min_tests_requires_more_than_one(run_forge: RunForge, project: Path) -> None:
     write(project, {"test_math.py": PYTEST_SUITE})
     (project / "pyproject.toml").write_text("[tool.forge]\nmin-tests = 3\n", encoding="utf-8")
