@@ -104,7 +104,10 @@ class ValidateRequest(WireModel):
     commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
-        description="Verify commands, run with sh in the working dir; each must exit 0.",
+        description=(
+            "Verify commands, run with sh in the working dir; each must exit 0, and a test "
+            "runner in it must run at least one test."
+        ),
     )
     files: list[PathText] = Field(
         default_factory=list,
