@@ -422,6 +422,15 @@ RECORDED = {
         "\n RUN  v4.1.12 /app\n\nNo test files found, exiting with code 0\n",
         counts("vitest", passed=0),
     ),
+    "pytest, collection errors": (
+        "ERROR tests/test_a.py\n!!! Interrupted: 2 errors during collection !!!\n"
+        "======================== 1 warning, 2 errors in 0.31s ========================\n",
+        counts("pytest", passed=0, errors=2),
+    ),
+    "pytest, nothing collected but a warning": (
+        "1 warning in 0.01s\n",
+        counts("pytest", passed=0),
+    ),
     "plain line": (
         "Checked 12 cases: 10 passed, 2 failed, 1 skipped.\n",
         counts("tests", 10, 2, 1),
