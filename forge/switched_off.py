@@ -57,15 +57,31 @@ class SwitchedOff:
         return (self.kind, self.test, self.message)
 
 
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "testing"})
+_TEST_NAMES = re.compile(
+    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*\.(?:test|spec)\.[cm]?[jt]sx?|.*_test\.go)$"
+)
+
+
+def is_test_file(path: str, text: str) -> bool:
+    """Whether ``path`` holds tests: by the runners' naming rules, or a Rust test module."""
+    pure = PurePath(path)
+    if _TEST_NAMES.match(pure.name) or _TEST_DIRS & set(pure.parts[:-1]):
+        return pure.suffix.lower() in LANGUAGES
+    return pure.suffix == ".rs" and ("#[test]" in text or "#[cfg(test)]" in text)
+
+
 def newly_switched_off(path: str, old: str | None, new: str) -> list[SwitchedOff]:
     """What the change from ``old`` to ``new`` switched off in the test file ``path``.
 
     ``old`` is None for a file the change adds: everything found counts. A
     finding present in both texts (same kind, test and marker) is not new;
-    one of two identical markers added to the same test still is.
+    one of two identical markers added to the same test still is. A file
+    that is not a test file (:func:`is_test_file`) gives nothing: a
+    ``def test_connection()`` in application code is not a test.
     """
     language = LANGUAGES.get(PurePath(path).suffix.lower())
-    if language is None:
+    if language is None or not is_test_file(path, new):
         return []
     found = _find(language, new)
     before = Counter(finding.key for finding in _find(language, old)) if old else Counter()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.switched_off import newly_switched_off, switched_off
+from forge.switched_off import is_test_file, newly_switched_off, switched_off
 
 PY_OLD = """\
 import pytest
@@ -76,7 +76,7 @@ def test_python_markers_and_emptied_tests() -> None:
 
 def test_a_marker_that_was_already_there_is_not_new_even_when_it_moved() -> None:
     moved = "# a comment\n\n\n" + PY_OLD
-    assert newly_switched_off("test_app.py", PY_OLD, moved) == []
+    assert newly_switched_off("tests/app.py", PY_OLD, moved) == []
     assert [f.test for f in switched_off("test_app.py", PY_OLD)] == ["test_old_skip"]
 
 
@@ -194,3 +194,17 @@ def test_files_that_do_not_parse_or_are_not_code_give_nothing() -> None:
     assert newly_switched_off("test_x.py", None, "def test_x(:\n") == []
     assert newly_switched_off("x.test.js", None, "it.skip('a', () => {") == []
     assert newly_switched_off("notes.md", None, "it.skip('a')") == []
+
+
+def test_only_test_files_are_read() -> None:
+    app_code = "def test_connection():\n    return ping()\n"
+    assert newly_switched_off("src/db.py", None, app_code) == []
+    assert [f.test for f in newly_switched_off("src/db_test.py", None, app_code)] == [
+        "test_connection"
+    ]
+    assert is_test_file("web/__tests__/cart.ts", "")
+    assert is_test_file("cart.spec.mjs", "")
+    assert is_test_file("pkg/cart_test.go", "")
+    assert is_test_file("src/lib.rs", "#[cfg(test)]\nmod tests {}\n")
+    assert not is_test_file("src/lib.rs", "pub fn f() {}\n")
+    assert not is_test_file("tests/fixtures/data.json", "")
