@@ -8,11 +8,27 @@ implementations with it; everything else a plugin may use is in
 
 from __future__ import annotations
 
-import pluggy
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-#: Marker for hook implementations, in forge itself and in third-party plugins.
-hookimpl = pluggy.HookimplMarker("forge")
+if TYPE_CHECKING:
+    import pluggy
+
+    #: Marker for hook implementations, in forge itself and in third-party plugins.
+    hookimpl: pluggy.HookimplMarker
+
+
+def __getattr__(name: str) -> object:
+    # pluggy is imported by the first plugin that asks for the marker, not by
+    # every command: ``forge hook`` answers a clean edit without any plugin.
+    if name == "hookimpl":
+        import pluggy
+
+        marker = pluggy.HookimplMarker("forge")
+        globals()["hookimpl"] = marker
+        return marker
+    raise AttributeError(f"module 'forge' has no attribute {name!r}")
+
 
 __all__ = ["__version__", "hookimpl"]

@@ -71,6 +71,12 @@ class ForgeConfig(BaseModel):
             "print: exact commands or fnmatch patterns."
         ),
     )
+    base_ref: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Default git revision validate judges against ('auto': merge-base with "
+        "the default branch); the baseRef argument and --base win.",
+    )
 
     def exempt_from_tests(self, command: str) -> bool:
         """Whether ``tests-exempt`` lists ``command``, as written or as a pattern."""

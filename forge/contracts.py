@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -60,6 +60,9 @@ class ImportRef:
     column: int
     names: tuple[ImportedName, ...] = ()
     guarded: bool = False
+    #: The specifier may name a module or not (Python's ``from pkg import name``
+    #: may take the submodule ``pkg.name``): its not resolving is no finding.
+    tentative: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,69 @@ class Extractor(Protocol):
         """The file ``specifier`` (written in ``importer``) names, or None.
 
         ``root`` is the working dir (where absolute Python imports start).
-        None means "not a local file" (a package, a path alias, a typo'd
-        path): the analyzer skips it, it is never a failure by itself.
+        None means "not a local file" (a package, a typo'd path): no pair is
+        checked; an extractor's optional ``diagnose`` (see
+        :class:`ImportContext`) decides whether that is a finding.
         """
         ...
 
     def star_visible(self, name: str) -> bool:
         """Whether a star re-export of a module without ``star_names`` takes ``name``."""
         ...
+
+
+class ImportContext:
+    """What an extractor's optional ``diagnose`` may consult, shared over one validate call.
+
+    An extractor that can say why a specifier resolves to nothing defines
+    ``diagnose(specifier, importer, context) -> str | None``: a one-line
+    finding ("'./x.js' resolves to no file (did you mean './y.js'?)",
+    "package 'requets' is not installed or declared"), or None when the
+    import is fine or forge cannot know. ``memo`` keeps what it computes
+    (environments, manifests) for the rest of the call.
+    """
+
+    def __init__(self, root: Path, options: dict[str, Any] | None = None) -> None:
+        self.root = root
+        #: ``[tool.forge.contract_check]`` (``python-environment``: the project's venv).
+        self.options = options or {}
+        self.memo: dict[str, Any] = {}
+
+    def remember(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s value, computed once per validate call."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """An import that resolves to nothing the project has, and why (one line)."""
+
+    specifier: str
+    line: int
+    column: int
+    message: str
+
+
+def did_you_mean(candidates: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)`` for up to three candidates; empty for none."""
+    shown = [f"'{candidate}'" for candidate in dict.fromkeys(candidates)][:3]
+    if not shown:
+        return ""
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+    return f" (did you mean {listed}?)"
+
+
+def close_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """Candidates spelled like ``name`` (case-insensitive first, then ``difflib``)."""
+    pool = sorted(set(candidates) - {name})
+    folded = [c for c in pool if c.lower() == name.lower()]
+    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    if close:  # only those about as close as the closest: '_decoderz', not '_models' too
+        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
+        close = [c for c in close if difflib.SequenceMatcher(None, name, c).ratio() > best - 0.1]
+    return list(dict.fromkeys(folded + close))[:n]
 
 
 # --- helpers for extractors ----------------------------------------------------
@@ -228,6 +286,9 @@ class Comparison:
     missing: tuple[MissingName, ...]
     #: Local files the importer does import (for "does not import" messages).
     imported_files: tuple[Path, ...] = ()
+    #: A side whose tree has syntax errors (the exporter first): names "missing"
+    #: may be defined after the error, or misread around it.
+    broken: Path | None = None
 
 
 class ContractError(Exception):
@@ -248,10 +309,15 @@ class ContractAnalyzer:
 
     parse: Parse
     root: Path
+    context: ImportContext | None = None
     _imports: dict[Path, list[tuple[ImportRef, Path | None]]] = field(default_factory=dict)
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
     _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
+    # isinstance() against a runtime-checkable Protocol and realpath() are
+    # slow enough to show over a whole package: once per object and path.
+    _conforms: dict[int, bool] = field(default_factory=dict)
+    _real: dict[Path, Path] = field(default_factory=dict)
 
     def extractor(self, path: Path) -> tuple[Any, Extractor] | None:
         """The parsed file and its language's extractor; None when the language has none."""
@@ -259,9 +325,18 @@ class ContractAnalyzer:
         if parsed is None:
             return None
         extractor = getattr(parsed.language, "extractor", None)
-        if not isinstance(extractor, Extractor):
+        if id(extractor) not in self._conforms:
+            self._conforms[id(extractor)] = isinstance(extractor, Extractor)
+        if not self._conforms[id(extractor)]:
             return None
-        return parsed, extractor
+        return parsed, cast("Extractor", extractor)
+
+    def real(self, path: Path) -> Path:
+        """:func:`normalize`, once per path for the analyzer's lifetime."""
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = normalize(path)
+        return found
 
     def _require(self, path: Path) -> tuple[Any, Extractor]:
         found = self.extractor(path)
@@ -271,7 +346,7 @@ class ContractAnalyzer:
 
     def imports(self, path: Path) -> list[tuple[ImportRef, Path | None]]:
         """``path``'s imports, each with the file it resolves to (None: not a local file)."""
-        key = normalize(path)
+        key = self.real(path)
         if key not in self._imports:
             parsed, extractor = self._require(key)
             self._imports[key] = [
@@ -285,12 +360,12 @@ class ContractAnalyzer:
         key = (id(extractor), specifier, importer.parent, importer.suffix)
         if key not in self._resolved:
             found = extractor.resolve(specifier, importer, self.root)
-            self._resolved[key] = None if found is None else normalize(found)
+            self._resolved[key] = None if found is None else self.real(found)
         return self._resolved[key]
 
     def exports(self, path: Path) -> Exports:
         """``path``'s exports with star re-exports followed (cycle-safe)."""
-        key = normalize(path)
+        key = self.real(path)
         if key not in self._exports:
             self._exports[key] = self._follow(key, visiting=set())
         return self._exports[key]
@@ -346,7 +421,7 @@ class ContractAnalyzer:
 
     def compare(self, exporter: Path, importer: Path) -> Comparison:
         """What ``importer`` takes from ``exporter``, and what of it is missing."""
-        exporter = normalize(exporter)
+        exporter = self.real(exporter)
         refs = self.imports(importer)
         mine = [ref for ref, target in refs if target == exporter]
         exports = self.exports(exporter)
@@ -362,14 +437,46 @@ class ContractAnalyzer:
                     MissingName(name.name, name.line, name.column, suggest(name, exports))
                 )
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
-        return Comparison(exports, imported, bool(mine), tuple(missing), others)
+        broken = next(
+            (
+                side
+                for side in (exporter, self.real(importer))
+                if getattr(self._require(side)[0], "has_errors", False)
+            ),
+            None,
+        )
+        return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
+
+    def import_problems(self, importer: Path) -> list[ImportProblem]:
+        """Imports of ``importer`` that resolve to no file, module or package the project has.
+
+        Only extractors with a ``diagnose`` method take part (see
+        :class:`ImportContext`); guarded and tentative imports never do.
+        """
+        importer = self.real(importer)
+        _, extractor = self._require(importer)
+        diagnose = getattr(extractor, "diagnose", None)
+        if diagnose is None:
+            return []
+        context = self.context or ImportContext(self.root)
+        problems: list[ImportProblem] = []
+        said: set[str] = set()
+        for ref, target in self.imports(importer):
+            if target is not None or ref.guarded or ref.tentative:
+                continue
+            message = diagnose(ref.specifier, importer, context)
+            if message and message not in said:
+                said.add(message)
+                problems.append(ImportProblem(ref.specifier, ref.line, ref.column, message))
+        return problems
 
     def local_imports(self, importer: Path) -> Iterator[Path]:
         """Files inside the working dir that ``importer`` imports and that have an extractor."""
-        root = normalize(self.root)
+        root = self.real(self.root)
+        me = self.real(importer)
         seen: set[Path] = set()
         for _, target in self.imports(importer):
-            if target is None or target in seen or target == normalize(importer):
+            if target is None or target in seen or target == me:
                 continue
             seen.add(target)
             if _inside(target, root):
@@ -378,14 +485,15 @@ class ContractAnalyzer:
 
 def suggest(name: ImportedName, exports: Exports) -> str | None:
     """A near exported name for a missing one, or ``default`` for a default-vs-named mix-up."""
-    candidates = sorted(exports.names)
+    # "default" is suggested only through the declared-name rule below: a
+    # near spelling of "default" ("delta") is no reason to suggest it.
+    candidates = sorted(exports.names - {"default"})
     if name.name == "default":
         # `import greet from` where the exporter has `export function greet`.
         wanted = name.local or ""
-        named = [c for c in candidates if c != "default"]
-        if wanted in named:
+        if wanted in candidates:
             return wanted
-        close = difflib.get_close_matches(wanted, named, n=1, cutoff=0.6) if wanted else []
+        close = difflib.get_close_matches(wanted, candidates, n=1, cutoff=0.6) if wanted else []
         return close[0] if close else None
     if "default" in exports.names and exports.default_alias == name.name:
         return "default"
@@ -421,11 +529,3 @@ def normalize(path: Path) -> Path:
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
-
-
-def first_existing(candidates: Iterable[Path]) -> Path | None:
-    """The first candidate that is a regular file."""
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None

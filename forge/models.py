@@ -40,6 +40,8 @@ MAX_CONTRACT_CHECKS = 500
 MAX_PATH_LENGTH = 4_096
 MAX_COMMAND_LENGTH = 10_000
 MAX_TIMEOUT_SECONDS = 3_600.0
+#: Longest ``baseRef`` taken: a ref name or commit id, never a document.
+MAX_BASE_REF_CHARS = 256
 
 
 #: A file or directory path as a caller may send it: bounded, and without the
@@ -147,6 +149,14 @@ class ValidateRequest(WireModel):
         default_factory=dict,
         description='Options for check plugins by plugin name, e.g. {"stubs": {}}.',
     )
+    base_ref: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_BASE_REF_CHARS,
+        description="Git revision to judge against: findings the file checks also find in "
+        "the file at this revision are marked preExisting and do not fail the module. 'auto' = "
+        "merge-base with the default branch. Default: [tool.forge] base-ref, else none.",
+    )
 
 
 # --- checks ------------------------------------------------------------------
@@ -180,6 +190,11 @@ class PlanRuleDescriptor(WireModel):
     order: int = Field(default=1_000, description="Display rank: lower is shown first.")
 
 
+def _not_set(value: bool) -> bool:
+    """``exclude_if`` for a flag shown only when set: the wire stays as it was without it."""
+    return not value
+
+
 class Location(WireModel):
     """One place a check result is about: the one channel every report format reads."""
 
@@ -195,6 +210,11 @@ class Location(WireModel):
     line: int = Field(ge=1, description="1-based line.")
     column: int = Field(ge=1, description="1-based column, in characters.")
     message: str = Field(description="What is wrong there, one line.")
+    pre_existing: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Already there at the base revision (baseRef); present only when true.",
+    )
 
     @model_serializer(mode="wrap")
     def _without_null_path(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -226,6 +246,12 @@ class CheckResult(WireModel):
     locations: list[SerializeAsAny[Location]] = Field(
         default_factory=list,
         description="Where in which files the result applies (the first few), in check order.",
+    )
+    pre_existing: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Every finding was already there at the base revision (baseRef): shown, "
+        "but counted neither in score nor in passed. Present only when true.",
     )
 
     @property

@@ -439,6 +439,59 @@ JAVASCRIPT = [
         exporter="lib.js",
         importer="app.js",
     ),
+    # issue 14, 1: express's own `exports = module.exports = f; exports.Router = Router`
+    case(
+        "cjs-express-exports-alias-chain",
+        {
+            "lib/express.js": (
+                "exports = module.exports = createApplication;\n"
+                "function createApplication() { return {}; }\n"
+                "exports.application = {};\n"
+                "exports.Router = Router;\n"
+                "function Router() {}\n"
+            ),
+            "app.js": (
+                "const express = require('./lib/express');\n"
+                "const app = express();\n"
+                "express.Router();\nexpress.application;\nexpress.Routr;\n"
+            ),
+        },
+        ["Routr"],
+        suggestions={"Routr": "Router"},
+        exporter="lib/express.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-module-exports-equals-exports-chain",
+        {
+            "lib.js": "module.exports = exports = create;\nfunction create() {}\nexports.Router = 1;\n",
+            "app.js": "const lib = require('./lib');\nlib.Router;\n",
+        },
+        [],
+        exporter="lib.js",
+        importer="app.js",
+    ),
+    # issue 14, 5: a near spelling of "default" is no reason to say "import the default"
+    case(
+        "cjs-member-near-default-is-not-the-default",
+        {
+            "cjs.js": "module.exports = { alpha: 1, gamma: 2 };\n",
+            "app.js": "const m = require('./cjs');\nm.alpha;\nm.delta;\n",
+        },
+        ["delta"],
+        exporter="cjs.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-class-static-members",
+        {
+            "store.js": "class Store {\n  static create() { return new Store(); }\n  static VERSION = 1;\n}\nmodule.exports = Store;\n",
+            "app.js": "const Store = require('./store');\nStore.create();\nStore.VERSION;\nStore.destroy();\n",
+        },
+        ["destroy"],
+        exporter="store.js",
+        importer="app.js",
+    ),
 ]
 
 TYPESCRIPT = [
@@ -619,6 +672,69 @@ TYPESCRIPT = [
         exporter="conf.cts",
         importer="main.cts",
         confirm="tsc (TS2305)",
+    ),
+    # issue 14, 2: a binding of `import type` is never a value
+    case(
+        "ts-type-namespace-shadowed-by-a-local",
+        {
+            "src/checks.ts": "export interface Check { id: number }\n",
+            "src/run.ts": (
+                "import type * as checks from './checks.js';\n"
+                "export function run(def: { checks: string[] }, c: checks.Check, d: checks.Chek) {\n"
+                "  const checks = def.checks;\n"
+                "  return checks.length + c.id;\n"
+                "}\n"
+            ),
+        },
+        ["Chek"],
+        suggestions={"Chek": "Check"},
+        exporter="src/checks.ts",
+        importer="src/run.ts",
+    ),
+    # issue 14, 6: `export =` a function merged with a namespace of the same name
+    case(
+        "ts-export-equals-function-merged-with-namespace",
+        {
+            "src/parse-args.ts": (
+                "function parseArgs(argv: string[]): string[] { return argv; }\n"
+                "namespace parseArgs {\n"
+                "  export const version = '1.0';\n"
+                "  export interface Options { strict: boolean }\n"
+                "}\n"
+                "export = parseArgs;\n"
+            ),
+            "src/app.ts": (
+                "import parseArgs = require('./parse-args');\n"
+                "const options: parseArgs.Options = { strict: true };\n"
+                "parseArgs(['a']);\n"
+                "console.log(parseArgs.version, parseArgs.verison, options);\n"
+            ),
+        },
+        ["verison"],
+        suggestions={"verison": "version"},
+        exporter="src/parse-args.ts",
+        importer="src/app.ts",
+    ),
+    case(
+        "dts-declare-function-merged-with-namespace",
+        {
+            "types/index.d.ts": (
+                "declare function parseArgs(argv: string[]): string[];\n"
+                "declare namespace parseArgs {\n"
+                "  const version: string;\n"
+                "  export interface Options { strict: boolean }\n"
+                "}\n"
+                "export = parseArgs;\n"
+            ),
+            "src/app.ts": (
+                "import parseArgs = require('../types/index');\n"
+                "const options: parseArgs.Options = { strict: true };\n"
+                "parseArgs.version;\n"
+            ),
+        },
+        [],
+        exporter="types/index.d.ts",
+        importer="src/app.ts",
     ),
 ]
 
@@ -940,6 +1056,93 @@ PYTHON = [
         imports=False,
         exporter="lib.py",
         importer="app.py",
+    ),
+    case(
+        "py-module-shadowed-by-a-parameter",
+        {
+            "config.py": "debug = True\n",
+            "app.py": (
+                "import config\n\n\n"
+                "def load(config):\n    return config.anything\n\n\n"
+                "def show():\n    return config.debug, config.verbose\n\n\n"
+                "show()\n"
+            ),
+        },
+        ["verbose"],
+        exporter="config.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # issue 14, 3: attributes every module has are never missing
+    case(
+        "py-module-attributes-every-module-has",
+        {
+            "pkg/__init__.py": "value = 1\n",
+            "app.py": (
+                "import pkg\n"
+                "print(pkg.__file__, pkg.__name__, pkg.__path__, pkg.__spec__, pkg.__doc__,\n"
+                "      pkg.__dict__, pkg.__loader__, pkg.__package__, pkg.value)\n"
+            ),
+        },
+        [],
+        exporter="pkg/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # issue 14, 7: a __getattr__ that answers a literal set of names (click's form)
+    case(
+        "py-module-getattr-with-literal-names",
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": (
+                "class Command:\n    pass\n\n\nclass _BaseCommand(Command):\n    pass\n\n\n"
+                "def __getattr__(name: str) -> object:\n"
+                "    import warnings\n\n"
+                "    if name == 'BaseCommand':\n"
+                "        warnings.warn('deprecated', DeprecationWarning, stacklevel=2)\n"
+                "        return _BaseCommand\n\n"
+                "    if name in {'MultiCommand', 'OldGroup'}:\n"
+                "        return Command\n\n"
+                "    raise AttributeError(name)\n"
+            ),
+            "app.py": "from pkg.core import BaseCommand, Command, OldGroup, Nope\n",
+        },
+        ["Nope"],
+        exporter="pkg/core.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-module-getattr-with-a-literal-table",
+        {
+            "compat.py": (
+                "_MOVED = {'old_name': 'new_name', 'older': 'new_name'}\n"
+                "new_name = 1\n\n\n"
+                "def __getattr__(name):\n"
+                "    if name in _MOVED:\n"
+                "        return globals()[_MOVED[name]]\n"
+                "    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')\n"
+            ),
+            "app.py": "import compat\nprint(compat.old_name, compat.older, compat.newest)\n",
+        },
+        ["newest"],
+        exporter="compat.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-module-getattr-with-a-fallback-stays-open",
+        {
+            "lazy.py": (
+                "def __getattr__(name):\n    if name == 'a':\n        return 1\n    return name\n"
+            ),
+            "app.py": "from lazy import anything\n",
+        },
+        [],
+        known=False,
+        exporter="lazy.py",
+        importer="app.py",
+        confirm="python",
     ),
 ]
 

@@ -4,7 +4,12 @@ One result per ``{exporter, importer}`` pair of the request, and (unless
 ``autoContracts`` is false) one per local import of each listed file: every
 import specifier of a listed file that resolves to a file inside the working
 dir, whose language has an extractor, is checked as an automatic pair.
-Specifiers that resolve to nothing (packages, path aliases) are skipped.
+Specifiers of listed files that resolve to nothing are findings of their
+own when forge can know they are wrong: a relative (or path-alias, or
+project-package) import of a file that does not exist, a bare import of a
+package that is neither built in, declared nor installed (see
+:mod:`forge.extractors.packages`); each is a failing result whose target is
+``specifier -> file``.
 
 Import specifiers are resolved to files and compared with the exporter's
 path; a file that merely shares the exporter's name is not the exporter.
@@ -14,15 +19,16 @@ Parsing goes through the workspace's parse cache: no file is parsed twice.
 from __future__ import annotations
 
 import errno
-import os
 import stat
 from pathlib import Path
 
 from forge import hookimpl
+from forge.checks.syntax_check import find_errors
 from forge.contracts import (
     Comparison,
     ContractAnalyzer,
     ContractError,
+    ImportContext,
     describe_missing,
     normalize,
 )
@@ -107,6 +113,19 @@ def check_pair(
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
         message = f"{importer} does not import from {exporter}{elsewhere}"
         return ContractResult(**base, **fields, passed=False, message=message)
+    if comparison.missing and comparison.broken is not None:
+        # Names after a syntax error may well be defined (or misread): say it
+        # once, not per name. syntax_check fails the file if it really is
+        # broken; a grammar's gap on valid code must not fail the pair.
+        side = exporter if comparison.broken == analyzer.real(exporter_path) else importer
+        places = _first_error(analyzer, comparison.broken, side)
+        where = "".join(f" (line {p.line}, column {p.column})" for p in places)
+        fields.update(missing=[], missing_details=[], exports_known=False, locations=places)
+        message = (
+            f"{side} does not parse{where}, so what {importer} takes from {exporter} "
+            "cannot be checked; nothing reported missing"
+        )
+        return ContractResult(**base, **fields, passed=True, message=message)
     if comparison.missing:
         listed = ", ".join(
             name.name + (f" (did you mean {name.suggestion}?)" if name.suggestion else "")
@@ -130,6 +149,18 @@ def check_pair(
     else:
         message = f"imports {exporter} for its side effects or as a whole (no names)"
     return ContractResult(**base, **fields, passed=True, message=message)
+
+
+def _first_error(analyzer: ContractAnalyzer, path: Path, shown: str) -> list[Location]:
+    """Where ``path``'s first syntax error is, as the pair's one location."""
+    found = analyzer.extractor(path)
+    if found is None:
+        return []
+    places, _ = find_errors(found[0], limit=1)
+    return [
+        Location(path=shown, line=p.line, column=p.column, message=f"does not parse: {p.message}")
+        for p in places
+    ]
 
 
 def _fields(comparison: Comparison, exporter: str, importer: str) -> dict[str, object]:
@@ -177,17 +208,62 @@ def automatic_pairs(
     return pairs
 
 
+def import_findings(
+    analyzer: ContractAnalyzer, workspace: Workspace, file: str
+) -> list[CheckResult]:
+    """One failing result per import of ``file`` that resolves to nothing the project has."""
+    path = workspace.resolve(file)
+    try:
+        found = analyzer.extractor(path)
+        if found is None or getattr(found[0], "has_errors", False):
+            return []  # a file that does not parse has imports syntax_check speaks for
+        problems = analyzer.import_problems(path)
+    except (NotParsed, ContractError, OSError):
+        return []
+    except Exception as exc:  # a plugin extractor's diagnose bug costs its file only
+        return [
+            ContractResult(
+                type="contract_check",
+                target=f"imports of {file}",
+                exporter="",
+                importer=file,
+                passed=False,
+                automatic=True,
+                message=f"cannot check the imports of {file}: {describe_exception(exc)}",
+            )
+        ]
+    return [
+        ContractResult(
+            type="contract_check",
+            target=f"{problem.specifier} -> {file}",
+            exporter=problem.specifier,
+            importer=file,
+            passed=False,
+            automatic=True,
+            message=problem.message,
+            locations=[
+                Location(
+                    path=file, line=problem.line, column=problem.column, message=problem.message
+                )
+            ],
+        )
+        for problem in problems
+    ]
+
+
 @hookimpl
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
     """One result per requested pair, then one per automatic pair not already requested."""
-    analyzer = ContractAnalyzer(parse=workspace.parse, root=normalize(workspace.cwd))
+    root = normalize(workspace.cwd)
+    context = ImportContext(root, workspace.options("contract_check"))
+    analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
     results: list[CheckResult] = []
-    done: set[tuple[str, str]] = set()
+    done: set[tuple[Path, Path]] = set()
 
-    def key(exporter: str, importer: str) -> tuple[str, str]:
+    def key(exporter: str, importer: str) -> tuple[Path, Path]:
         return (
-            os.path.realpath(workspace.resolve(exporter)),
-            os.path.realpath(workspace.resolve(importer)),
+            analyzer.real(workspace.resolve(exporter)),
+            analyzer.real(workspace.resolve(importer)),
         )
 
     for pair in request.contract_checks:
@@ -201,6 +277,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                 continue
             done.add(key(exporter, importer))
             results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
+        for file in dict.fromkeys(request.files):
+            results.extend(import_findings(analyzer, workspace, file))
     return results
 
 
@@ -210,7 +288,10 @@ def forge_checks() -> list[CheckDescriptor]:
     return [
         CheckDescriptor(
             id="contract_check",
-            summary="Every name an importer takes from an exporter is exported.",
+            summary=(
+                "Every name an importer takes from an exporter is exported, and every import "
+                "resolves to a file, module or package the project has."
+            ),
             order=40,
         )
     ]

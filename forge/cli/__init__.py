@@ -21,7 +21,17 @@ from forge import __version__
 from forge.errors import ForgeError
 
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
-SUBCOMMANDS = ("validate", "plan", "status", "logs", "memory", "sessions", "plugins", "serve")
+SUBCOMMANDS = (
+    "validate",
+    "plan",
+    "status",
+    "logs",
+    "memory",
+    "sessions",
+    "plugins",
+    "hook",
+    "serve",
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -34,6 +34,7 @@ class RunOptions:
     timeout: float | None = None
     max_attempts: int | None = None
     auto_contracts: bool = True
+    base_ref: str | None = None
 
 
 def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[str]]]:
@@ -90,6 +91,7 @@ def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
         timeout=options.timeout,
         max_attempts=options.max_attempts,
         auto_contracts=options.auto_contracts,
+        base_ref=options.base_ref,
     )
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from forge import __version__
 from forge.models import CheckResult, Location, TestCounts
 from forge.validate.report import ValidateReport
+from forge.validate.verdict import counts_as_failure
 
 if TYPE_CHECKING:
     from forge.catalog import Catalog
@@ -139,7 +140,7 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
             _properties(suite, run.report)
             for result in run.report.results:
                 _testcase(suite, run, result)
-            failures = sum(not result.passed for result in run.report.results)
+            failures = sum(counts_as_failure(result) for result in run.report.results)
             counts = {"tests": len(run.report.results), "failures": failures, "skipped": 0}
         suite.set("tests", str(counts["tests"]))
         suite.set("failures", str(counts["failures"]))
@@ -189,6 +190,11 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
             ET.SubElement(properties, "property", name=f"tests.{name}", value=str(value))
     if result.passed:
         return
+    if result.pre_existing:
+        # Already there at the base revision: a passing case that still shows what it found.
+        out = ET.SubElement(case, "system-out")
+        out.text = _xml_safe(f"pre-existing at the base revision: {_failure_text(result)}")
+        return
     failure = ET.SubElement(case, "failure", message=_xml_safe(result.message), type=result.type)
     failure.text = _xml_safe(_failure_text(result))
 
@@ -196,7 +202,8 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
     for place in places(result)[:MAX_PLACES]:
-        lines.append(f"{place.path}:{place.line}:{place.column}: {place.message}")
+        old = " (pre-existing)" if place.pre_existing else ""
+        lines.append(f"{place.path}:{place.line}:{place.column}: {place.message}{old}")
     for stream in ("stdout", "stderr"):
         text = getattr(result, stream, "") or ""
         if text.strip():
@@ -304,11 +311,12 @@ def _rule(rule_id: str, checks: Catalog[CheckDescriptor]) -> dict[str, Any]:
 def _sarif_results(
     run: ModuleRun, result: CheckResult, project_root: Path, checks: Catalog[CheckDescriptor]
 ) -> list[dict[str, Any]]:
-    found: list[tuple[str, dict[str, int] | None, str]] = [
+    found: list[tuple[str, dict[str, int] | None, str, bool]] = [
         (
             place.path or result.target,
             {"startLine": place.line, "startColumn": place.column},
             place.message,
+            place.pre_existing,
         )
         for place in places(result)[:MAX_PLACES]
     ]
@@ -316,9 +324,9 @@ def _sarif_results(
         path = file_of(result, run.working_dir, checks)
         if path is None:
             return []
-        found = [(path, None, result.message)]
+        found = [(path, None, result.message, result.pre_existing)]
     out = []
-    for path, region, message in found:
+    for path, region, message, pre_existing in found:
         physical: dict[str, Any] = {
             "artifactLocation": _artifact(path, run.working_dir, project_root)
         }
@@ -333,6 +341,9 @@ def _sarif_results(
                 "properties": _sarif_properties(run, result),
             }
         )
+        if run.report is not None and run.report.base_commit is not None:
+            # SARIF 3.27.24: against a baseline, "unchanged" results were there before.
+            out[-1]["baselineState"] = "unchanged" if pre_existing else "new"
     return out
 
 

@@ -30,6 +30,7 @@ examples:
   forge validate --plan .forge/plans/auth.json --all --run-id run-42
   forge validate --plan plan.json --all --format sarif --output-file forge.sarif
   forge validate --plan plan.json --all --format junit > forge-junit.xml
+  forge validate --base main --files src/legacy.py   # only what the branch added fails
 
 formats: text (default), json (the report, as the MCP tool returns it), junit
 (JUnit XML, a testcase per check), sarif (SARIF 2.1.0 for code scanning)
@@ -84,6 +85,14 @@ def register(subparsers: Any) -> None:
         dest="auto_contracts",
         action="store_false",
         help="do not check the local imports of --files automatically",
+    )
+    parser.add_argument(
+        "--base",
+        dest="base_ref",
+        metavar="REF",
+        help="git revision to judge against: findings already there are shown as pre-existing "
+        "and do not fail ('auto': merge-base with the default branch; default: "
+        "[tool.forge] base-ref)",
     )
     parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
     parser.add_argument(
@@ -205,6 +214,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         timeout=args.timeout,
         max_attempts=args.max_attempts,
         auto_contracts=args.auto_contracts,
+        base_ref=args.base_ref,
     )
     live = output_format == "text" and not args.output_file
 
@@ -311,7 +321,9 @@ def render_summary(runs: list[ModuleRun]) -> str:
 def _reason(run: ModuleRun) -> str:
     if run.report is None:
         return run.skipped or ""
-    failures = [r for r in run.report.results if not r.passed]
+    from forge.validate.verdict import counts_as_failure
+
+    failures = [r for r in run.report.results if counts_as_failure(r)]
     if not failures:
         return ""
     first = failures[0]
@@ -340,16 +352,22 @@ def render_report(report: ValidateReport) -> str:
     lines: list[str] = []
     width = max((len(result.type) for result in report.results), default=0)
     for result in report.results:
-        mark = paint("PASS", "green") if result.passed else paint("FAIL", "red")
+        if result.passed:
+            mark = paint("PASS", "green")
+        else:
+            mark = paint("OLD ", "yellow") if result.pre_existing else paint("FAIL", "red")
         lines.append(f"{mark} {result.type.ljust(width)}  {result.target}: {result.message}")
         if not result.passed:
             lines.extend(_details(result))
-    passed = sum(result.passed for result in report.results)
+    judged = [result for result in report.results if not result.pre_existing]
+    passed = sum(result.passed for result in judged)
     verdict = paint("PASSED", "green") if report.passed else paint("FAILED", "red")
     attempt = f", attempt {report.attempt}" if report.attempt else ""
+    old = sum(location.pre_existing for result in report.results for location in result.locations)
+    baseline = f", {old} pre-existing at {report.base_commit[:12]}" if report.base_commit else ""
     lines.append(
-        f"{verdict}: {passed}/{len(report.results)} checks passed (score {report.score:.2f})"
-        f"{attempt} -> {report.recommendation}"
+        f"{verdict}: {passed}/{len(judged)} checks passed (score {report.score:.2f})"
+        f"{baseline}{attempt} -> {report.recommendation}"
     )
     lines.extend(f"note: {notice}" for notice in report.notices)
     return "\n".join(lines)
@@ -363,7 +381,8 @@ def _details(result: CheckResult) -> list[str]:
     # annotators (problem matchers, errorformat) recognise; the source under it.
     for location in result.locations:
         path = location.path or result.target
-        details.append(f"{path}:{location.line}:{location.column}: {location.message}")
+        old = " (pre-existing)" if location.pre_existing else ""
+        details.append(f"{path}:{location.line}:{location.column}: {location.message}{old}")
         if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "

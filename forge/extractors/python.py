@@ -6,33 +6,56 @@ assignments (annotated ones only with a value; tuple unpacking too),
 top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks. ``__all__``
 does not restrict ``from m import name``; it only decides what ``from m
 import *`` takes (else: the public names). A module-level ``__getattr__``
-makes the exports unknowable. A package's submodules are importable from it.
+makes the exports unknowable, unless it answers a literal set of names and
+raises ``AttributeError`` otherwise (then those names are exports too). A
+package's submodules are importable from it.
 
 Imports are read anywhere in the file with ``python_imports.scm``: ``from
 a.b import x, y as z`` (relative at any depth), ``import a.b as m`` then
 ``m.attr``, ``import a.b`` then ``a.b.attr``. Names imported inside ``try:``
 with an ``except ImportError`` (or broader) handler are anticipated to be
-absent and never reported missing.
+absent and never reported missing. ``m.__file__`` and the other attributes
+every module has are not names taken from ``m``.
+
+:meth:`PythonExtractor.diagnose` says why an import resolves to no file: a
+missing module of the project, or a package the project's environment and
+manifests do not provide (see :mod:`forge.extractors.packages`).
 """
+
+# Resolution runs for every import of every file: plain os.path strings
+# here, pathlib objects only for what is returned.
+# ruff: noqa: PTH112, PTH113, PTH118, PTH120, PTH123
 
 from __future__ import annotations
 
 import os
+import sys
+import types
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.contracts import (
     ExportSet,
+    ImportContext,
     ImportedName,
     ImportRef,
     ParsedSource,
+    close_names,
+    did_you_mean,
     imported,
     load_query,
     matches,
     node_text,
     position,
+)
+from forge.extractors.packages import (
+    normalize_distribution,
+    python_declared,
+    python_environment,
+    scan_folder,
 )
 
 if TYPE_CHECKING:
@@ -64,6 +87,7 @@ class _Module:
     all_names: list[str] | None = None
     all_dynamic: bool = False
     open_reason: str | None = None
+    getattr_node: Node | None = None
 
 
 def _strings(node: Node | None, source: bytes) -> list[str] | None:
@@ -109,7 +133,17 @@ class PythonExtractor:
     def exports(self, parsed: ParsedSource) -> ExportSet:
         """Top-level bindings, star re-exports, ``__all__`` and a package's submodules."""
         module = _Module()
-        self._bind(parsed.tree.root_node, parsed.source, module)
+        root = parsed.tree.root_node
+        self._bind(root, parsed.source, module)
+        if module.getattr_node is not None:
+            handled = _getattr_names(module.getattr_node, root, parsed.source)
+            if handled is None:
+                line = module.getattr_node.start_point[0] + 1
+                module.open_reason = (
+                    f"line {line}: a module-level __getattr__ makes the exports unknowable"
+                )
+            else:
+                module.names |= handled
         star_names: frozenset[str] | None = None
         if module.all_names is not None and not module.all_dynamic:
             star_names = frozenset(module.all_names)
@@ -131,10 +165,7 @@ class PythonExtractor:
                 name = node_text(stmt.child_by_field_name("name") or stmt, source)
                 module.names.add(name)
                 if name == "__getattr__" and kind == "function_definition":
-                    line = stmt.start_point[0] + 1
-                    module.open_reason = (
-                        f"line {line}: a module-level __getattr__ makes the exports unknowable"
-                    )
+                    module.getattr_node = stmt
             elif kind == "expression_statement":
                 for expression in stmt.named_children:
                     self._expression(expression, source, module)
@@ -228,11 +259,11 @@ class PythonExtractor:
         source = parsed.source
         query = load_query(parsed.tree.language, "python_imports.scm")
         statements: list[Node] = []
-        chains: dict[str, list[list[Node]]] = defaultdict(list)
+        chains = _Chains(source)
         for _, found in matches(query, parsed.tree.root_node):
             if "attribute" in found:
                 start = found["attribute.root"][0]
-                chains[node_text(start, source)].append(_chain(found["attribute"][0]))
+                chains.add(node_text(start, source), start, _chain(found["attribute"][0]))
             else:
                 statements.extend([*found.get("import", []), *found.get("import_from", [])])
         refs: list[ImportRef] = []
@@ -247,16 +278,13 @@ class PythonExtractor:
                 if name.type == "aliased_import":
                     module = node_text(name.child_by_field_name("name") or name, source)
                     alias = node_text(name.child_by_field_name("alias") or name, source)
-                    attributes = [
-                        imported(chain[0], source, node_text(chain[0], source))
-                        for chain in chains.get(alias, ())
-                    ]
-                    refs.append(_ref(stmt, module, source, attributes, guarded))
+                    attributes = _attributes(chains.get(alias, ()), source)
+                    refs.append(_ref(name, module, source, attributes, guarded))
                 else:
                     parts = tuple(part.strip() for part in node_text(name, source).split("."))
                     for end in range(1, len(parts) + 1):
                         plain[parts[0]].add(parts[:end])
-                        plain_at.setdefault(parts[:end], stmt)
+                        plain_at.setdefault(parts[:end], name)
         for root, modules in plain.items():
             members: dict[tuple[str, ...], list[ImportedName]] = defaultdict(list)
             for chain in chains.get(root, ()):
@@ -267,18 +295,17 @@ class PythonExtractor:
                     default=None,
                 )
                 if prefix is not None:
-                    link = chain[len(prefix) - 1]
-                    members[prefix].append(imported(link, source, node_text(link, source)))
+                    members[prefix].extend(_attributes([chain[len(prefix) - 1 :]], source))
             for path in sorted(modules):
-                stmt = plain_at[path]
+                where = plain_at[path]
                 refs.append(
-                    _ref(stmt, ".".join(path), source, members[path], _guarded(stmt, source))
+                    _ref(where, ".".join(path), source, members[path], _guarded(where, source))
                 )
         refs.sort(key=lambda ref: (ref.line, ref.column))
         return refs
 
     def _from_refs(
-        self, stmt: Node, source: bytes, chains: dict[str, list[list[Node]]], guarded: bool
+        self, stmt: Node, source: bytes, chains: _Chains, guarded: bool
     ) -> list[ImportRef]:
         specifier = _specifier(stmt.child_by_field_name("module_name"), source)
         names: list[ImportedName] = []
@@ -292,12 +319,10 @@ class PythonExtractor:
             # `from pkg import sub` may import the submodule pkg/sub.py: then
             # `sub.attr` uses are names taken from it.
             submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
-            members = [
-                imported(chain[0], source, node_text(chain[0], source))
-                for chain in chains.get(local, ())
-            ]
-            refs.append(_ref(node, submodule, source, members, guarded))
-        return [_ref(stmt, specifier, source, names, guarded), *refs]
+            members = _attributes(chains.get(local, ()), source)
+            refs.append(_ref(node, submodule, source, members, guarded, tentative=True))
+        module = stmt.child_by_field_name("module_name") or stmt
+        return [_ref(module, specifier, source, names, guarded), *refs]
 
     # -- resolution ---------------------------------------------------------
 
@@ -323,9 +348,275 @@ class PythonExtractor:
         """``from m import *`` without ``__all__`` takes the names not starting with ``_``."""
         return not name.startswith("_")
 
+    # -- findings -----------------------------------------------------------
+
+    def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
+        """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know.
+
+        A relative import, or an absolute one into a package of the project,
+        must name a module that exists; any other absolute import must name
+        the standard library or a package the project's environment provides
+        or its manifests declare. Without an environment forge cannot map
+        import names to distributions, so it says nothing about packages.
+        """
+        level = len(specifier) - len(specifier.lstrip("."))
+        parts = [part for part in specifier[level:].split(".") if part]
+        if not parts:
+            return None  # `from . import x`: the package itself, maybe a namespace package
+        if level:
+            base = str(importer.parent)
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            if _module_exists(base, parts) or _rewires_imports(base, parts):
+                return None
+            candidates = _near_modules(base, parts, "." * level)
+            for other in range(1, level + 3):  # one level too deep or too shallow
+                up = str(importer.parent)
+                for _ in range(other - 1):
+                    up = os.path.dirname(up)
+                if other != level and _module_exists(up, parts) and _is_package(up):
+                    candidates.append("." * other + ".".join(parts))
+            return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+        top = parts[0]
+        for start in _search_roots(importer, context.root):
+            if not (_is_package(os.path.join(start, top)) or _is_module(start, top)):
+                if os.path.isdir(os.path.join(start, top)):
+                    return None  # a namespace package may have other portions: cannot know
+                continue
+            if _module_exists(start, parts) or _rewires_imports(start, parts):
+                return None
+            candidates = _near_modules(start, parts, "")
+            return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+        for folder in _ancestors(importer.parent, context.root):
+            if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
+                return None  # on the path of a runner that adds it (pytest's rootdir, conftest)
+        environment = context.remember(
+            "python-environment",
+            lambda: python_environment(context.root, context.options.get("python-environment")),
+        )
+        stdlib = environment.stdlib if environment is not None else sys.stdlib_module_names
+        if top in stdlib or environment is None:
+            return None
+        declared = context.remember("python-declared", lambda: python_declared(context.root))
+        if top in environment.modules or normalize_distribution(top) in declared:
+            return None
+        candidates = close_names(top, environment.modules | declared)
+        return f"package '{top}' is not installed or declared{did_you_mean(candidates)}"
+
+
+def _getattr_names(function: Node, root: Node, source: bytes) -> set[str] | None:
+    """The names a module-level ``__getattr__`` answers, when it says them literally.
+
+    It must compare its parameter with string literals (``name == "X"``,
+    ``name in {"X", "Y"}`` or a module-level literal of them), return only
+    inside such tests, and end by raising ``AttributeError``. Anything else:
+    None (the names cannot be known).
+    """
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters and parameters.named_children else None
+    if first is not None and first.type != "identifier":
+        first = next((c for c in first.named_children if c.type == "identifier"), None)
+    body = function.child_by_field_name("body")
+    if first is None or body is None:
+        return None
+    parameter = node_text(first, source)
+    statements = [s for s in body.named_children if s.type != "comment"]
+    if not statements or not _raises_attribute_error(statements[-1], source):
+        return None
+    names: set[str] = set()
+    for stmt in statements[:-1]:
+        if stmt.type != "if_statement":
+            if _returns(stmt):
+                return None
+            continue
+        tests = [stmt.child_by_field_name("condition")]
+        for clause in stmt.children_by_field_name("alternative"):
+            if clause.type == "else_clause":
+                return None
+            tests.append(clause.child_by_field_name("condition"))
+        for test in tests:
+            found = _literal_test(test, parameter, root, source)
+            if found is None:
+                return None
+            names |= found
+    return names
+
+
+def _raises_attribute_error(stmt: Node, source: bytes) -> bool:
+    if stmt.type != "raise_statement" or not stmt.named_children:
+        return False
+    return node_text(stmt.named_children[0], source).startswith("AttributeError")
+
+
+def _returns(node: Node) -> bool:
+    """Whether ``node`` holds a ``return`` of its own (nested functions' returns are theirs)."""
+    if node.type == "return_statement":
+        return True
+    return any(
+        _returns(child)
+        for child in node.named_children
+        if child.type not in {"function_definition", "lambda", "class_definition"}
+    )
+
+
+def _literal_test(test: Node | None, parameter: str, root: Node, source: bytes) -> set[str] | None:
+    """The strings ``test`` compares ``parameter`` with; None for any other test."""
+    if test is None:
+        return None
+    if test.type == "parenthesized_expression" and test.named_children:
+        return _literal_test(test.named_children[0], parameter, root, source)
+    if (
+        test.type == "boolean_operator"
+        and node_text(test.child_by_field_name("operator") or test, source) == "or"
+    ):
+        first = _literal_test(test.child_by_field_name("left"), parameter, root, source)
+        second = _literal_test(test.child_by_field_name("right"), parameter, root, source)
+        return None if first is None or second is None else first | second
+    if test.type != "comparison_operator" or len(test.named_children) != 2:
+        return None
+    operators = [c.type for c in test.children if not c.is_named]
+    left, right = test.named_children
+    if node_text(left, source) != parameter:
+        left, right = right, left
+        if operators != ["=="]:
+            return None
+    if node_text(left, source) != parameter:
+        return None
+    if operators == ["=="]:
+        value = _plain_string(right, source)
+        return None if value is None else {value}
+    if operators == ["in"]:
+        return _string_collection(right, root, source)
+    return None
+
+
+def _string_collection(node: Node, root: Node, source: bytes) -> set[str] | None:
+    """Strings of a set, list, tuple or dict-keys literal, or of a module-level one named so."""
+    if node.type == "identifier":
+        name = node_text(node, source)
+        value: Node | None = None
+        for stmt in root.named_children:
+            assignment = (
+                stmt.named_children[0]
+                if stmt.type == "expression_statement" and stmt.named_children
+                else None
+            )
+            if assignment is None or assignment.type != "assignment":
+                continue
+            target = assignment.child_by_field_name("left")
+            if target is not None and node_text(target, source) == name:
+                value = assignment.child_by_field_name("right")
+        return (
+            None
+            if value is None or value.type == "identifier"
+            else _string_collection(value, root, source)
+        )
+    if node.type == "dictionary":
+        items = [c.child_by_field_name("key") for c in node.named_children if c.type == "pair"]
+        if len(items) != len([c for c in node.named_children if c.type != "comment"]):
+            return None
+    elif node.type in {"set", "list", "tuple"}:
+        items = [c for c in node.named_children if c.type != "comment"]
+    else:
+        return None
+    strings = {_plain_string(item, source) for item in items}
+    return None if None in strings else {s for s in strings if s is not None}
+
 
 def _specifier(node: Node | None, source: bytes) -> str:
     return "".join(node_text(node, source).split()) if node is not None else ""
+
+
+#: Attributes every module object has (``m.__file__``, ``m.__name__``): never exports to check.
+MODULE_ATTRIBUTES = frozenset(dir(types.ModuleType("_"))) | {
+    "__file__",
+    "__dict__",
+    "__cached__",
+    "__builtins__",
+    "__path__",
+}
+
+
+def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedName]:
+    """The first link of each attribute chain, as a name taken from the module."""
+    found = []
+    for chain in chains:
+        name = node_text(chain[0], source)
+        if name not in MODULE_ATTRIBUTES:
+            found.append(imported(chain[0], source, name))
+    return found
+
+
+class _Chains:
+    """Attribute chains by the name they start at, without those a function's local owns.
+
+    ``import config`` then ``def load(config): config.debug``: that
+    ``config`` is the parameter, not the module. Read lazily, per name asked.
+    """
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self._found: dict[str, list[tuple[Node, list[Node]]]] = defaultdict(list)
+        self._visible: dict[str, list[list[Node]]] = {}
+        self._locals: dict[int, set[str]] = {}
+
+    def add(self, name: str, start: Node, chain: list[Node]) -> None:
+        self._found[name].append((start, chain))
+
+    def get(self, name: str, default: Iterable[list[Node]] = ()) -> list[list[Node]]:
+        if name not in self._found:
+            return list(default)
+        if name not in self._visible:
+            self._visible[name] = [
+                chain for start, chain in self._found[name] if not self._shadowed(start, name)
+            ]
+        return self._visible[name]
+
+    def _shadowed(self, node: Node, name: str) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in {"function_definition", "lambda"}:
+                if parent.id not in self._locals:
+                    self._locals[parent.id] = _function_locals(parent, self._source)
+                if name in self._locals[parent.id]:
+                    return True
+            parent = parent.parent
+        return False
+
+
+def _function_locals(function: Node, source: bytes) -> set[str]:
+    """Names a function binds itself: parameters and assignments (not imports), less ``global``."""
+    names: set[str] = set()
+    parameters = function.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else ():
+        named = parameter.child_by_field_name("name")
+        if parameter.type == "identifier":
+            names.add(node_text(parameter, source))
+        elif named is not None:
+            names.add(node_text(named, source))
+        else:
+            names.update(
+                node_text(c, source) for c in parameter.named_children if c.type == "identifier"
+            )
+    body = function.child_by_field_name("body")
+    declared: set[str] = set()
+    stack = [body] if body is not None else []
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in {"function_definition", "class_definition", "lambda"}:
+            names.update(target_names(node.child_by_field_name("name"), source))
+            continue
+        if kind in {"assignment", "augmented_assignment", "for_statement", "for_in_clause"}:
+            names.update(target_names(node.child_by_field_name("left"), source))
+        elif kind == "named_expression":
+            names.update(target_names(node.child_by_field_name("name"), source))
+        elif kind == "as_pattern":
+            names.update(target_names(node.child_by_field_name("alias"), source))
+        elif kind in {"global_statement", "nonlocal_statement"}:
+            declared.update(node_text(c, source) for c in node.named_children)
+        stack.extend(node.named_children)
+    return names - declared
 
 
 def _chain(innermost: Node) -> list[Node]:
@@ -366,10 +657,16 @@ def _guarded(node: Node, source: bytes) -> bool:
 
 
 def _ref(
-    node: Node, specifier: str, source: bytes, names: list[ImportedName], guarded: bool
+    node: Node,
+    specifier: str,
+    source: bytes,
+    names: list[ImportedName],
+    guarded: bool,
+    *,
+    tentative: bool = False,
 ) -> ImportRef:
     line, column = position(node, source)
-    return ImportRef(specifier, line, column, tuple(names), guarded=guarded)
+    return ImportRef(specifier, line, column, tuple(names), guarded=guarded, tentative=tentative)
 
 
 # Resolution runs once per import specifier, hundreds of times per large file:
@@ -378,17 +675,17 @@ def _ref(
 
 def _module_file(base: str, parts: list[str]) -> Path | None:
     if not parts:
-        found = [os.path.join(base, name) for name in _INIT_NAMES]  # noqa: PTH118
+        found = [os.path.join(base, name) for name in _INIT_NAMES]
     else:
         # One stat rules out most absolute imports (installed packages)
         # before the four candidate files are tried.
-        folder = os.path.join(base, *parts[:-1])  # noqa: PTH118
-        if not os.path.isdir(folder):  # noqa: PTH112
+        folder = os.path.join(base, *parts[:-1])
+        if not os.path.isdir(folder):
             return None
-        stem = os.path.join(folder, parts[-1])  # noqa: PTH118
+        stem = os.path.join(folder, parts[-1])
         found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
     for candidate in found:
-        if os.path.isfile(candidate):  # noqa: PTH113
+        if os.path.isfile(candidate):
             return Path(candidate)
     return None
 
@@ -396,35 +693,101 @@ def _module_file(base: str, parts: list[str]) -> Path | None:
 def _search_roots(importer: Path, root: Path) -> list[str]:
     """Where absolute imports start: above the importer's top package, the working dir, ``src/``."""
     top, parent = os.path.split(importer)[0], ""
-    while top != parent and os.path.isfile(top + "/__init__.py"):  # noqa: PTH113
+    while top != parent and os.path.isfile(top + "/__init__.py"):
         top, parent = os.path.split(top)[0], top
-    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))  # noqa: PTH118
+    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))
+
+
+def _is_module(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
+    stem = os.path.join(folder, name)
+    if os.path.lexists(stem + ".py") or os.path.lexists(stem + ".pyi"):  # a FIFO is there too
+        return True
+    return any(
+        entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
+        for entry in scan_folder(folder)
+    )
+
+
+def _is_package(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in _INIT_NAMES)
+
+
+def _module_exists(base: str, parts: list[str]) -> bool:
+    """Whether ``parts`` names a module, a package or a namespace folder under ``base``."""
+    folder = os.path.join(base, *parts)
+    return os.path.isdir(folder) or _is_module(os.path.dirname(folder), parts[-1])
+
+
+def _rewires_imports(base: str, parts: list[str]) -> bool:
+    """Whether a module on the way to ``parts`` edits ``__path__`` or ``sys.modules``.
+
+    Such a module (requests' ``packages.py`` aliases ``requests.packages.urllib3``)
+    makes submodules importable that no file holds: forge cannot know them.
+    """
+    for end in range(1, len(parts)):
+        folder = os.path.join(base, *parts[:end])
+        source = os.path.join(folder, "__init__.py") if os.path.isdir(folder) else folder + ".py"
+        try:
+            with open(source, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if "__path__" in text or "sys.modules" in text:
+            return True
+    return False
+
+
+def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:
+    """Specifiers like ``prefix + parts`` that exist, one segment respelled."""
+    for index in range(len(parts)):
+        folder = os.path.join(base, *parts[:index])
+        if _module_exists(base, parts[: index + 1]):
+            continue
+        names = {
+            name
+            for entry in scan_folder(folder)
+            if (name := Path(entry.name).stem if entry.is_file() else entry.name).isidentifier()
+        }
+        found = []
+        for near in close_names(parts[index], names - {"__init__"}):
+            respelled = [*parts[:index], near, *parts[index + 1 :]]
+            if _module_exists(base, respelled):
+                found.append(prefix + ".".join(respelled))
+        return found
+    return []
+
+
+def _ancestors(folder: Path, root: Path) -> list[str]:
+    """``folder`` and its parents up to ``root`` (none when ``folder`` is outside it)."""
+    found: list[str] = []
+    current = str(folder)
+    while current.startswith(str(root)):
+        found.append(current)
+        if current == str(root):
+            break
+        current = os.path.dirname(current)
+    return found
 
 
 def _submodules(path: Path) -> set[str]:
-    """A package's submodules and subpackages (``pkg/sub.py``, ``pkg/sub/``), for ``__init__``."""
+    """A package's submodules and subpackages, for ``__init__``.
+
+    Modules (``sub.py``, ``sub.pyi``, compiled ``sub.cpython-311-x86_64-linux-gnu.so``),
+    packages, and folders without ``__init__`` (namespace portions).
+    """
     if path.name not in _INIT_NAMES:
         return set()
     found: set[str] = set()
-    try:
-        entries = list(os.scandir(path.parent))
-    except OSError:
-        return found
-    for entry in entries:
-        stem, suffix = Path(entry.name).stem, Path(entry.name).suffix
-        if (
-            entry.is_file()
-            and suffix in {".py", ".pyi"}
-            and stem != "__init__"
-            and stem.isidentifier()
-        ):
+    for entry in scan_folder(str(path.parent)):
+        if entry.is_dir():
+            if entry.name.isidentifier() and entry.name != "__pycache__":
+                found.add(entry.name)
+            continue
+        stem, _, suffix = entry.name.partition(".")
+        compiled = suffix.endswith(("so", "pyd"))
+        if stem != "__init__" and stem.isidentifier() and (suffix in {"py", "pyi"} or compiled):
             found.add(stem)
-        elif (
-            entry.is_dir()
-            and entry.name.isidentifier()
-            and any((Path(entry.path) / name).is_file() for name in _INIT_NAMES)
-        ):
-            found.add(entry.name)
     return found
 
 

@@ -1,7 +1,8 @@
 ; CommonJS exports, for JavaScript, TypeScript and TSX (ES module exports are
 ; top-level statements, read by forge.extractors.ecmascript).
 ; Captures: @replace (module.exports = value), @name (module.exports.name = ...),
-; @alias_name (exports.name = ..., lost once module.exports is replaced).
+; @alias_name (exports.name = ..., lost once module.exports is replaced),
+; @star_source (__exportStar(require("..."), exports): every name of that file).
 
 ; module.exports = value
 (assignment_expression
@@ -75,4 +76,21 @@
   (#eq? @_object "Object")
   (#eq? @_define "defineProperty")
   (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
+; __exportStar(require("./x"), exports), TypeScript's CommonJS output (tslib's too)
+(call_expression
+  function: [
+    (identifier) @_star
+    (member_expression property: (property_identifier) @_star)
+  ]
+  arguments: (arguments
+    .
+    (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @star_source)))
+    .
+    (identifier) @_exports)
+  (#eq? @_star "__exportStar")
+  (#eq? @_require "require")
   (#eq? @_exports "exports"))

@@ -1,5 +1,5 @@
 ; TypeScript and TSX only, added to javascript_imports.scm: a namespace's
 ; members used in type positions (let user: api.User).
 (nested_type_identifier
-  module: (identifier) @member.object
-  name: (type_identifier) @member.property)
+  module: (identifier) @type.object
+  name: (type_identifier) @type.property)

@@ -61,6 +61,7 @@ from forge.validate.history import (
 )
 from forge.validate.report import Recommendation, ValidateReport
 from forge.validate.run import Engine
+from forge.validate.verdict import counts_as_failure
 
 logger = logging.getLogger("forge.tools")
 
@@ -181,7 +182,7 @@ class ToolService:
     def validate(self, request: ValidateRequest) -> ValidateReport:
         """Run the engine's checks and record the attempt; logs a ``validate`` event."""
         report = self.engine.validate(request)
-        failures = [r.failure_key for r in report.results if not r.passed]
+        failures = [r.failure_key for r in report.results if counts_as_failure(r)]
         self.log(
             request.run_id,
             phase="validation",

@@ -1,5 +1,6 @@
 """The validate pipeline, one module per stage.
 
-request -> checks -> verdict -> attempt history -> report:
-:mod:`.request`, :mod:`.run`, :mod:`.verdict`, :mod:`.history`, :mod:`.report`.
+request -> checks -> baseline -> verdict -> attempt history -> report:
+:mod:`.request`, :mod:`.run`, :mod:`.baseline`, :mod:`.verdict`, :mod:`.history`,
+:mod:`.report`.
 """

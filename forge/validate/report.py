@@ -14,8 +14,12 @@ Recommendation = Literal["PROCEED", "RETRY", "ESCALATE"]
 class ValidateReport(WireModel):
     """What ``validate`` returns: the checks, the score, and what to do next."""
 
-    passed: bool = Field(description="True when every check passed.")
-    score: float = Field(ge=0, le=1, description="Passed checks / all checks.")
+    passed: bool = Field(
+        description="True when every check passed (results marked preExisting aside)."
+    )
+    score: float = Field(
+        ge=0, le=1, description="Passed checks / all checks, results marked preExisting left out."
+    )
     results: list[SerializeAsAny[CheckResult]]
     attempt: int = Field(description="Attempt number for (runId, moduleId); 0 if not recorded.")
     stagnant: bool
@@ -28,4 +32,9 @@ class ValidateReport(WireModel):
     max_attempts: int
     notices: list[str] = Field(
         default_factory=list, description="Things worth knowing that are not check failures."
+    )
+    base_commit: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The commit findings were compared with (baseRef); present only with a base.",
     )

@@ -1,6 +1,7 @@
 """The checks stage, and the pipeline that runs the stages in order.
 
-request (:mod:`.request`) -> checks (here) -> verdict (:mod:`.verdict`) ->
+request (:mod:`.request`) -> checks (here) -> baseline (:mod:`.baseline`) ->
+verdict (:mod:`.verdict`) ->
 attempt history (:mod:`.history`) -> report (:mod:`.report`). Both adapters
 (the MCP server and the CLI) call :meth:`Engine.validate`; neither holds
 validation logic of its own.
@@ -16,10 +17,11 @@ from forge.models import CheckResult, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir
+from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
-from forge.validate.verdict import Score, judged, unjudged
+from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
 from forge.workspace import Workspace
 
 
@@ -103,9 +105,14 @@ class Engine:
     def validate(self, request: ValidateRequest) -> ValidateReport:
         """Run the request's checks, record the attempt, and say what to do next."""
         max_attempts = request.max_attempts or self.config.max_attempts
-        results = self.run_checks(request, workspace_for(self, request))
+        workspace = workspace_for(self, request)
+        baseline = Outcome()
+        if _usable_dir(workspace.cwd):  # else cwd_check halts below, nothing is judged
+            baseline = resolve_request_base(self, request, workspace.cwd)
+        results = self.run_checks(request, workspace)
         if self.halted(results):
             return unjudged(request, results, max_attempts)
+        results = apply_baseline(self, request, workspace, results, baseline.base)
         score = Score.of(results)
         _, trend, notices = record_attempt(
             self.forge_dir.iteration(request.module_id, request.run_id),
@@ -114,9 +121,24 @@ class Engine:
             source="validate",
             score=score.score,
             passed=score.passed,
-            failures=[result.failure_key for result in results if not result.passed],
+            failures=[result.failure_key for result in results if counts_as_failure(result)],
         )
-        return judged(request, results, trend, max_attempts=max_attempts, notices=notices)
+        return judged(
+            request,
+            results,
+            trend,
+            max_attempts=max_attempts,
+            notices=[*baseline.notices, *notices],
+            base_commit=baseline.commit,
+        )
+
+
+def _usable_dir(path: Path) -> bool:
+    """True for an existing folder; a path the OS refuses (name too long) is not one."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _plugin_failure(plugin: str, message: str) -> CheckResult:

@@ -1,7 +1,8 @@
 """The verdict stage: from check results (and the attempt history's trend) to a report.
 
 ``score`` is passed checks / all checks and ``passed`` means every check
-passed. A module whose halting check failed (no working dir) cannot be judged:
+passed; results whose findings were all there at the base revision
+(``preExisting``) count neither way. A module whose halting check failed (no working dir) cannot be judged:
 it escalates at once and no attempt is recorded. Otherwise the attempt's
 trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY and
 ESCALATE.
@@ -25,10 +26,20 @@ class Score:
 
     @classmethod
     def of(cls, results: list[CheckResult]) -> Score:
-        """The score of ``results``; no results at all is a pass."""
-        passed_count = sum(result.passed for result in results)
-        score = round(passed_count / len(results), 4) if results else 1.0
-        return cls(passed=passed_count == len(results), score=score)
+        """The score of ``results``; no results at all is a pass.
+
+        A pre-existing result (every finding already there at the base
+        revision) counts neither way: it is left out of both counts.
+        """
+        judged = [result for result in results if not result.pre_existing]
+        passed_count = sum(result.passed for result in judged)
+        score = round(passed_count / len(judged), 4) if judged else 1.0
+        return cls(passed=passed_count == len(judged), score=score)
+
+
+def counts_as_failure(result: CheckResult) -> bool:
+    """A failed result that is not only pre-existing findings: it fails the module."""
+    return not result.passed and not result.pre_existing
 
 
 def unjudged(
@@ -58,10 +69,12 @@ def judged(
     *,
     max_attempts: int,
     notices: list[str],
+    base_commit: str | None = None,
 ) -> ValidateReport:
     """The report of a recorded attempt: its score, its trend, and what to do next."""
     score = Score.of(results)
     return ValidateReport(
+        base_commit=base_commit,
         passed=score.passed,
         score=score.score,
         results=results,

@@ -200,7 +200,10 @@ def test_the_exporters_syntax_problem_is_reported(project: Path) -> None:
 
 
 class KeyValueExtractor:
-    """A toy language: ``name = value`` lines export names, ``use file name`` imports them."""
+    """A toy language: ``name = value`` lines export names, ``#use file name`` imports them.
+
+    It borrows Python's grammar, so both kinds of line parse without errors.
+    """
 
     family = "keyvalue"
 
@@ -215,7 +218,7 @@ class KeyValueExtractor:
     def imports(self, parsed: ParsedSource) -> list[ImportRef]:
         refs = []
         for number, line in enumerate(parsed.source.decode().splitlines(), start=1):
-            if line.startswith("use "):
+            if line.startswith("#use "):
                 _, target, name = line.split()
                 refs.append(
                     ImportRef(target, number, 1, (imported(parsed.tree.root_node, b"", name),))
@@ -248,7 +251,7 @@ class KeyValuePlugin:
 def test_a_plugin_language_brings_its_own_extractor(project: Path) -> None:
     write(
         project,
-        {"settings.kv": "port = 1\n", "app.kv": "use settings.kv port\nuse settings.kv host\n"},
+        {"settings.kv": "port = 1\n", "app.kv": "#use settings.kv port\n#use settings.kv host\n"},
     )
     (result,) = contract_results(engine(project, keyvalue=KeyValuePlugin()), files=["app.kv"])
     assert result.automatic
@@ -269,6 +272,10 @@ def test_query_files_compile_for_their_grammars() -> None:
     tsx = tree_sitter.Language(tree_sitter_typescript.language_tsx())
     assert load_query(javascript, "javascript_exports.scm").pattern_count >= 7
     assert load_query(tsx, "javascript_imports.scm", "typescript_imports.scm").pattern_count == 4
+    assert load_query(javascript, "javascript_exports.scm").pattern_count == 8
+    declarations = ("javascript_declarations.scm",)
+    assert load_query(javascript, *declarations, "javascript_parameters.scm").pattern_count == 9
+    assert load_query(tsx, *declarations, "typescript_parameters.scm").pattern_count == 9
     python = tree_sitter.Language(tree_sitter_python.language())
     assert load_query(python, "python_imports.scm").pattern_count == 3
     assert "require" in query_source("javascript_imports.scm")
@@ -287,6 +294,9 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
             "forge/languages/javascript_imports.scm",
             "forge/languages/typescript_imports.scm",
             "forge/languages/python_imports.scm",
+            "forge/languages/javascript_declarations.scm",
+            "forge/languages/javascript_parameters.scm",
+            "forge/languages/typescript_parameters.scm",
         } <= names
         archive.extractall(tmp_path / "site")
     code = (
@@ -336,7 +346,7 @@ def test_an_extractor_that_raises_fails_only_its_pairs(project: Path) -> None:
         project,
         {
             "settings.kv": "port = 1\n",
-            "app.kv": "use settings.kv port\n",
+            "app.kv": "#use settings.kv port\n",
             "lib.py": "a = 1\n",
             "app.py": "from lib import a\n",
         },
@@ -373,3 +383,94 @@ def test_extractors_survive_broken_and_real_code(project: Path) -> None:
     assert {"Route", "Method", "routes", "Service", "value"} <= analyzer.exports(
         valid / "service.ts"
     ).names
+
+
+# --- issue 14: false breaks ----------------------------------------------------------
+
+
+def test_an_exporter_that_does_not_parse_is_said_once(project: Path) -> None:
+    write(
+        project,
+        {
+            "lib.py": "def alpha():\n    pass\n\ndef broken(:\n    pass\n\ndef beta():\n    pass\n",
+            "app.py": "from lib import alpha, beta, gamma\n",
+        },
+    )
+    (result,) = contract_results(
+        engine(project), contract_checks=[{"exporter": "lib.py", "importer": "app.py"}]
+    )
+    assert result.missing == [] and result.missing_details == []
+    assert result.exports_known is False
+    assert result.message.startswith("lib.py does not parse (line 4, column ")
+    (place,) = result.locations
+    assert (place.path, place.line) == ("lib.py", 4)
+    assert place.message.startswith("does not parse: ")
+    assert result.message.endswith(
+        "so what app.py takes from lib.py cannot be checked; nothing reported missing"
+    )
+    # said once, by syntax_check, which fails the file; the pair does not fail twice
+    assert result.passed
+
+
+def test_a_member_near_default_is_not_told_to_import_the_default(project: Path) -> None:
+    write(
+        project,
+        {
+            "cjs.js": "module.exports = { alpha: 1, gamma: 2 };\n",
+            "app.js": "const m = require('./cjs');\nm.delta;\n",
+        },
+    )
+    (result,) = contract_results(engine(project), files=["app.js"])
+    assert result.missing == ["delta"]
+    assert result.missing_details[0].suggestion is None
+
+
+class DiagnosingExtractor(KeyValueExtractor):
+    """Says why an import of a missing file fails, and raises on one name."""
+
+    def diagnose(self, specifier: str, importer: Path, context: object) -> str | None:
+        if specifier == "boom.kv":
+            raise ValueError("diagnose bug")
+        return f"'{specifier}' is no file next to {importer.name}"
+
+
+class DiagnosingPlugin:
+    @hookimpl
+    def forge_languages(self) -> list[Language]:
+        import tree_sitter_python
+
+        return [
+            Language(
+                name="diagnosing",
+                extensions=(".kv",),
+                load_grammar=tree_sitter_python.language,
+                extractor=DiagnosingExtractor(),
+            )
+        ]
+
+
+def test_a_plugin_extractor_diagnoses_its_imports_and_its_bug_costs_its_file(
+    project: Path,
+) -> None:
+    write(
+        project,
+        {
+            "a.kv": "#use gone.kv port\n",
+            "b.kv": "#use boom.kv port\n",
+            "lib.py": "a = 1\n",
+            "app.py": "from lib import a\n",
+        },
+    )
+    results = contract_results(
+        engine(project, diagnosing=DiagnosingPlugin()), files=["a.kv", "b.kv", "app.py"]
+    )
+    assert [(r.target, r.passed, r.message) for r in results] == [
+        ("lib.py -> app.py", True, "all 1 imported name exported"),
+        ("gone.kv -> a.kv", False, "'gone.kv' is no file next to a.kv"),
+        (
+            "imports of b.kv",
+            False,
+            "cannot check the imports of b.kv: ValueError: diagnose bug",
+        ),
+    ]
+    assert [(p.path, p.line, p.column) for p in results[1].locations] == [("a.kv", 1, 1)]

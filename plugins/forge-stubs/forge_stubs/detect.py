@@ -12,7 +12,7 @@ from pathlib import PurePath
 from tree_sitter import Node, Tree
 
 from forge_stubs import javascript_rules, python_rules
-from forge_stubs.functions import Function, is_intentional, marker_in_comment
+from forge_stubs.functions import Function, is_intentional, marker_in_comment, says_fake_value
 from forge_stubs.models import Kind, StubFinding
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source, rows
@@ -43,8 +43,9 @@ def find_placeholders(
     :param source: the UTF-8 bytes the tree was parsed from.
     :param language: a forge language name; ``KeyError`` for one without rules
         (see :data:`RULES`).
-    :param path: the file's path, for the rules that depend on its name
-        (``__init__.py`` is never an empty module).
+    :param path: the file's path relative to the project, for the rules that
+        depend on it (``__init__.py`` is never an empty module; test code has
+        fakes and hooks that are empty on purpose).
     :param options: what to look for and what to leave alone.
     """
     rules = RULES[language]
@@ -52,11 +53,13 @@ def find_placeholders(
     comments = src.captures("comments", "comment")
     findings: list[StubFinding] = []
     flagged_rows: set[int] = set()
-    functions = rules.functions(src, options)
+    functions = rules.functions(src, options, path)
     for function in functions:
         if function.placeholder is None or _marked_intentional(src, function, comments, options):
             continue
         kind, node = function.placeholder
+        if kind == "hardcoded_return" and not _called_fake(src, function, comments):
+            continue
         findings.append(_finding(src, node.start_byte, function.name, kind))
         flagged_rows.update(rows(function.node))
     for comment in comments:
@@ -89,16 +92,27 @@ def _marked_intentional(
     src: Source, function: Function, comments: list[Node], options: StubOptions
 ) -> bool:
     """A comment inside the function, or on the line right above it, says it is deliberate."""
+    return any(
+        _near(src, function, comment) and is_intentional(src.text(comment), options)
+        for comment in comments
+    )
+
+
+def _near(src: Source, function: Function, comment: Node) -> bool:
+    """True for a comment inside the function or on the line right above it."""
     outer = function.node
     if outer.parent is not None and outer.parent.type == "decorated_definition":
         outer = outer.parent
-    first, last = outer.start_point.row, outer.end_point.row
-    for comment in comments:
-        row = comment.start_point.row
-        above = row == first - 1 and src.starts_line(comment)
-        if (first <= row <= last or above) and is_intentional(src.text(comment), options):
-            return True
-    return False
+    row = comment.start_point.row
+    above = row == outer.start_point.row - 1 and src.starts_line(comment)
+    return outer.start_point.row <= row <= outer.end_point.row or above
+
+
+def _called_fake(src: Source, function: Function, comments: list[Node]) -> bool:
+    """A comment inside the function or right above it calls its value a placeholder."""
+    return any(
+        _near(src, function, comment) and says_fake_value(src.text(comment)) for comment in comments
+    )
 
 
 def _enclosing(functions: list[Function], node: Node) -> str | None:

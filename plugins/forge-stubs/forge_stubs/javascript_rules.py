@@ -2,23 +2,52 @@
 
 Signatures without a body (TypeScript overloads, ``declare``, interface and
 abstract members) never match the query. Exempt besides: anything inside a
-``declare`` block, an empty anonymous function (a callback argument such as
-``promise.catch(() => {})`` or a JSX ``onClick={() => {}}`` is a deliberate
-no-op handed to someone, not a unit of work left undone), and a
-constructor whose parameters are TypeScript parameter properties
-(``constructor(private readonly db: Db) {}`` does its work in the signature).
+``declare`` block; members of abstract classes and of classes another class of
+the file extends (default hooks); a throw whose message declares an abstract
+member ("must be implemented by subclasses"); and empty bodies that are
+values rather than units of work left undone:
+
+- an anonymous function, or one in an object literal, handed to a call
+  (``promise.catch(() => {})``, ``onClick={() => {}}``, ``{then: () => {}}``);
+- a no-op stored at run time (``this.flush = async () => {}``,
+  ``x.check ?? (x.check = () => {})``);
+- ``noop`` and friends, ``close``/``flush``/``dispose`` with nothing to
+  release, functions whose parameters are all ``_``-named (``assertIs<T>(_arg:
+  T): void {}``), and a constructor whose parameters are TypeScript parameter
+  properties (``constructor(private readonly db: Db) {}``);
+- in test code, everything but the tests themselves: an empty ``it(...)`` or
+  ``test(...)`` body still counts.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePath
+
 from tree_sitter import Node
 
-from forge_stubs.functions import Function, Placeholder, says_not_implemented
+from forge_stubs.functions import (
+    FileFacts,
+    Function,
+    Placeholder,
+    empty_by_name,
+    ignores_its_parameters,
+    is_test_file,
+    refusal_is_placeholder,
+    says_abstract,
+    says_not_implemented,
+)
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
 
+_EXTENDS = re.compile(r"extends\s+([\w$.]+)")
+#: Calls whose callback is a test: its empty body is an empty test.
+_TEST_CALLS = frozenset({"it", "test", "specify"})
+_NOT_RUN = frozenset({"skip", "todo"})
+
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _STRINGS = {"string", "template_string"}
+_LITERALS = _STRINGS | {"number", "true", "false", "null", "undefined"}
 _FUNCTIONS = {
     "function_declaration",
     "generator_function_declaration",
@@ -29,17 +58,37 @@ _FUNCTIONS = {
 }
 
 
-def functions(src: Source, options: StubOptions) -> list[Function]:
+def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
     """Every function of the file with a body, with its placeholder body if it has one."""
+    facts = FileFacts(test_file=is_test_file(path), extended=_extended_classes(src))
     found = []
     for match in src.matches("javascript"):
         node, body = match["function"], match["body"]
         name = _name(src, node)
         placeholder = None if _in_ambient(node) else _placeholder(src, node, body, options)
-        if placeholder and placeholder[0] == "empty_body" and _exempt_when_empty(src, node, name):
+        if placeholder is not None and _deliberate(src, node, name, placeholder, facts):
             placeholder = None
         found.append(Function(node=node, name=name or "<anonymous>", placeholder=placeholder))
     return found
+
+
+def _deliberate(
+    src: Source, node: Node, name: str | None, placeholder: Placeholder, facts: FileFacts
+) -> bool:
+    """True when the body, though it looks like a placeholder, is what its author meant."""
+    if _test_callback(src, node):
+        return False
+    if facts.test_file or _in_base_class(src, node, facts):
+        return True
+    if placeholder[0] != "empty_body":
+        return False
+    return (
+        name is None
+        or empty_by_name(name.rsplit(".", 1)[-1])
+        or ignores_its_parameters(_parameter_names(src, node))
+        or _stored_value(src, node)
+        or _parameter_properties_only(node, name)
+    )
 
 
 def is_empty_module(src: Source) -> Node | None:
@@ -60,11 +109,29 @@ def _placeholder(src: Source, node: Node, body: Node, options: StubOptions) -> P
     statements = [child for child in body.named_children if child.type != "comment"]
     if not statements:
         return ("empty_body", body)
+    if len(statements) == 1 and statements[0].type == "return_statement":
+        values = statements[0].named_children
+        if len(values) == 1 and _is_literal(values[0]):
+            return ("hardcoded_return", statements[0])
     if len(statements) == 1 and statements[0].type == "throw_statement":
         thrown = statements[0].named_children[0] if statements[0].named_children else None
         if thrown is not None and _throws_placeholder(src, thrown, options):
             return ("not_implemented", statements[0])
     return None
+
+
+def _is_literal(node: Node) -> bool:
+    if node.type in _LITERALS:
+        return not any(child.type == "template_substitution" for child in node.named_children)
+    if node.type == "unary_expression":
+        operand = node.child_by_field_name("argument")
+        return operand is not None and _is_literal(operand)
+    if node.type == "pair":
+        value = node.child_by_field_name("value")
+        return value is not None and _is_literal(value)
+    if node.type in {"array", "object", "parenthesized_expression"}:
+        return all(_is_literal(child) for child in node.named_children if child.type != "comment")
+    return False
 
 
 def _throws_placeholder(src: Source, thrown: Node, options: StubOptions) -> bool:
@@ -76,28 +143,104 @@ def _throws_placeholder(src: Source, thrown: Node, options: StubOptions) -> bool
     callee = thrown.child_by_field_name(
         "constructor" if thrown.type == "new_expression" else "function"
     )
-    if callee is not None and "notimplemented" in src.text(callee).lower().replace("_", ""):
-        return True
     arguments = thrown.child_by_field_name("arguments")
     first = arguments.named_children[0] if arguments and arguments.named_children else None
+    message = src.text(first) if first is not None and first.type in _STRINGS else None
+    if callee is not None and "notimplemented" in src.text(callee).lower().replace("_", ""):
+        return refusal_is_placeholder(message, options)
     return (
-        first is not None
-        and first.type in _STRINGS
-        and says_not_implemented(src.text(first), options)
+        message is not None
+        and says_not_implemented(message, options)
+        and not says_abstract(message)
     )
 
 
-def _exempt_when_empty(src: Source, node: Node, name: str | None) -> bool:
-    if name is None:
+def _parameter_properties_only(node: Node, name: str) -> bool:
+    """A TS constructor whose parameters are properties does its work in the signature."""
+    if node.type != "method_definition" or name.rsplit(".", 1)[-1] != "constructor":
+        return False
+    parameters = node.child_by_field_name("parameters")
+    return parameters is not None and any(
+        child.type in {"accessibility_modifier", "readonly", "override_modifier"}
+        for parameter in parameters.named_children
+        for child in parameter.children
+    )
+
+
+def _test_callback(src: Source, node: Node) -> bool:
+    """True for the body of ``it("...", () => {...})`` and the like (not ``it.skip``)."""
+    arguments = node.parent
+    call = arguments.parent if arguments is not None else None
+    if arguments is None or arguments.type != "arguments" or call is None:
+        return False
+    callee = call.child_by_field_name("function")
+    parts = src.text(callee).split(".") if callee is not None else []
+    return bool(parts) and parts[0] in _TEST_CALLS and not _NOT_RUN.intersection(parts)
+
+
+def _stored_value(src: Source, node: Node) -> bool:
+    """A function that is a value: in an object handed to a call, or a no-op stored at run time."""
+    parent = node.parent
+    if parent is not None and parent.type == "arguments":
+        return True  # app.use(function handler(req, res) {}): named, still a callback
+    if parent is not None and parent.type == "pair":
+        current = parent.parent
+        while current is not None and current.type in {"object", "array", "pair"}:
+            current = current.parent
+        return current is not None and current.type == "arguments"
+    if parent is None or parent.type != "assignment_expression":
+        return False
+    left = parent.child_by_field_name("left")
+    if left is not None and src.text(left).startswith("this."):
         return True
-    if node.type == "method_definition" and name and name.rsplit(".", 1)[-1] == "constructor":
-        parameters = node.child_by_field_name("parameters")
-        return parameters is not None and any(
-            child.type in {"accessibility_modifier", "readonly", "override_modifier"}
-            for parameter in parameters.named_children
-            for child in parameter.children
-        )
-    return False
+    outer = parent.parent
+    while outer is not None and outer.type == "parenthesized_expression":
+        outer = outer.parent
+    operator = outer.child_by_field_name("operator") if outer is not None else None
+    return (
+        outer is not None
+        and outer.type == "binary_expression"
+        and operator is not None
+        and (src.text(operator) in {"??", "||"})
+    )
+
+
+def _parameter_names(src: Source, node: Node) -> list[str]:
+    single = node.child_by_field_name("parameter")
+    if single is not None:
+        return [src.text(single)]
+    parameters = node.child_by_field_name("parameters")
+    names = []
+    for parameter in parameters.named_children if parameters is not None else []:
+        if parameter.type == "comment":
+            continue
+        target = parameter.child_by_field_name("pattern") or parameter
+        target = target.child_by_field_name("left") or target
+        if target.type == "rest_pattern" and target.named_children:
+            target = target.named_children[0]
+        names.append(src.text(target) if target.type == "identifier" else "")
+    return names
+
+
+def _extended_classes(src: Source) -> frozenset[str]:
+    names: set[str] = set()
+    for heritage in src.captures("classes", "heritage"):
+        names.update(name.rsplit(".", 1)[-1] for name in _EXTENDS.findall(src.text(heritage)))
+    return frozenset(names)
+
+
+def _in_base_class(src: Source, node: Node, facts: FileFacts) -> bool:
+    """A method of an abstract class or of a class the file extends: a default hook."""
+    if node.type != "method_definition":
+        return False
+    body = node.parent
+    cls = body.parent if body is not None else None
+    if cls is None or cls.type not in _CLASSES:
+        return False
+    name = cls.child_by_field_name("name")
+    return cls.type == "abstract_class_declaration" or (
+        name is not None and src.text(name) in facts.extended
+    )
 
 
 def _in_ambient(node: Node) -> bool:

@@ -20,6 +20,7 @@ Kind = Literal[
     "not_implemented",
     "empty_body",
     "todo_comment",
+    "hardcoded_return",
     "empty_module",
 ]
 
@@ -31,6 +32,7 @@ KIND_DESCRIPTIONS: dict[str, str] = {
     "not_implemented": "body only raises or throws a not-implemented error",
     "empty_body": "empty body",
     "todo_comment": "comment asks for an implementation",
+    "hardcoded_return": "returns a hard-coded value a comment calls a placeholder",
     "empty_module": "module has no code",
 }
 

@@ -26,13 +26,26 @@ from forge_stubs.models import Kind
 #: The plugin's name: its entry-point name, its config table, its pluginOptions key.
 PLUGIN_NAME = "stubs"
 
-#: Decorators that always exempt a Python function: the body is a declaration.
+#: Decorators that always exempt a Python function: the body is a declaration
+#: (abstract members, overloads, hook specifications), or the decorator gives
+#: an empty body its meaning (CLI groups and callbacks, pytest fixtures, event
+#: handlers and signal receivers). Matched by last name: ``@click.group()``.
 EXEMPT_DECORATORS = (
     "abstractmethod",
     "abstractproperty",
     "abstractclassmethod",
     "abstractstaticmethod",
     "overload",
+    "type_check_only",
+    "hookspec",
+    "group",
+    "callback",
+    "fixture",
+    "event",
+    "on",
+    "on_event",
+    "receiver",
+    "listens_for",
 )
 
 
@@ -61,10 +74,20 @@ class StubOptions(BaseModel):
         ),
     )
     intentional: tuple[str, ...] = Field(
-        default=("intentionally empty", "intentionally left empty", "intentionally blank", "no-op"),
+        default=(
+            "intentionally empty",
+            "intentionally left empty",
+            "intentionally blank",
+            "no-op",
+            "does nothing",
+            "do nothing",
+            "nothing to do",
+            "override",
+            "overridden",
+        ),
         description=(
-            "Comment text (case-insensitive) that marks a function's placeholder body as "
-            "deliberate, inside the function or on the line above it."
+            "Comment or docstring text (case-insensitive) that marks a function's placeholder "
+            "body as deliberate, inside the function or on the line above it."
         ),
     )
     ignore: tuple[str, ...] = Field(

@@ -8,7 +8,7 @@ workspace's options and parse cache.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from forge import hookimpl
 from forge.models import CheckDescriptor, Location, ValidateRequest
@@ -79,7 +79,9 @@ def _check_parsed(
     if parsed is None or parsed.language.name not in RULES:
         return None
     language = parsed.language.name
-    findings = find_placeholders(parsed.tree, parsed.source, language, path, options)
+    # Relative to the project: a checkout under ~/tests/ is not all test code.
+    relative = PurePath(workspace.display(path))
+    findings = find_placeholders(parsed.tree, parsed.source, language, relative, options)
     return StubResult(
         type=CHECK_TYPE,
         target=file,

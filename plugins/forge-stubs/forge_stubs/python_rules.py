@@ -1,28 +1,67 @@
 """Python placeholders: functions whose body is ``pass``, ``...``, a docstring, or a raise.
 
-Exempt, because there the body is a declaration rather than a missing
-implementation: ``@abstractmethod`` and ``@overload`` functions (and any
-decorator the options add), and the methods of ``typing.Protocol`` classes.
+Exempt, because there the body is a declaration or a deliberate no-op rather
+than a missing implementation:
+
+- ``@abstractmethod``, ``@overload``, pluggy hook specifications (decorators
+  made by ``HookspecMarker``), and decorators that give an empty body its
+  meaning (``@click.group()``, ``@pytest.fixture``, event handlers), plus any
+  the options add;
+- members of ``Protocol`` and ``ABC`` classes and of base classes (named
+  ``Base*``/``*Mixin``/..., extended in the same file, or declaring an
+  abstract member by its error message): their empty methods are default hooks;
+- functions under ``if TYPE_CHECKING:``;
+- in test code, every function that is not itself a test: fakes and hooks
+  whose emptiness is the point (an empty ``test_*`` still counts);
+- ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
+  whose parameters are all ``_``-named, and docstrings that say why
+  ("does nothing by default", "override").
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePath
+
 from tree_sitter import Node
 
-from forge_stubs.functions import Function, Placeholder, says_not_implemented
+from forge_stubs.functions import (
+    FileFacts,
+    Function,
+    Placeholder,
+    empty_by_name,
+    ignores_its_parameters,
+    is_intentional,
+    is_test_file,
+    refusal_is_placeholder,
+    says_abstract,
+    says_not_implemented,
+)
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
 
-_TRIVIAL = {"pass_statement": "pass", "ellipsis": "ellipsis"}
+_NOT_IMPLEMENTED = {"NotImplementedError", "NotImplemented"}
+_ABSTRACT_BASES = {"ABC", "Protocol"}
+_ABSTRACT_METACLASSES = {"ABCMeta"}
+#: ``BaseAdapter``, ``AbstractStore``, ``AuthBase``, ``RedirectMixin`` (not ``Database``).
+_BASE_NAME = re.compile(r"_*(?:Base|Abstract)(?:[A-Z_].*)?|.*[a-z0-9](?:Base|Mixin|Interface|ABC)")
+_LITERALS = {"integer", "float", "string", "concatenated_string", "true", "false", "none"}
+_CONTAINERS = {"list", "tuple", "set", "dictionary", "pair", "parenthesized_expression"}
 
 
-def functions(src: Source, options: StubOptions) -> list[Function]:
+def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
     """Every function and method of the file, with its placeholder body if it has one."""
+    facts = FileFacts(
+        test_file=is_test_file(path),
+        extended=_extended_classes(src),
+        declaring_decorators=_hookspec_markers(src),
+    )
     found = []
     for match in src.matches("python"):
         node, body = match["function"], match["body"]
-        exempt = _decorated_exempt(src, node, options) or _protocol_member(src, node)
-        placeholder = None if exempt else _placeholder(src, body, options)
+        placeholder = _placeholder(src, body, options)
+        if placeholder is not None and _deliberate(src, node, placeholder, facts, options):
+            placeholder = None
         found.append(Function(node=node, name=_qualified_name(src, node), placeholder=placeholder))
     return found
 
@@ -47,13 +86,41 @@ def _placeholder(src: Source, body: Node, options: StubOptions) -> Placeholder |
     kinds = [_trivial_kind(statement) for statement in rest]
     if all(kinds):
         return (kinds[0], rest[0])  # type: ignore[return-value]
-    if (
-        len(rest) == 1
-        and rest[0].type == "raise_statement"
-        and _raises_placeholder(src, rest[0], options)
-    ):
+    if len(rest) != 1:
+        return None
+    if rest[0].type == "raise_statement" and _raises_placeholder(src, rest[0], options):
         return ("not_implemented", rest[0])
+    if rest[0].type == "return_statement" and _returns_literal(rest[0]):
+        return ("hardcoded_return", rest[0])
     return None
+
+
+def _deliberate(
+    src: Source, node: Node, placeholder: Placeholder, facts: FileFacts, options: StubOptions
+) -> bool:
+    """True when the body, though it looks like a placeholder, is what its author meant."""
+    if _decorated_exempt(src, node, options.exempt_decorators | facts.declaring_decorators):
+        return True
+    if _under_type_checking(src, node):
+        return True
+    cls = _enclosing_class(node)
+    if cls is not None and _is_base(src, cls, facts):
+        return True
+    own = _own_name(src, node)
+    if facts.test_file and not _is_test(own, node):
+        return True
+    if placeholder[0] in {"not_implemented", "hardcoded_return"}:
+        return False
+    if empty_by_name(own) or ignores_its_parameters(_parameter_names(src, node, cls)):
+        return True
+    docstring = _docstring(node)
+    return docstring is not None and is_intentional(src.text(docstring), options)
+
+
+def _docstring(node: Node) -> Node | None:
+    body = node.child_by_field_name("body")
+    statements = [c for c in body.named_children if c.type != "comment"] if body else []
+    return statements[0] if statements and _is_docstring(statements[0]) else None
 
 
 def _trivial_kind(statement: Node) -> str | None:
@@ -75,31 +142,55 @@ def _is_docstring(statement: Node) -> bool:
     )
 
 
-def _raises_placeholder(src: Source, raise_node: Node, options: StubOptions) -> bool:
-    """``raise NotImplementedError[(...)]``, ``raise NotImplemented``, or any error saying so."""
+def _returns_literal(statement: Node) -> bool:
+    values = statement.named_children
+    return len(values) == 1 and _is_literal(values[0])
+
+
+def _is_literal(node: Node) -> bool:
+    if node.type in _LITERALS:
+        return not any(child.type == "interpolation" for child in node.named_children)
+    if node.type == "unary_operator":
+        operand = node.child_by_field_name("argument")
+        return operand is not None and _is_literal(operand)
+    if node.type in _CONTAINERS:
+        return all(_is_literal(child) for child in node.named_children if child.type != "comment")
+    return False
+
+
+def _raise_message(src: Source, raise_node: Node) -> tuple[str, str | None] | None:
+    """The raised error's name and its message (None without a string message)."""
     exception = raise_node.named_children[0] if raise_node.named_children else None
     if exception is None:
-        return False
+        return None
     callee = exception.child_by_field_name("function") if exception.type == "call" else exception
-    if callee is not None and _last_name(src.text(callee)) in {
-        "NotImplementedError",
-        "NotImplemented",
-    }:
-        return True
     arguments = exception.child_by_field_name("arguments") if exception.type == "call" else None
     first = arguments.named_children[0] if arguments and arguments.named_children else None
+    message = (
+        src.text(first) if first is not None and first.type in _LITERALS - {"integer"} else None
+    )
+    return _last_name(src.text(callee)) if callee is not None else "", message
+
+
+def _raises_placeholder(src: Source, raise_node: Node, options: StubOptions) -> bool:
+    """``raise NotImplementedError[(...)]`` marking missing code, or any error saying so."""
+    raised = _raise_message(src, raise_node)
+    if raised is None:
+        return False
+    name, message = raised
+    if name in _NOT_IMPLEMENTED:
+        return refusal_is_placeholder(message, options)
     return (
-        first is not None
-        and first.type in {"string", "concatenated_string"}
-        and (says_not_implemented(src.text(first), options))
+        message is not None
+        and says_not_implemented(message, options)
+        and not says_abstract(message)
     )
 
 
-def _decorated_exempt(src: Source, node: Node, options: StubOptions) -> bool:
+def _decorated_exempt(src: Source, node: Node, exempt: frozenset[str]) -> bool:
     parent = node.parent
     if parent is None or parent.type != "decorated_definition":
         return False
-    exempt = options.exempt_decorators
     for decorator in parent.named_children:
         if decorator.type != "decorator" or not decorator.named_children:
             continue
@@ -109,6 +200,37 @@ def _decorated_exempt(src: Source, node: Node, options: StubOptions) -> bool:
         dotted = src.text(expression)
         if dotted in exempt or _last_name(dotted) in exempt:
             return True
+    return False
+
+
+def _hookspec_markers(src: Source) -> frozenset[str]:
+    """Module-level names bound to ``HookspecMarker(...)``: ``hookspec = pluggy.HookspecMarker("x")``."""
+    names = set()
+    for statement in src.tree.root_node.named_children:
+        assignment = statement.named_children[0] if statement.named_children else None
+        if statement.type != "expression_statement" or assignment is None:
+            continue
+        left, right = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        )
+        if assignment.type != "assignment" or left is None or right is None:
+            continue
+        callee = right.child_by_field_name("function") if right.type == "call" else None
+        if callee is not None and _last_name(src.text(callee)) == "HookspecMarker":
+            names.add(src.text(left))
+    return frozenset(names)
+
+
+def _under_type_checking(src: Source, node: Node) -> bool:
+    """True inside the body of ``if TYPE_CHECKING:``: declarations for type checkers."""
+    child, current = node, node.parent
+    while current is not None:
+        if current.type == "if_statement" and child == current.child_by_field_name("consequence"):
+            condition = current.child_by_field_name("condition")
+            if condition is not None and _last_name(src.text(condition)) == "TYPE_CHECKING":
+                return True
+        child, current = current, current.parent
     return False
 
 
@@ -123,17 +245,93 @@ def _enclosing_class(node: Node) -> Node | None:
     return owner if owner is not None and owner.type == "class_definition" else None
 
 
-def _protocol_member(src: Source, node: Node) -> bool:
-    cls = _enclosing_class(node)
-    bases = cls.child_by_field_name("superclasses") if cls else None
-    if bases is None:
-        return False
-    for base in bases.named_children:
-        if base.type == "subscript":  # Protocol[T]
+def _base_names(src: Source, cls: Node) -> list[str]:
+    """The last names of a class's bases and metaclass (``Protocol[T]`` gives ``Protocol``)."""
+    bases = cls.child_by_field_name("superclasses")
+    names = []
+    for base in bases.named_children if bases is not None else []:
+        if base.type == "keyword_argument":
             base = base.child_by_field_name("value") or base
-        if _last_name(src.text(base)) == "Protocol":
-            return True
+        if base.type == "subscript":
+            base = base.child_by_field_name("value") or base
+        names.append(_last_name(src.text(base)))
+    return names
+
+
+def _extended_classes(src: Source) -> frozenset[str]:
+    names: set[str] = set()
+    stack = [src.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "class_definition":
+            names.update(_base_names(src, node))
+        stack.extend(node.named_children)
+    return frozenset(names)
+
+
+def _is_base(src: Source, cls: Node, facts: FileFacts) -> bool:
+    """A class meant to be extended: its empty methods are default hooks or abstract members."""
+    bases = set(_base_names(src, cls))
+    if bases & (_ABSTRACT_BASES | _ABSTRACT_METACLASSES):
+        return True
+    name_node = cls.child_by_field_name("name")
+    name = src.text(name_node) if name_node is not None else ""
+    if name in facts.extended or _BASE_NAME.fullmatch(name):
+        return True
+    return _declares_abstract_member(src, cls)
+
+
+def _declares_abstract_member(src: Source, cls: Node) -> bool:
+    """True when a method raises ``NotImplementedError("... must be implemented by a subclass")``."""
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        decorated = member.type == "decorated_definition"
+        function = member.child_by_field_name("definition") if decorated else member
+        block = function.child_by_field_name("body") if function is not None else None
+        if function is None or function.type != "function_definition" or block is None:
+            continue
+        for statement in block.named_children:
+            raised = _raise_message(src, statement) if statement.type == "raise_statement" else None
+            if raised and raised[0] in _NOT_IMPLEMENTED and raised[1] and says_abstract(raised[1]):
+                return True
     return False
+
+
+def _is_test(name: str, node: Node) -> bool:
+    """A test function pytest would collect: ``test*``, not nested in another function."""
+    current = node.parent
+    while current is not None:
+        if current.type == "function_definition":
+            return False
+        current = current.parent
+    return name.startswith("test")
+
+
+def _parameter_names(src: Source, node: Node, cls: Node | None) -> list[str]:
+    parameters = node.child_by_field_name("parameters")
+    names = []
+    for parameter in parameters.named_children if parameters is not None else []:
+        identifier = parameter if parameter.type == "identifier" else _first_identifier(parameter)
+        if identifier is not None:
+            names.append(src.text(identifier))
+    if cls is not None and names and names[0] in {"self", "cls"}:
+        names = names[1:]
+    return names
+
+
+def _first_identifier(node: Node) -> Node | None:
+    for child in node.named_children:
+        if child.type == "identifier":
+            return child
+        found = _first_identifier(child) if child.type.endswith("pattern") else None
+        if found is not None:
+            return found
+    return None
+
+
+def _own_name(src: Source, node: Node) -> str:
+    name = node.child_by_field_name("name")
+    return src.text(name) if name is not None else ""
 
 
 def _qualified_name(src: Source, node: Node) -> str:

@@ -1,0 +1,2 @@
+; What a class extends, in the javascript, typescript and tsx grammars alike.
+(class_heritage) @heritage

@@ -1,0 +1,269 @@
+"""Precision on real code: each case is shaped like a pattern found in click, httpx, requests,
+got, zod, express or forge itself, and must give no finding; beside each, the agent's placeholder
+it resembles, which must still be found."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from conftest import Find
+
+DELIBERATE = [
+    pytest.param(
+        "import click\n\n@click.group()\ndef cli():\n    pass\n\n@cli.group()\n"
+        'def sub():\n    """Sub-commands."""\n',
+        "src/app/cli.py",
+        id="click-groups",
+    ),
+    pytest.param(
+        "import pytest\n\n@pytest.fixture\ndef migrated(db):\n    pass\n\n"
+        "@receiver(post_save)\ndef on_save(sender, **kw):\n    pass\n\n"
+        "@bot.event\nasync def on_ready():\n    pass\n",
+        "src/app/handlers.py",
+        id="fixture-and-event-handlers",
+    ),
+    pytest.param(
+        'import pluggy\n\nhookspec = pluggy.HookspecMarker("forge")\n\n@hookspec\n'
+        'def forge_languages():\n    """Register languages."""\n\n'
+        "@hookspec(firstresult=True)\ndef forge_pick(x):\n    ...\n",
+        "forge/hookspecs.py",
+        id="pluggy-hookspecs",
+    ),
+    pytest.param(
+        "class ContentDecoder:\n    def decode(self, data: bytes) -> bytes:\n"
+        "        raise NotImplementedError()\n\n    def flush(self) -> bytes:\n"
+        "        raise NotImplementedError()\n\n"
+        "class IdentityDecoder(ContentDecoder):\n    def decode(self, data):\n        return data\n",
+        "httpx/_decoders.py",
+        id="base-extended-in-file",
+    ),
+    pytest.param(
+        "class BaseTransport:\n    def handle_request(self, request):\n"
+        "        raise NotImplementedError(\"The 'handle_request' method must be implemented.\")\n\n"
+        "    def close(self) -> None:\n        pass\n\n"
+        "class AuthBase:\n    def __call__(self, r):\n"
+        '        raise NotImplementedError("Auth hooks must be callable.")\n',
+        "httpx/_transports/base.py",
+        id="base-by-name",
+    ),
+    pytest.param(
+        "class AsyncByteStream:\n    async def __aiter__(self):\n"
+        "        raise NotImplementedError(\"The '__aiter__' method must be implemented.\")\n"
+        '        yield b""\n\n    async def aclose(self) -> None:\n        pass\n',
+        "httpx/_types.py",
+        id="base-by-abstract-message",
+    ),
+    pytest.param(
+        "import abc\n\nclass Store(abc.ABC):\n    def load(self):\n        raise NotImplementedError\n\n"
+        "class Meta(metaclass=abc.ABCMeta):\n    def save(self):\n        pass\n",
+        "src/store.py",
+        id="abc-classes",
+    ),
+    pytest.param(
+        "class MockRequest:\n    def add_header(self, key, val):\n"
+        '        raise NotImplementedError("Cookie headers should be added with '
+        'add_unredirected_header()")\n',
+        "requests/cookies.py",
+        id="refusal-with-reason",
+    ),
+    pytest.param(
+        "class HTTPAdapter:\n    def add_headers(self, request, **kwargs):\n"
+        '        """Add any headers needed. This does\n        nothing by default, '
+        'but is left for overriding."""\n        pass\n',
+        "requests/adapters.py",
+        id="docstring-says-why",
+    ),
+    pytest.param(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    def send(self, request) -> Response: ...\n\n"
+        "class SessionRedirectMixin:\n    def send(self, request, **kwargs) -> Response: ...\n",
+        "requests/sessions.py",
+        id="type-checking-and-mixin",
+    ),
+    pytest.param(
+        "class _KeepOpenFile:\n    def __exit__(self, exc_type, exc, tb) -> None:\n        pass\n\n"
+        "class _NamedTextIOWrapper(io.TextIOWrapper):\n    def close(self) -> None:\n"
+        '        """The buffer belongs to some other object."""\n\n'
+        "def noop(*_args):\n    pass\n\ndef ignore(_event, _ctx):\n    pass\n",
+        "click/utils.py",
+        id="nothing-to-release-noop-underscores",
+    ),
+    pytest.param(
+        "def test_repr():\n    @click.command()\n    def command():\n        pass\n\n"
+        "    class FakePager:\n        def terminate(self):\n            pass\n\n"
+        "class RecordingStderr:\n    def flush(self):\n        pass\n",
+        "tests/test_basic.py",
+        id="test-doubles",
+    ),
+    pytest.param(
+        "x = 1  # type: ignore  # FIXME\n# const badData = 'XXX'\n", "src/m.py", id="py-non-markers"
+    ),
+]
+
+PLACEHOLDERS = [
+    pytest.param(
+        "@cli.command()\ndef deploy():\n    pass\n",
+        "src/app/cli.py",
+        [(3, "deploy", "pass")],
+        id="command-body-left-empty",
+    ),
+    pytest.param(
+        "class UserService:\n    def create(self, data):\n        raise NotImplementedError\n"
+        "\n    def delete(self, user_id):\n"
+        '        raise NotImplementedError("delete is not implemented yet")\n',
+        "src/users.py",
+        [
+            (3, "UserService.create", "not_implemented"),
+            (6, "UserService.delete", "not_implemented"),
+        ],
+        id="service-not-a-base",
+    ),
+    pytest.param(
+        'def load():\n    raise NotImplementedError("coming in phase 2")\n',
+        "src/load.py",
+        [(2, "load", "not_implemented")],
+        id="refusal-says-to-come",
+    ),
+    pytest.param(
+        "class Database:\n    def connect(self):\n        pass\n",
+        "src/db.py",
+        [(3, "Database.connect", "pass")],
+        id="database-is-not-a-base-name",
+    ),
+    pytest.param(
+        "def test_creates_user():\n    pass\n\nclass TestUsers:\n    def test_delete(self):\n"
+        "        ...\n",
+        "tests/test_users.py",
+        [(2, "test_creates_user", "pass"), (6, "TestUsers.test_delete", "ellipsis")],
+        id="empty-tests",
+    ),
+    pytest.param(
+        "def price(item):\n    # placeholder until the pricing API exists\n    return 9.99\n\n"
+        "def users():\n    return []  # stub\n\n# fake data for now\ndef config():\n"
+        '    return {"debug": True}\n',
+        "src/shop.py",
+        [
+            (3, "price", "hardcoded_return"),
+            (6, "users", "hardcoded_return"),
+            (10, "config", "hardcoded_return"),
+        ],
+        id="hardcoded-under-placeholder-comment",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "filename"), DELIBERATE)
+def test_deliberate_python_is_left_alone(source: str, filename: str, find: Find) -> None:
+    assert find(source, filename) == []
+
+
+@pytest.mark.parametrize(("source", "filename", "expected"), PLACEHOLDERS)
+def test_python_placeholders_still_found(
+    source: str, filename: str, expected: list[object], find: Find
+) -> None:
+    assert find(source, filename) == expected
+
+
+def test_hard_coded_return_without_a_comment_is_real_code(find: Find) -> None:
+    assert find("def answer():\n    return 42\n", "src/a.py") == []
+    assert find("function answer() {\n  return 42;\n}\n", "src/a.js") == []
+
+
+JS_DELIBERATE = [
+    pytest.param("const noop = () => { };\nfunction nop() {}\n", "dist/core/index.js", id="noop"),
+    pytest.param(
+        "class Request {\n  _destroy(error, callback) {\n    this.flush = async () => { };\n  }\n}\n",
+        "dist/core/index.js",
+        id="noop-stored-at-run-time",
+    ),
+    pytest.param(
+        "// @ts-expect-error FIXME\nthis._internals.hooks[event] = [...hooks];\n",
+        "dist/core/options.js",
+        id="directive-fixme",
+    ),
+    pytest.param(
+        "export function assertIs<T>(_arg: T): void {}\n"
+        "export const assertEqual = <A, B>(_: AssertEqual<A, B>): void => {};\n"
+        "export function assert<T>(_: any): asserts _ is T {}\n"
+        "export const anyProcessor = (_schema, _ctx, _json, _params) => {\n};\n",
+        "src/v4/core/util.ts",
+        id="type-level-assertions",
+    ),
+    pytest.param(
+        "const Class = class {\n  constructor(..._args: any[]) {}\n};\n",
+        "src/v4/core/util.ts",
+        id="rest-underscore-constructor",
+    ),
+    pytest.param(
+        "(_b = inst._zod).check ?? (_b.check = () => { });\n", "v4/core/checks.js", id="default"
+    ),
+    pytest.param(
+        "z.parse({ then: () => {}, catch: {} });\n"
+        "app.get('/', function(req, res){});\nrequest(app).get('/').end(function(){});\n"
+        "app.use(function handler(req, res, next) {});\n",
+        "lib/app.js",
+        id="callbacks-in-arguments",
+    ),
+    pytest.param(
+        "abstract class Shape {\n  onResize() {}\n  abstract area(): number;\n}\n"
+        "class Widget {\n  render() {}\n}\nclass Button extends Widget {\n  render() { return 1; }\n}\n",
+        "src/shapes.ts",
+        id="base-classes",
+    ),
+    pytest.param(
+        "class Repo {\n  find() {\n    throw new Error('find must be implemented by subclasses');\n"
+        "  }\n}\n",
+        "src/repo.ts",
+        id="abstract-message",
+    ),
+    pytest.param(
+        "test('async parse', async () => {\n  const goodData = () => {};\n"
+        "  // const badData = 'XXX';\n  expect(1).toBe(1);\n});\n"
+        "it.skip('later', () => {});\nbeforeEach(() => {});\n",
+        "src/tests/async-parsing.test.ts",
+        id="test-doubles-and-skips",
+    ),
+]
+
+JS_PLACEHOLDERS = [
+    pytest.param(
+        "test('masking', () => {});\nit('works', function () {\n});\n",
+        "src/tests/masking.test.ts",
+        [(1, "<anonymous>", "empty_body"), (2, "<anonymous>", "empty_body")],
+        id="empty-tests",
+    ),
+    pytest.param(
+        "export function createUser(data) {}\nexport const deleteUser = (id) => {};\n",
+        "src/users.ts",
+        [(1, "createUser", "empty_body"), (2, "deleteUser", "empty_body")],
+        id="definitions-left-empty",
+    ),
+    pytest.param(
+        "export function price() {\n  // placeholder until the pricing API exists\n"
+        "  return 9.99;\n}\n",
+        "src/shop.ts",
+        [(3, "price", "hardcoded_return")],
+        id="hardcoded-under-placeholder-comment",
+    ),
+    pytest.param(
+        "// TODO: implement paging\nexport const page = 1;\n",
+        "src/page.ts",
+        [(1, None, "todo_comment")],
+        id="todo-implement",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "filename"), JS_DELIBERATE)
+def test_deliberate_js_ts_is_left_alone(source: str, filename: str, find: Find) -> None:
+    assert find(source, filename) == []
+
+
+@pytest.mark.parametrize(("source", "filename", "expected"), JS_PLACEHOLDERS)
+def test_js_ts_placeholders_still_found(
+    source: str, filename: str, expected: list[object], find: Find
+) -> None:
+    assert find(source, filename) == expected

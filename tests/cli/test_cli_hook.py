@@ -1,0 +1,467 @@
+"""``forge hook``: real Claude Code hook events on stdin, the installed ``forge`` deciding.
+
+Each event carries the fields Claude Code sends (``session_id``,
+``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, and
+``tool_name``/``tool_input``/``tool_response`` or ``stop_hook_active``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from forge_testing import forge_executable
+
+PLAN = {
+    "modules": [
+        {
+            "id": "api",
+            "title": "API",
+            "objective": "total() returns 2",
+            "files": ["api.py", "app.py"],
+            "verify": [f"{sys.executable} -c 'import api; assert api.total() == 2'"],
+            "doneWhen": "the verify command passes",
+        }
+    ]
+}
+
+
+def run_hook(
+    event: dict[str, Any], *, cwd: Path, env: dict[str, str] | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """Feed ``event`` to ``forge hook``; the decision on stdout (None: allowed silently), stderr."""
+    completed = subprocess.run(
+        [forge_executable(), "hook"],
+        input=json.dumps(event),
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    out = completed.stdout.strip()
+    return (json.loads(out) if out else None), completed.stderr
+
+
+def post_tool_use(cwd: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """A PostToolUse event as Claude Code sends it after a successful write."""
+    path = tool_input.get("file_path") or tool_input.get("notebook_path") or ""
+    return {
+        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
+        "transcript_path": str(cwd / "transcript.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_response": {"filePath": path, "success": True},
+    }
+
+
+def stop(cwd: Path, *, active: bool = False, event: str = "SubagentStop") -> dict[str, Any]:
+    """A Stop or SubagentStop event."""
+    return {
+        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
+        "transcript_path": str(cwd / "transcript.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "stop_hook_active": active,
+    }
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def forge_project(root: Path, *, total: int = 1) -> None:
+    """A project with a plan whose module ``api`` passes when ``total()`` returns 2."""
+    write(root / ".forge" / "plans" / "plan.json", json.dumps(PLAN))
+    write(root / "api.py", f"def total():\n    return {total}\n")
+    write(root / "app.py", "from api import total\n\nprint(total())\n")
+
+
+def attempts(root: Path, run_id: str = "run-1", module: str = "api") -> int:
+    path = root / ".forge" / "iterations" / run_id / f"{module}.json"
+    return len(json.loads(path.read_text(encoding="utf-8"))["attempts"]) if path.exists() else 0
+
+
+WORKER = {"FORGE_MODULE_ID": "api", "FORGE_RUN_ID": "run-1"}
+
+
+# --- PostToolUse -----------------------------------------------------------------------
+
+
+def test_a_broken_write_is_blocked_with_the_file_and_place_named(project: Path) -> None:
+    bad = write(project / "src" / "calc.py", "def add(a, b:\n    return a + b\n")
+    decision, _ = run_hook(
+        post_tool_use(project, "Write", {"file_path": str(bad), "content": bad.read_text()}),
+        cwd=project,
+    )
+    assert decision is not None and decision["decision"] == "block"
+    assert "src/calc.py:1:" in decision["reason"]
+    assert "missing `)`" in decision["reason"] or "never closed" in decision["reason"]
+
+
+def test_a_good_write_is_allowed_silently(project: Path) -> None:
+    good = write(project / "calc.py", "def add(a, b):\n    return a + b\n")
+    decision, stderr = run_hook(
+        post_tool_use(project, "Write", {"file_path": str(good), "content": good.read_text()}),
+        cwd=project,
+    )
+    assert decision is None
+    assert stderr == ""
+
+
+def test_an_edit_importing_a_name_its_neighbour_does_not_export_is_blocked(project: Path) -> None:
+    write(project / "api.py", "def total():\n    return 1\n")
+    app = write(project / "app.py", "from api import totals\n")
+    decision, _ = run_hook(
+        post_tool_use(
+            project,
+            "Edit",
+            {"file_path": str(app), "old_string": "total", "new_string": "totals"},
+        ),
+        cwd=project,
+    )
+    assert decision is not None and decision["decision"] == "block"
+    assert (
+        "app.py:1:17: 'totals' is not exported by api.py (did you mean 'total'?)"
+        in (decision["reason"])
+    )
+
+
+def test_an_edit_that_breaks_a_listed_importer_is_blocked_at_the_importer(project: Path) -> None:
+    forge_project(project)
+    api = write(project / "api.py", "def grand_total():\n    return 2\n")
+    decision, _ = run_hook(
+        post_tool_use(project, "MultiEdit", {"file_path": "api.py", "edits": []}),
+        cwd=project,
+        env=WORKER,
+    )
+    assert decision is not None and decision["decision"] == "block"
+    assert "app.py:1:17: 'total' is not exported by api.py" in decision["reason"]
+    # Without the module, forge does not know app.py is its neighbour.
+    decision, _ = run_hook(
+        post_tool_use(project, "Write", {"file_path": str(api), "content": ""}), cwd=project
+    )
+    assert decision is None
+
+
+def test_the_neighbours_come_from_the_session_worktree_too(project: Path) -> None:
+    forge_project(project)
+    worktree = project / "wt-api"
+    forge_project(worktree)
+    write(
+        project / ".forge" / "state" / "run-1.json",
+        json.dumps({"runId": "run-1", "worktrees": {"api": "wt-api"}}),
+    )
+    write(worktree / "api.py", "def grand_total():\n    return 2\n")
+    decision, _ = run_hook(
+        post_tool_use(worktree, "Edit", {"file_path": str(worktree / "api.py")}), cwd=worktree
+    )
+    assert decision is not None and "app.py:1:17: 'total'" in decision["reason"]
+
+
+def test_codex_apply_patch_names_its_files_in_the_patch(project: Path) -> None:
+    write(project / "util.py", "def helper(:\n")
+    patch = "*** Begin Patch\n*** Add File: util.py\n+def helper(:\n*** End Patch\n"
+    decision, _ = run_hook(post_tool_use(project, "apply_patch", {"command": patch}), cwd=project)
+    assert decision is not None and "util.py:1:" in decision["reason"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Bash", {"command": "echo 'def f(:' > broken.py"}),
+        ("Read", {"file_path": "broken.py"}),
+        ("Write", {"file_path": "notes.txt", "content": "def f(:"}),
+        ("Write", {"file_path": "missing.py", "content": ""}),
+        ("TodoWrite", {"todos": []}),
+    ],
+)
+def test_other_tools_and_unknown_files_are_allowed_silently(
+    project: Path, tool: str, tool_input: dict[str, Any]
+) -> None:
+    write(project / "broken.py", "def f(:\n")
+    write(project / "notes.txt", "def f(:\n")
+    decision, stderr = run_hook(post_tool_use(project, tool, tool_input), cwd=project)
+    assert decision is None
+    assert stderr == ""
+
+
+def test_an_edit_is_checked_without_writing_anything(project: Path) -> None:
+    bad = write(project / "calc.py", "def add(:\n")
+    run_hook(post_tool_use(project, "Write", {"file_path": str(bad)}), cwd=project)
+    assert not (project / ".forge").exists()
+
+
+# --- Stop / SubagentStop ---------------------------------------------------------------
+
+
+def test_a_failing_modules_subagent_stop_is_blocked_with_a_summary(project: Path) -> None:
+    forge_project(project)
+    decision, _ = run_hook(stop(project), cwd=project, env=WORKER)
+    assert decision is not None and decision["decision"] == "block"
+    reason = decision["reason"]
+    assert "module api fails" in reason and "attempt 1 of 3 -> RETRY" in reason
+    assert "FAIL command" in reason and "AssertionError" in reason
+    assert attempts(project) == 1
+
+
+def test_a_passing_modules_stop_is_allowed_and_recorded(project: Path) -> None:
+    forge_project(project, total=2)
+    decision, _ = run_hook(stop(project, event="Stop"), cwd=project, env=WORKER)
+    assert decision is None
+    assert attempts(project) == 1
+    status = json.loads((project / ".forge" / "status.json").read_text(encoding="utf-8"))
+    assert status["runId"] == "run-1"
+
+
+def test_escalate_allows_the_stop_with_the_reason(project: Path) -> None:
+    forge_project(project)
+    write(project / "pyproject.toml", "[tool.forge]\nmax-attempts = 1\n")
+    decision, _ = run_hook(stop(project), cwd=project, env=WORKER)
+    assert decision is not None and "decision" not in decision
+    assert "-> ESCALATE" in decision["systemMessage"]
+    assert "a person must look" in decision["systemMessage"]
+
+
+def test_a_repeated_stop_with_nothing_changed_is_not_looped(project: Path) -> None:
+    forge_project(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    first, _ = run_hook(stop(project), cwd=project, env=WORKER)
+    assert first is not None and first["decision"] == "block"
+    again, _ = run_hook(stop(project, active=True), cwd=project, env=WORKER)
+    assert again is not None and "decision" not in again
+    assert "nothing changed" in again["systemMessage"]
+    assert attempts(project) == 1  # not validated again
+    # An untracked file the agent adds is a change: the stop is validated again.
+    write(project / "notes.md", "tried something\n")
+    third, _ = run_hook(stop(project, active=True), cwd=project, env=WORKER)
+    assert third is not None and "attempt 2 of 3" in third["systemMessage"]
+    assert attempts(project) == 2
+
+
+def test_a_fixed_module_stops_after_a_block(project: Path) -> None:
+    forge_project(project)
+    blocked, _ = run_hook(stop(project), cwd=project, env=WORKER)
+    assert blocked is not None and blocked["decision"] == "block"
+    write(project / "api.py", "def total():\n    return 2\n")
+    decision, _ = run_hook(stop(project, active=True), cwd=project, env=WORKER)
+    assert decision is None
+    assert attempts(project) == 2
+    assert not (project / ".forge" / "hook" / "run-1" / "api.json").exists()
+
+
+def test_a_worker_in_a_git_worktree_is_found_from_the_session_state(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No FORGE_* variables at all: the main checkout's .forge and the session's worktrees."""
+    monkeypatch.delenv("FORGE_CWD")
+    forge_project(project)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=project, check=True)
+    write(project / ".gitignore", ".forge/\n")
+    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
+    worktree = project.parent / "wt-api"
+    subprocess.run(
+        [*git, "worktree", "add", "-q", str(worktree), "-b", "forge/api"], cwd=project, check=True
+    )
+    write(
+        project / ".forge" / "state" / "run-7.json",
+        json.dumps(
+            {
+                "runId": "run-7",
+                "planPath": ".forge/plans/plan.json",
+                "worktrees": {"api": "../wt-api"},
+            }
+        ),
+    )
+    (worktree / "src").mkdir()
+    decision, _ = run_hook(stop(worktree / "src"), cwd=worktree / "src")
+    assert decision is not None and decision["decision"] == "block"
+    assert attempts(project, "run-7") == 1
+    # The orchestrator in the main checkout owns no module: its stop is not checked.
+    decision, _ = run_hook(stop(project, event="Stop"), cwd=project)
+    assert decision is None
+    assert attempts(project, "run-7") == 1
+
+
+def test_a_stop_outside_any_forge_project_is_allowed_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("FORGE_CWD", raising=False)
+    decision, stderr = run_hook(stop(tmp_path, event="Stop"), cwd=tmp_path)
+    assert decision is None and stderr == ""
+
+
+# --- forge's own failures allow --------------------------------------------------------
+
+
+def test_a_crash_of_forge_allows_with_one_line_on_stderr(project: Path) -> None:
+    forge_project(project)
+    write(project / "pyproject.toml", "[tool.forge]\nmax-attempts = 'many'\n")
+    bad = write(project / "calc.py", "def add(:\n")
+    for event, env in (
+        (stop(project), WORKER),
+        (post_tool_use(project, "Write", {"file_path": str(bad)}), {}),
+    ):
+        decision, stderr = run_hook(event, cwd=project, env=env)
+        assert decision is None
+        assert stderr.count("\n") == 1
+        assert stderr.startswith("forge hook: allowed without checking:")
+        assert "max-attempts" in stderr
+
+
+@pytest.mark.parametrize(
+    ("stdin", "env", "says"),
+    [
+        ("not json", {}, "not a JSON hook event"),
+        ("[1, 2]", {}, "not a JSON object"),
+        (
+            json.dumps({"hook_event_name": "Stop", "cwd": "."}),
+            {"FORGE_MODULE_ID": "nope"},
+            "no usable module 'nope'",
+        ),
+        (
+            json.dumps({"hook_event_name": "Stop"}),
+            {"FORGE_MODULE_ID": "api", "FORGE_RUN_ID": "../x"},
+            "not a valid run id",
+        ),
+        (
+            json.dumps({"hook_event_name": "Stop"}),
+            {"FORGE_MODULE_ID": "api", "FORGE_PLAN": "missing.json"},
+            "no such file",
+        ),
+    ],
+)
+def test_a_bad_event_or_setup_allows_with_the_reason(
+    project: Path, stdin: str, env: dict[str, str], says: str
+) -> None:
+    forge_project(project)
+    completed = subprocess.run(
+        [forge_executable(), "hook"],
+        input=stdin,
+        cwd=project,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout == ""
+    assert says in completed.stderr and completed.stderr.count("\n") == 1
+
+
+def test_unknown_events_are_allowed_silently(project: Path) -> None:
+    forge_project(project)
+    event = {**stop(project), "hook_event_name": "SessionStart", "source": "startup"}
+    decision, stderr = run_hook(event, cwd=project, env=WORKER)
+    assert decision is None and stderr == ""
+    assert attempts(project) == 0
+
+
+def test_the_hook_does_not_import_mcp(project: Path) -> None:
+    bad = write(project / "calc.py", "def add(:\n")
+    script = (
+        "import io, sys\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(post_tool_use(project, 'Write', {'file_path': str(bad)})).encode()!r}))\n"
+        "from forge.cli import main\n"
+        "main(['hook'])\n"
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')), file=sys.stderr)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert '"decision": "block"' in completed.stdout
+    assert completed.stderr.strip() == "[]"
+
+
+# --- the cheap answer for a clean stand-alone Python file ------------------------------
+
+LOADED = """
+import io, sys
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from forge.cli import main
+main(["hook"])
+heavy = ("forge.validate.run", "pydantic", "tree_sitter", "mcp")
+print(sorted(name for name in heavy if name in sys.modules), file=sys.stderr)
+"""
+
+
+def loaded_after(
+    event: dict[str, Any], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[str, list[str]]:
+    """Run the hook in a fresh interpreter: its stdout, and which heavy modules it imported."""
+    # -I: the project's own json.py must not shadow the standard library for forge itself.
+    completed = subprocess.run(
+        [sys.executable, "-I", "-c", LOADED, json.dumps(event)],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return completed.stdout, json.loads(completed.stderr.strip().replace("'", '"'))
+
+
+def test_a_clean_standalone_python_file_is_allowed_without_loading_the_checks(
+    project: Path,
+) -> None:
+    good = write(project / "tool.py", "import json\nfrom os import path\n\nprint(json, path)\n")
+    out, heavy = loaded_after(post_tool_use(project, "Write", {"file_path": str(good)}), project)
+    assert out == "" and heavy == []
+
+
+@pytest.mark.parametrize(
+    ("files", "why"),
+    [
+        (
+            {"app.py": "from json import dumps\n", "json.py": "def loads(t):\n    return t\n"},
+            "a project file shadows the standard library module",
+        ),
+        (
+            {"app.py": "from .util import helper\n", "util.py": "def other():\n    pass\n"},
+            "a relative import",
+        ),
+        ({"app.py": "import requestz\n"}, "a package outside the standard library"),
+        ({"app.py": "def f(:\n"}, "CPython rejects it"),
+    ],
+)
+def test_anything_but_a_clean_standalone_file_gets_the_checks(
+    project: Path, files: dict[str, str], why: str
+) -> None:
+    for name, text in files.items():
+        write(project / name, text)
+    out, heavy = loaded_after(
+        post_tool_use(project, "Write", {"file_path": str(project / "app.py")}), project
+    )
+    assert "forge.validate.run" in heavy, why
+    if "json.py" in files:
+        assert "'dumps' is not exported by json.py" in out
+
+
+def test_a_module_file_gets_the_checks_even_when_clean(project: Path) -> None:
+    forge_project(project)
+    good = write(project / "tool.py", "import json\n")
+    event = post_tool_use(project, "Write", {"file_path": str(good)})
+    assert loaded_after(event, project)[1] == []  # no module: FORGE_MODULE_ID is not set
+    assert "forge.validate.run" in loaded_after(event, project, env=WORKER)[1]
