@@ -1,14 +1,51 @@
-"""Generated source files and broken variants, shared by the syntax benchmarks.
+"""Source files and broken variants, shared by the syntax benchmarks and tests.
 
-Every file is generated from a seed, so a run is reproducible: the same
-seeds give the same files and the same mutations.
+- Generated files: every file comes from a seed, so a run is reproducible.
+- Real files: published packages, pinned, downloaded at run time into a temp
+  dir with the registries' own clients (``npm pack``, ``pip download
+  --no-binary :all:``); never committed. :func:`download` returns None when
+  the registry cannot be reached.
+
+Mutations are seeded too: the same seeds give the same broken variants.
 """
 
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+
+#: Published JS/TS packages that ship their sources: ESM and CommonJS JavaScript,
+#: TypeScript (modern .d.ts in type-fest), TSX (the TanStack React packages).
+NPM_PACKAGES = (
+    "zod@3.25.76",
+    "rxjs@7.8.2",
+    "type-fest@5.10.0",
+    "@reduxjs/toolkit@2.14.0",
+    "@tanstack/query-core@5.108.0",
+    "@tanstack/react-query@5.108.0",
+    "@tanstack/react-router@1.170.46",
+    "@tanstack/react-form@1.33.5",
+    "mobx@7.1.3",
+    "hono@4.13.19",
+    "lodash-es@4.18.1",
+    "lodash@4.18.1",
+    "express@5.3.0",
+    "preact@11.2.0",
+)
+#: Python sdists (source distributions: the code as written, tests included).
+PYPI_PACKAGES = (
+    "requests==2.34.2",
+    "rich==15.0.0",
+    "click==8.5.1",
+    "attrs==26.1.0",
+    "flask==3.1.3",
+)
 
 #: Generated JavaScript is ESM: ``.mjs``, because ``node --check`` on a ``.js``
 #: file with ``export`` in it exits 0 without checking (Node 20).
@@ -238,3 +275,120 @@ MUTATIONS: dict[str, Callable[[str, random.Random], str | None]] = {
     "cut_file": cut_file,
     "unterminated_string": unterminated_string,
 }
+
+
+# --- real packages, downloaded at run time ------------------------------------
+
+
+def download(
+    destination: Path, *, npm: tuple[str, ...] = NPM_PACKAGES, pypi: tuple[str, ...] = PYPI_PACKAGES
+) -> list[Path] | None:
+    """Download and unpack ``npm`` and ``pypi`` packages under ``destination``.
+
+    Returns one folder per package, or None when a registry cannot be reached
+    (or its client is missing).
+    """
+    archives = destination / "archives"
+    archives.mkdir(parents=True, exist_ok=True)
+    folders: list[Path] = []
+    for spec in npm:
+        if shutil.which("npm") is None:
+            return None
+        done = subprocess.run(
+            ["npm", "pack", "--silent", "--pack-destination", str(archives), spec],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        if done.returncode:
+            return None
+        folders.append(_unpack(archives / done.stdout.strip().splitlines()[-1], destination))
+    for spec in pypi:
+        before = set(archives.iterdir())
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--dest",
+                str(archives),
+                spec,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        fresh = sorted(set(archives.iterdir()) - before)
+        if done.returncode or not fresh:
+            return None
+        folders.append(_unpack(fresh[0], destination))
+    return folders
+
+
+def _unpack(archive: Path, destination: Path) -> Path:
+    name = archive.name
+    for ending in (".tar.gz", ".tgz", ".zip"):
+        name = name.removesuffix(ending)
+    folder = destination / "packages" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(folder)
+    else:
+        with tarfile.open(archive) as bundle:
+            if hasattr(tarfile, "data_filter"):
+                bundle.extractall(folder, filter="data")
+            else:  # Python before 3.10.12: archives from the registries, members checked
+                members = [
+                    m
+                    for m in bundle.getmembers()
+                    if (m.isfile() or m.isdir())
+                    and not m.name.startswith(("/", ".."))
+                    and ".." not in Path(m.name).parts
+                ]
+                bundle.extractall(folder, members=members)
+    return folder
+
+
+def sample_files(
+    folders: list[Path],
+    suffixes: tuple[str, ...],
+    per_package: int,
+    max_bytes: int = 200_000,
+    seed: int = 13,
+) -> list[Path]:
+    """Up to ``per_package`` files of ``suffixes`` from each folder, seeded, under ``max_bytes``."""
+    chosen: list[Path] = []
+    for folder in folders:
+        pool = sorted(
+            path
+            for path in folder.rglob("*")
+            if path.is_file()
+            and _suffix(path) in suffixes
+            and "node_modules" not in path.parts
+            and 0 < path.stat().st_size <= max_bytes
+        )
+        chosen += sorted(
+            random.Random(f"{seed}-{folder.name}").sample(pool, min(per_package, len(pool)))
+        )
+    return chosen
+
+
+def _suffix(path: Path) -> str:
+    return path.suffix.lower()
+
+
+def mutant_path(path: Path, number: int) -> Path:
+    """Where the ``number``-th mutant of ``path`` goes: beside it, same extensions.
+
+    Beside it, so the nearest package.json and pyproject.toml still apply.
+    """
+    stem, _, rest = path.name.partition(".")
+    return path.with_name(f"{stem}__mutant{number}.{rest}")

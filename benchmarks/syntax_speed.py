@@ -11,10 +11,14 @@ are checked:
   TSX; tsc is slow, so it runs on a sample of files and the per-file mean is
   scaled to all of them, as printed).
 
-It prints both times and the ratio, then forge's files per second on the
+It prints both times and the ratio, then the cost of the syntax authority
+(oxc) on ``--authority-files`` TypeScript files: forge with it against
+tree-sitter alone (forge before the authority), best of 5 alternating runs in
+this process, target within 1.5x; then forge's files per second on the
 running interpreter's standard library. Usage::
 
     python benchmarks/syntax_speed.py [--files 200] [--units 3] [--tsc-sample 10]
+        [--authority-files 100]
 
 ``npx`` must find ``tsc`` (``npm install typescript`` in the working dir, or
 on ``PATH``); without it the TypeScript lines say so.
@@ -40,8 +44,11 @@ from forge.plugin_manager import build_plugin_host
 TARGETS = {"python": 50, "javascript": 50, "typescript": 500, "tsx": 500}
 
 
-def forge_seconds(files: list[Path]) -> tuple[float, int]:
-    """Seconds forge takes to check ``files`` from cold, and how many failed."""
+def forge_seconds(files: list[Path], *, authority: bool = True) -> tuple[float, int]:
+    """Seconds forge takes to check ``files`` from cold, and how many failed.
+
+    ``authority=False`` is tree-sitter alone, as forge was before issue 13.
+    """
     started = time.perf_counter()
     registry = LanguageRegistry.from_plugins(build_plugin_host())
     parsing = ParseSession(registry, ParseCache(), max_file_bytes=5_000_000)
@@ -49,8 +56,19 @@ def forge_seconds(files: list[Path]) -> tuple[float, int]:
     for path in files:
         parsed = parsing.parse(path)
         assert parsed is not None, path
-        failed += not check_syntax(path.name, parsed).passed
+        decider = registry.authority(parsed.language.name) if authority else None
+        failed += not check_syntax(path.name, parsed, decider).passed
     return time.perf_counter() - started, failed
+
+
+def authority_cost(files: list[Path], rounds: int = 5) -> tuple[float, float]:
+    """Best-of-``rounds`` seconds for ``files`` with the authority and with tree-sitter alone."""
+    forge_seconds(files[:1])  # imports and the parser thread, once per process
+    with_authority, alone = [], []
+    for _ in range(rounds):
+        alone.append(forge_seconds(files, authority=False)[0])
+        with_authority.append(forge_seconds(files)[0])
+    return min(with_authority), min(alone)
 
 
 def subprocess_seconds(command: list[str], files: list[Path]) -> float:
@@ -75,6 +93,7 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=200)
     parser.add_argument("--units", type=int, default=3, help="~40-line units per file")
     parser.add_argument("--tsc-sample", type=int, default=10)
+    parser.add_argument("--authority-files", type=int, default=100)
     args = parser.parse_args()
     commands = {
         "python": [sys.executable, "-m", "py_compile"],
@@ -121,6 +140,14 @@ def main() -> int:
                 f"{language:<11} {ours:>8.3f}s {theirs:>11.2f}s {theirs / ours:>7.0f}x  "
                 f">= {TARGETS[language]}x{note}"
             )
+    with tempfile.TemporaryDirectory() as temp:
+        files = write_generated(Path(temp), "typescript", args.authority_files, args.units)
+        ours, alone = authority_cost(files)
+        ratio = ours / alone
+        print(
+            f"{args.authority_files} TypeScript files: {ours:.3f}s with oxc, {alone:.3f}s "
+            f"tree-sitter alone: {ratio:.2f}x (target <= 1.5x: {'met' if ratio <= 1.5 else 'MISSED'})"
+        )
     root = Path(sysconfig.get_paths()["stdlib"])
     stdlib = [p for p in root.rglob("*.py") if "site-packages" not in p.parts]
     started = time.perf_counter()

@@ -23,9 +23,33 @@ DEFAULT_MAX_PARSE_BYTES = 5 * 1024 * 1024
 
 
 def project_root() -> Path:
-    """The project whose ``.forge/`` folder forge uses: ``FORGE_CWD``, else the working dir."""
+    """The project whose ``.forge/`` folder forge uses: ``FORGE_CWD``, else the working dir.
+
+    Raises :class:`ConfigError` (nothing created) when ``FORGE_CWD`` names no
+    directory, and when the working dir is the filesystem root: forge would
+    put ``.forge/`` there, which nobody means unless ``FORGE_CWD`` says so.
+    """
     configured = os.environ.get("FORGE_CWD")
-    return Path(configured).expanduser().resolve() if configured else Path.cwd().resolve()
+    if configured:
+        root = Path(configured).expanduser()
+        if not root.is_dir():
+            what = "is not a directory" if root.exists() else "does not exist"
+            raise ConfigError(
+                f"FORGE_CWD={configured} {what}: set FORGE_CWD to the project's folder, or unset it"
+            )
+        return root.resolve()
+    try:
+        root = Path.cwd().resolve()
+    except OSError as exc:  # the working dir was removed under us
+        raise ConfigError(
+            f"the working directory is gone ({exc.strerror}): cd to the project"
+        ) from None
+    if root == Path(root.anchor):
+        raise ConfigError(
+            f"the working directory is {root}, not a project: cd to the project's folder, "
+            f"or set FORGE_CWD={root} to use it"
+        )
+    return root
 
 
 def forge_home() -> Path:

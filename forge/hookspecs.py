@@ -67,10 +67,12 @@ def forge_languages() -> list[Language] | None:
     to register nothing (for example when an optional dependency is absent).
 
     Optional fields: ``detect_encoding`` (files may declare a non-UTF-8
-    encoding), ``accepts`` (an authoritative in-process parser that can clear
-    a grammar's false positive), ``check_tree`` (syntax rules the grammar does
-    not enforce) and ``fallback`` (give way silently to any other plugin's
-    language with the same name or extension, as the language pack does).
+    encoding), ``authority`` (loads a complete in-process parser whose
+    :class:`forge.models.SyntaxVerdict` decides whether a file parses: it
+    clears the grammar's false alarms and reports what the grammar misses),
+    ``check_tree`` (syntax rules the grammar does not enforce) and
+    ``fallback`` (give way silently to any other plugin's language with the
+    same name or extension, as the language pack does).
 
     **Conflicts:** two languages with one name, or two languages claiming one
     extension, are an error naming both plugins; the later-registered one is
@@ -143,7 +145,10 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     :param workspace: the shared :class:`forge.workspace.Workspace`: the
         working dir, path resolution, the project's ``[tool.forge]`` config and
         the parse cache. Parse files through it, never on your own: each file is
-        read and parsed at most once per call, whichever checks use it.
+        read and parsed at most once per call, whichever checks use it. A check
+        that takes long may call ``workspace.report_progress("what was done")``
+        after each unit of work (``command`` does, per command): an MCP client
+        that asked for progress sees it; otherwise it costs nothing.
 
     **Returns:** a list of :class:`forge.models.CheckResult` (or subclasses),
     one per target checked, each with a ``type`` of your check's id

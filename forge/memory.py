@@ -364,7 +364,8 @@ def _render(
         if not searched:
             return f"No memories in {where} yet: save learnings with memory_save."
         return f'No memories in {where} match "{query}" ({searched} searched): try other words.'
-    lines = [f'{len(memories)} memories for "{query}" ({searched} searched):']
+    noun = "memory" if len(memories) == 1 else "memories"
+    lines = [f'{len(memories)} {noun} for "{query}" ({searched} searched):']
     for scope in scopes:
         group = [m for m in memories if m.scope == scope]
         if group:

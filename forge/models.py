@@ -13,6 +13,7 @@ your own check, return :class:`Language` from ``forge_languages`` and
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -22,6 +23,7 @@ from pydantic import (
     Field,
     SerializeAsAny,
     SerializerFunctionWrapHandler,
+    computed_field,
     field_validator,
     model_serializer,
 )
@@ -260,6 +262,16 @@ class CheckResult(WireModel):
         return f"{self.type}:{self.target}"
 
 
+class FileResult(CheckResult):
+    """A result about one listed file (``file_check``, ``syntax_check``)."""
+
+    # The Node reference server names the file ``file``; orchestrator prompts read it.
+    @computed_field(description="The file as listed: the reference server's name for target.")
+    def file(self) -> str:
+        """The file this result is about (the same as ``target``)."""
+        return self.target
+
+
 class TestCounts(WireModel):
     """What a test runner reported running, read from its summary in a command's output."""
 
@@ -282,6 +294,12 @@ class TestCounts(WireModel):
 class CommandResult(CheckResult):
     """Outcome of one verify command."""
 
+    # The Node reference server names the command ``command``; orchestrator prompts read it.
+    @computed_field(description="The command as given: the reference server's name for target.")
+    def command(self) -> str:
+        """The command this result is about (the same as ``target``)."""
+        return self.target
+
     exit_code: int | None = Field(
         description="Exit status; negative for a signal; null if not started."
     )
@@ -303,8 +321,8 @@ class SyntaxLocation(Location):
     source_line: str = Field(description="The line as written (long lines are cut).")
 
 
-class SyntaxResult(CheckResult):
-    """Outcome of parsing one file with its language's tree-sitter grammar."""
+class SyntaxResult(FileResult):
+    """Outcome of one file's syntax check: its language's authority decides, tree-sitter locates."""
 
     language: str = Field(description="Language the file was parsed as, e.g. python.")
     error_count: int = Field(
@@ -354,6 +372,37 @@ class ContractResult(CheckResult):
 # --- plugin descriptors ------------------------------------------------------
 
 
+class SyntaxVerdict(BaseModel):
+    """A syntax authority's verdict on one file.
+
+    ``line`` and ``column`` (1-based, column in characters) say where the first
+    error is; ``message`` names the construct (``'return' outside function``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    valid: bool
+    line: int = Field(default=1, ge=1)
+    column: int = Field(default=1, ge=1)
+    message: str = ""
+
+
+class SyntaxAuthority(BaseModel):
+    """A complete parser that decides whether a file parses: see ``Language.authority``.
+
+    ``check(path, source)`` gets the file's path (its parse goal may depend on
+    it: ``.cjs``, the nearest ``package.json``, ``requires-python``) and its
+    UTF-8 source, and returns a :class:`SyntaxVerdict`, or None when it has no
+    verdict for this file (tree-sitter then decides alone). ``name`` says
+    which parser decides, for ``forge plugins``.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    check: Callable[[Path, bytes], SyntaxVerdict | None]
+
+
 class Language(BaseModel):
     """A language forge can parse: returned by ``forge_languages``.
 
@@ -383,12 +432,13 @@ class Language(BaseModel):
             "UTF-8 before parsing."
         ),
     )
-    accepts: Callable[[bytes], bool] | None = Field(
+    authority: Callable[[], SyntaxAuthority | None] | None = Field(
         default=None,
         description=(
-            "An authoritative in-process parser (Python's own compiler), asked only about a "
-            "file the grammar flagged: True means the source is valid and the grammar's "
-            "errors are false positives."
+            "Loads the complete in-process parser that decides whether a file of this language "
+            "parses (CPython's compiler, oxc for JavaScript and TypeScript); called at most once, "
+            "like load_grammar. When it raises (the parser is not installed: ImportError) or "
+            "returns None, tree-sitter decides alone and forge plugins says why."
         ),
     )
     check_tree: Callable[[Any], list[tuple[int, int, str]]] | None = Field(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from forge.errors import ForgeError
-from forge.models import Language
+from forge.models import Language, SyntaxAuthority
 from forge.plugin_manager import PluginProblem as RegistryProblem
 
 if TYPE_CHECKING:
@@ -107,6 +107,8 @@ class LanguageRegistry:
         self.problems: list[RegistryProblem] = []
         self._grammars: dict[str, tree_sitter.Language] = {}
         self._grammar_errors: dict[str, str] = {}
+        self._authorities: dict[str, SyntaxAuthority | None] = {}
+        self._authority_errors: dict[str, str] = {}
         self._lock = threading.Lock()
         self._local = threading.local()
 
@@ -245,6 +247,39 @@ class LanguageRegistry:
             )
         else:
             self._grammars[name] = grammar
+
+    def authority(self, name: str) -> SyntaxAuthority | None:
+        """Language ``name``'s syntax authority, loaded on first use; None when it has none.
+
+        A loader that raises is recorded (:meth:`decider` shows it) and
+        tree-sitter decides alone, as when the authority is not installed.
+        """
+        with self._lock:
+            if name not in self._authorities:
+                self._authorities[name] = self._load_authority(name)
+            return self._authorities[name]
+
+    def _load_authority(self, name: str) -> SyntaxAuthority | None:
+        from forge.plugin_manager import describe_exception
+
+        entry = self._by_name[name]
+        if entry.language.authority is None:
+            return None
+        try:
+            loaded = entry.language.authority()
+        except Exception as exc:  # a plugin's parser must not take forge down
+            self._authority_errors[name] = describe_exception(exc)
+            return None
+        return loaded if isinstance(loaded, SyntaxAuthority) else None
+
+    def decider(self, name: str) -> str:
+        """Which parser decides whether a file of language ``name`` parses, in words."""
+        authority = self.authority(name)
+        if authority is not None:
+            return authority.name
+        if name in self._authority_errors:
+            return f"tree-sitter only ({self._authority_errors[name]})"
+        return "tree-sitter only"
 
     def parse_source(self, name: str, source: bytes) -> tree_sitter.Tree:
         """Parse ``source`` with language ``name``'s grammar (one parser per thread)."""

@@ -233,11 +233,12 @@ def remove(path: Path) -> bool:
     return True
 
 
-def newest(folder: Path, suffix: str) -> Path | None:
+def newest(folder: Path, suffix: str, *, skip: tuple[str, ...] = ()) -> Path | None:
     """The most recently modified file in ``folder`` whose name ends in ``suffix``.
 
-    Hidden files (the temp files of atomic writes) are ignored; ties go to the
-    later name so the answer is deterministic.
+    Hidden files (the temp files of atomic writes) and names starting with one
+    of ``skip`` are ignored; ties go to the later name so the answer is
+    deterministic.
     """
     best: tuple[int, str] | None = None
     found: Path | None = None
@@ -246,7 +247,7 @@ def newest(folder: Path, suffix: str) -> Path | None:
     except OSError:  # no such folder, or unreadable: nothing there
         return None
     for entry in entries:
-        if entry.name.startswith(".") or not entry.name.endswith(suffix):
+        if entry.name.startswith((".", *skip)) or not entry.name.endswith(suffix):
             continue
         try:
             if not entry.is_file():

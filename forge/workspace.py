@@ -8,11 +8,15 @@ whichever checks look at it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from forge.config import ForgeConfig
 from forge.parsing import LanguageRegistry, ParseCache, ParsedFile, ParseSession
+
+#: Told of each step of a validate call: (steps done so far, total if known, what was done).
+ProgressCallback = Callable[[int, "int | None", str], None]
 
 
 class Workspace:
@@ -26,8 +30,11 @@ class Workspace:
         plugin_options: dict[str, dict[str, Any]] | None = None,
         languages: LanguageRegistry | None = None,
         parse_cache: ParseCache | None = None,
+        progress: ProgressCallback | None = None,
     ) -> None:
         self.cwd = cwd
+        self._progress = progress
+        self._steps = 0
         self.config = config
         self._plugin_options = plugin_options or {}
         #: The registered languages (none unless the engine passes its registry).
@@ -49,6 +56,21 @@ class Workspace:
             return path.relative_to(self.cwd).as_posix()
         except ValueError:
             return str(path)
+
+    def report_progress(self, message: str) -> None:
+        """Tell the caller (an MCP client's progress bar) that one more step is done.
+
+        Checks that take long call it per unit of work (``command`` per command);
+        forge itself calls it after each plugin's checks. Steps only go up; the
+        total is not known in advance. A failing listener never fails the check.
+        """
+        if self._progress is None:
+            return
+        self._steps += 1
+        try:
+            self._progress(self._steps, None, message)
+        except Exception:  # progress is a courtesy: the client may have gone away
+            self._progress = None
 
     def options(self, plugin: str) -> dict[str, Any]:
         """Settings for ``plugin``: ``[tool.forge.<plugin>]`` overlaid with per-call options."""

@@ -12,6 +12,7 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 
+from forge.tools.descriptions import TEXT_REPLIES
 from forge.tools.mcp_server import create_server
 
 
@@ -36,11 +37,18 @@ def text_of(result: CallToolResult) -> str:
 
 
 async def call(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Call ``tool``; assert success and that the JSON text equals the structured content."""
+    """Call ``tool``; assert success and that the text matches the structured content.
+
+    The text is the result as JSON, except for the memory tools, whose text is
+    their reply sentence (``TEXT_REPLIES``: a field of the structured content).
+    """
     result = await client.call_tool(tool, arguments)
     assert not result.is_error, text_of(result)
     assert result.structured_content is not None
-    assert json.loads(text_of(result)) == result.structured_content
+    if tool in TEXT_REPLIES:
+        assert text_of(result) == result.structured_content[TEXT_REPLIES[tool]]
+    else:
+        assert json.loads(text_of(result)) == result.structured_content
     return result.structured_content
 
 

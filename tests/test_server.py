@@ -322,7 +322,7 @@ async def test_every_call_logs_a_tool_call_event_to_the_named_or_own_run(project
     named_events = [(e["phase"], e["event"], e["severity"]) for e in named["entries"]]
     assert named_events == [
         ("tool_call", "validate", "info"),
-        ("validation", "validate", "warn"),
+        ("validation", "validate", "error"),  # a validate that did not pass
         ("tool_call", "validate", "info"),
         ("tool_call", "validate_error", "error"),
         ("tool_call", "forge_logs", "info"),  # this very query names r1 too

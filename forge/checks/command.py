@@ -197,15 +197,13 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
     """Run each of the request's ``commands`` in turn, in the working dir."""
     config = workspace.config
     timeout = request.timeout or config.command_timeout
-    return [
-        run_command(
-            command,
-            workspace.cwd,
-            timeout,
-            min_tests=None if config.exempt_from_tests(command) else config.min_tests,
-        )
-        for command in request.commands
-    ]
+    results = []
+    for number, command in enumerate(request.commands, 1):
+        exempt = config.exempt_from_tests(command)
+        min_tests = None if exempt else config.min_tests
+        results.append(run_command(command, workspace.cwd, timeout, min_tests=min_tests))
+        workspace.report_progress(f"command {number}/{len(request.commands)}: {command}")
+    return results
 
 
 @hookimpl

@@ -7,11 +7,11 @@ import os
 import stat
 
 from forge import hookimpl
-from forge.models import CheckDescriptor, CheckResult, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, FileResult, ValidateRequest
 from forge.workspace import Workspace
 
 
-def check_file(workspace: Workspace, file: str) -> CheckResult:
+def check_file(workspace: Workspace, file: str) -> FileResult:
     """One ``file_check`` result for ``file`` (relative to the working dir, or absolute)."""
     path = workspace.resolve(file)
     try:
@@ -23,18 +23,18 @@ def check_file(workspace: Workspace, file: str) -> CheckResult:
             message = f"{path} does not exist"
         else:
             message = f"{path} cannot be checked: {exc.strerror}"
-        return CheckResult(type="file_check", target=file, passed=False, message=message)
+        return FileResult(type="file_check", target=file, passed=False, message=message)
     if stat.S_ISREG(mode):
         if file.endswith(("/", os.sep)):
             # pathlib drops the slash; the caller expected a directory there.
             message = f"{path} is a file, but {file!r} names a directory"
-            return CheckResult(type="file_check", target=file, passed=False, message=message)
-        return CheckResult(type="file_check", target=file, passed=True, message="exists")
+            return FileResult(type="file_check", target=file, passed=False, message=message)
+        return FileResult(type="file_check", target=file, passed=True, message="exists")
     if stat.S_ISDIR(mode):
         message = f"{path} is a directory, not a file"
     else:
         message = f"{path} is not a regular file"
-    return CheckResult(type="file_check", target=file, passed=False, message=message)
+    return FileResult(type="file_check", target=file, passed=False, message=message)
 
 
 @hookimpl

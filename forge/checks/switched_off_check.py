@@ -12,7 +12,7 @@ from __future__ import annotations
 from forge import hookimpl
 from forge.errors import ForgeError, clip
 from forge.git import resolve_base
-from forge.models import CheckDescriptor, CheckResult, Location, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, FileResult, Location, ValidateRequest
 from forge.switched_off import is_test_file, newly_switched_off
 from forge.workspace import Workspace
 
@@ -61,7 +61,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             plural = "s" if len(found) != 1 else ""
             message = clip(f"{len(found)} test{plural} switched off: {shown}{more}", 500)
         results.append(
-            CheckResult(
+            FileResult(
                 type=CHECK_ID,
                 target=file,
                 passed=not found,

@@ -1,9 +1,12 @@
 """``syntax_check``: every listed file of a known language must parse.
 
 Files are parsed through the workspace's shared parse cache, so other checks
-reuse the same trees. A file fails when its tree holds ERROR or MISSING
-nodes; the result lists the first few places, each with a 1-based line and
-column (in characters), what is wrong in words, and the source line.
+reuse the same trees. Where the language has a syntax authority (CPython's
+compiler, oxc for JavaScript and TypeScript) its verdict decides; tree-sitter
+gives the locations (see :func:`check_syntax`). Without one, a file fails
+when its tree holds ERROR or MISSING nodes. The result lists the first few
+places, each with a 1-based line and column (in characters), what is wrong in
+words, and the source line.
 
 Files of unknown languages get no result (they do not count in the score),
 nor do missing files (``file_check`` reports those). Files over the parse
@@ -19,8 +22,10 @@ from forge import hookimpl
 from forge.models import (
     CheckDescriptor,
     CheckResult,
+    SyntaxAuthority,
     SyntaxLocation,
     SyntaxResult,
+    SyntaxVerdict,
     ValidateRequest,
 )
 from forge.parsing import NotParsed, ParsedFile
@@ -117,19 +122,50 @@ def _quote(text: bytes, width: int = 40) -> str:
     return f"`{shown}`" if shown else "end of file"
 
 
-def _location(parsed: ParsedFile, row: int, byte_column: int, message: str) -> SyntaxLocation:
+def _location(
+    parsed: ParsedFile, row: int, byte_column: int | None, message: str, column: int = 1
+) -> SyntaxLocation:
+    """A location from a 0-based row and a byte column, or (``byte_column`` None) a 1-based column."""
     line = parsed.line(row)
-    column = len(line[:byte_column].decode("utf-8", errors="replace")) + 1
+    if byte_column is not None:
+        column = len(line[:byte_column].decode("utf-8", errors="replace")) + 1
     text = line.decode("utf-8", errors="replace")
     if len(text) > MAX_SOURCE_LINE:
         text = text[: MAX_SOURCE_LINE - 1] + "…"
     return SyntaxLocation(line=row + 1, column=column, message=message, source_line=text)
 
 
-def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
-    """The ``syntax_check`` result for one parsed file."""
+def check_syntax(
+    target: str, parsed: ParsedFile, authority: SyntaxAuthority | None = None
+) -> SyntaxResult:
+    """The ``syntax_check`` result for one parsed file.
+
+    With an ``authority`` (the language's complete parser), its verdict
+    decides: it clears the grammar's false alarms, and a file it rejects fails
+    at the grammar's locations when the grammar saw the errors too (recovery
+    finds several, and words them), else at the authority's own. Without one,
+    or when it has no verdict for this file, the grammar decides alone.
+    """
     language = parsed.language
     locations, count = find_errors(parsed)
+    verdict = _verdict(authority, parsed)
+    if verdict is not None and verdict.valid:
+        cleared = ""
+        if count:
+            cleared = (
+                f" (the grammar flagged {count} spot{'s' if count != 1 else ''} that "
+                f"{authority.name if authority else 'its parser'} accepts)"
+            )
+        return SyntaxResult(
+            type="syntax_check",
+            target=target,
+            passed=True,
+            language=language.name,
+            message=f"parses as {language.name}{cleared}",
+        )
+    if verdict is not None and not count:
+        locations = [_location(parsed, verdict.line - 1, None, verdict.message, verdict.column)]
+        count = 1
     if not count:
         return SyntaxResult(
             type="syntax_check",
@@ -138,18 +174,8 @@ def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
             language=language.name,
             message=f"parses as {language.name}",
         )
-    if language.accepts is not None and language.accepts(parsed.source):
-        return SyntaxResult(
-            type="syntax_check",
-            target=target,
-            passed=True,
-            language=language.name,
-            message=(
-                f"parses as {language.name} (the grammar flagged {count} spot"
-                f"{'s' if count != 1 else ''} that {language.name}'s own parser accepts)"
-            ),
-        )
     first = locations[0]
+    found_by = f", {authority.name}" if verdict is not None and authority is not None else ""
     return SyntaxResult(
         type="syntax_check",
         target=target,
@@ -158,10 +184,20 @@ def check_syntax(target: str, parsed: ParsedFile) -> SyntaxResult:
         locations=[*locations],
         error_count=count,
         message=(
-            f"{count} syntax error{'s' if count != 1 else ''} ({language.name}); first at "
-            f"line {first.line}, column {first.column}: {first.message}"
+            f"{count} syntax error{'s' if count != 1 else ''} ({language.name}{found_by}); "
+            f"first at line {first.line}, column {first.column}: {first.message}"
         ),
     )
+
+
+def _verdict(authority: SyntaxAuthority | None, parsed: ParsedFile) -> SyntaxVerdict | None:
+    """The authority's verdict; None when there is none or it failed (the grammar decides)."""
+    if authority is None:
+        return None
+    try:
+        return authority.check(parsed.path, parsed.source)
+    except Exception:  # a failing parser must not fail a valid file, nor take forge down
+        return None
 
 
 def _not_parsed(target: str, workspace: Workspace, problem: NotParsed) -> SyntaxResult:
@@ -205,7 +241,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             results.append(_not_parsed(target, workspace, problem))
             continue
         if parsed is not None:
-            results.append(check_syntax(target, parsed))
+            authority = workspace.languages.authority(parsed.language.name)
+            results.append(check_syntax(target, parsed, authority))
     return results + list(broken_plugins.values())
 
 
@@ -215,7 +252,7 @@ def forge_checks() -> list[CheckDescriptor]:
     return [
         CheckDescriptor(
             id="syntax_check",
-            summary="A file parses with its language's grammar.",
+            summary="A file parses: its language's complete parser decides, tree-sitter locates.",
             order=30,
             targets_file=True,
         )

@@ -61,7 +61,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Validate that modules delivered by coding agents really landed.",
         epilog="Run 'forge COMMAND --help' for a command's options and examples.",
     )
-    parser.add_argument("--version", action="version", version=f"forge {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"forge {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS if command is None else (command,):
         importlib.import_module(f"forge.cli.{name}").register(subparsers)
@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"forge {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        # Say so: a silent exit looks like a crash, or like a run that finished.
+        print(f"forge {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``forge validate --json | head``): stop quietly,

@@ -40,15 +40,28 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "logs",
         help="events of a run: tool calls, validations, memory, sessions",
-        description="Show the event log of a run (default: the most recently written "
-        "log), filtered by module, phase and severity.",
+        description="Show the event log of a run (default: the agents' most recently "
+        "written run, not a server's or the CLI's own log), filtered by module, phase "
+        "and severity.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--run-id", help="the run whose log to read (default: the newest)")
-    parser.add_argument("--module", "--module-id", dest="module_id", metavar="ID")
-    parser.add_argument("--phase", choices=get_args(Phase))
-    parser.add_argument("--severity", choices=get_args(EventSeverity))
+    parser.add_argument(
+        "--module", "--module-id", dest="module_id", metavar="ID", help="only this module's events"
+    )
+    parser.add_argument(
+        "--phase",
+        choices=get_args(Phase),
+        metavar="PHASE",
+        help="only events of this phase: " + ", ".join(get_args(Phase)),
+    )
+    parser.add_argument(
+        "--severity",
+        choices=get_args(EventSeverity),
+        metavar="LEVEL",
+        help="only events of this severity: " + ", ".join(get_args(EventSeverity)),
+    )
     parser.add_argument(
         "--limit",
         type=int,

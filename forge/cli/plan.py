@@ -17,21 +17,23 @@ from forge.cli.output import paint
 if TYPE_CHECKING:
     from forge.plan import PlanReport
 
-CHECK_EXAMPLES = """\
-examples:
+_CHECK_LINES = """\
   forge plan check                          # the newest .forge/plans/*.json
   forge plan check .forge/plans/*.json      # several plans, as pre-commit passes them
   forge plan check plan.json --json         # {"valid": ..., "plans": [report, ...]}
   FORGE_DISABLE_PLUGINS=file_overlap forge plan check
-
-exit codes: 0 every plan valid (warnings allowed), 1 a plan is invalid, 2 usage error
 """
-
-SCHEMA_EXAMPLES = """\
-examples:
+_SCHEMA_LINES = """\
   forge plan schema > .forge/plan.schema.json
   then start a plan with  "$schema": "../plan.schema.json"  for completion in editors
 """
+_CHECK_EXIT = (
+    "exit codes: 0 every plan valid (warnings allowed), 1 a plan is invalid, 2 usage error\n"
+)
+CHECK_EXAMPLES = f"examples:\n{_CHECK_LINES}\n{_CHECK_EXIT}"
+SCHEMA_EXAMPLES = f"examples:\n{_SCHEMA_LINES}"
+#: ``forge plan --help``: both actions' examples under one heading.
+PLAN_EXAMPLES = f"examples:\n{_CHECK_LINES}{_SCHEMA_LINES}\n{_CHECK_EXIT}"
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +43,7 @@ def register(subparsers: Any) -> None:
         help="check plans (pre-commit, CI) and print the plan JSON Schema",
         description="Work with plans: the modules, files, verify commands and dependencies "
         "a planner agent writes to .forge/plans/<name>.json.",
-        epilog=CHECK_EXAMPLES + "\n" + SCHEMA_EXAMPLES,
+        epilog=PLAN_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.set_defaults(run=lambda _args: _usage(parser))

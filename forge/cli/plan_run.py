@@ -10,6 +10,7 @@ plan goes on.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -57,6 +58,8 @@ def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[st
         loaded = build_plan(read_plan_json(plan_path))
     except PlanReadError as exc:  # changed between the check and now
         raise UsageError(f"plan {plan_path}: {exc}") from None
+    for warning in report.warnings:  # a valid plan may still deserve a look
+        print(f"forge validate: warning: {warning.type}: {warning.message}", file=sys.stderr)
     if loaded.plan is None:  # pragma: no cover - check_plan said it was valid
         raise UsageError(f"plan {plan_path} has no usable modules")
     # Defence in depth: a module on or behind a cycle has no layer and would be

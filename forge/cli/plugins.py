@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"checks: {', '.join(sorted(host.checks.descriptors))}")
         print(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
         print(_languages_line(registry))
+        print(_deciders(registry))
     return 1 if host.failed or problems else 0
 
 
@@ -83,3 +84,15 @@ def _languages_line(registry: LanguageRegistry) -> str:
     else:
         line += "; no extra languages (pip install 'forge-validate[languages]' adds them)"
     return line
+
+
+def _deciders(registry: LanguageRegistry) -> str:
+    """Which parser decides whether a file parses, per language (the pack's: tree-sitter)."""
+    groups: dict[str, list[str]] = registry.by_plugin()
+    extra = groups.pop("language_pack", [])
+    lines = ["syntax decided by:"]
+    for name in sorted(name for names in groups.values() for name in names):
+        lines.append(f"  {name}: {registry.decider(name)}")
+    if extra:
+        lines.append(f"  {len(extra)} language_pack languages: tree-sitter only")
+    return "\n".join(lines)

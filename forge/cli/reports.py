@@ -107,7 +107,8 @@ def to_json(runs: Sequence[ModuleRun]) -> dict[str, Any]:
                 "moduleId": run.module_id,
                 "title": run.title,
                 "status": run.status,
-                "skipped": run.skipped,
+                "skipped": run.report is None,
+                "skipReason": run.skipped,
                 "seconds": round(run.seconds, 3),
                 "report": run.report.to_wire() if run.report is not None else None,
             }

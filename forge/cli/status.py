@@ -209,7 +209,8 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
             [
                 module.id,
                 module.title,
-                module.state,
+                # Skipped is pending for the counts; the table says why nothing ran.
+                "skipped" if module.status == "skipped" else module.state,
                 str(module.attempts),
                 f"{module.score:.2f}" if module.score is not None else "-",
                 recommendation(forge_dir, status, module, max_attempts) or "-",

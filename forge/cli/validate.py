@@ -94,7 +94,11 @@ def register(subparsers: Any) -> None:
         "and do not fail ('auto': merge-base with the default branch; default: "
         "[tool.forge] base-ref)",
     )
-    parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
+    # nargs="+" only to answer "one plan at a time" rather than argparse's
+    # "unrecognized arguments" when several are given.
+    parser.add_argument(
+        "--plan", nargs="+", metavar="PLAN", help="plan JSON file to take modules from (one)"
+    )
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
     )
@@ -105,7 +109,7 @@ def register(subparsers: Any) -> None:
         dest="module_id",
         metavar="ID",
         help="module id: the plan module to validate, or the id for the attempt "
-        "history (default: adhoc)",
+        "history (default: adhoc-<hash of the files, commands, contracts and --cwd>)",
     )
     parser.add_argument("--run-id", help="run id for the attempt history and the event log")
     parser.add_argument(
@@ -164,7 +168,7 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     request = build_request(
         ValidateRequest,
         args,
-        module_id=args.module_id or "adhoc",
+        module_id=args.module_id or _adhoc_id(args),
         contract_checks=[_contract_pair(text) for text in args.contracts],
     )
     engine = Engine.for_project()
@@ -188,6 +192,25 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     )
 
 
+def _adhoc_id(args: argparse.Namespace) -> str:
+    """The module id of a validation that names none: ``adhoc-`` and a hash of what it checks.
+
+    Running the same checks again continues their attempt history (so a stuck
+    fix still escalates); different checks start their own, and never inherit
+    the attempts of an unrelated file or command.
+    """
+    import hashlib
+
+    asked = {
+        "files": sorted(set(args.files)),
+        "commands": args.commands,
+        "contracts": args.contracts,
+        "cwd": args.cwd,
+    }
+    digest = hashlib.sha256(json.dumps(asked, sort_keys=True).encode("utf-8")).hexdigest()
+    return f"adhoc-{digest[:12]}"
+
+
 def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleRun]:
     """The plan's module (--module) or all its modules in dependency order (--all)."""
     from pydantic import ValidationError
@@ -201,11 +224,16 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     )
     from forge.errors import UsageError, describe_validation_error
 
+    if len(args.plan) > 1:
+        raise UsageError(
+            f"--plan takes one plan, not {len(args.plan)}: run forge validate once per plan "
+            f"(forge plan check takes several)"
+        )
     if args.run_id is not None:
         from forge.store import valid_id
 
         valid_id(args.run_id, "--run-id")
-    plan_path = Path(args.plan).expanduser().absolute()
+    plan_path = Path(args.plan[0]).expanduser().absolute()
     service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(
@@ -217,9 +245,11 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         base_ref=args.base_ref,
     )
     live = output_format == "text" and not args.output_file
+    finished: list[ModuleRun] = []
 
     def done(run: ModuleRun) -> None:
-        _finished(service, run.report)
+        finished.append(run)
+        _plan_status(service, plan_path, finished)
         if live and args.all:
             progress.clear()
             print(_module_line(run), flush=True)
@@ -256,6 +286,26 @@ def _finished(service: ToolService, report: ValidateReport | None) -> None:
     """The server's bookkeeping after a validate call; status only for a named run."""
     if service.active_run is not None and report is not None:
         service.call_finished("validate", report)
+
+
+def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun]) -> None:
+    """``status.json`` for the plan being run, with or without a run id: ``forge status``
+    right after ``forge validate --plan`` shows every module, the skipped ones too."""
+    import logging
+
+    from forge.state.status import refresh_status
+
+    try:
+        refresh_status(
+            service.forge_dir,
+            run_id=service.active_run,
+            started_at=service.started_at,
+            last_tool="validate",
+            plan_path=plan_path,
+            skipped=[run.module_id for run in finished if run.report is None],
+        )
+    except Exception:  # status is a courtesy, as in the server
+        logging.getLogger("forge.cli").warning("could not rewrite status.json", exc_info=True)
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
@@ -368,6 +418,7 @@ def render_report(report: ValidateReport) -> str:
     lines.append(
         f"{verdict}: {passed}/{len(judged)} checks passed (score {report.score:.2f})"
         f"{baseline}{attempt} -> {report.recommendation}"
+        + (f" ({report.reason})" if report.recommendation == "ESCALATE" else "")
     )
     lines.extend(f"note: {notice}" for notice in report.notices)
     return "\n".join(lines)

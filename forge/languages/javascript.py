@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages.oxc import load_authority
 from forge.models import Language
 
 
@@ -25,6 +26,7 @@ def forge_languages() -> list[Language]:
             name="javascript",
             extensions=(".js", ".mjs", ".cjs", ".jsx"),
             load_grammar=load_grammar,
+            authority=load_authority,
             extractor=JAVASCRIPT,
         )
     ]

@@ -1,25 +1,41 @@
 """Python (``.py``, ``.pyi``), from the ``tree-sitter-python`` grammar wheel.
 
-Two Python specifics beyond the grammar: files may declare their encoding
-(PEP 263), and the running interpreter's own parser is asked about any file
-the grammar flags, because tree-sitter-python has rare false positives on
-valid code (an attribute access split over lines inside brackets, for one).
-Its verdict only ever clears a flagged file, never flags one. And one rule
-the grammar does not enforce is added: a block must hold a statement (a file
-cut after ``def f():`` parses in tree-sitter, not in CPython).
+Python specifics beyond the grammar:
+
+- files may declare their encoding (PEP 263);
+- CPython's full compiler (``compile()``, symbol table included, nothing
+  executed) is the syntax authority. It clears tree-sitter-python's rare false
+  positives (an attribute access split over lines inside brackets, for one)
+  and reports what no grammar can: ``return``/``yield`` outside a function,
+  ``await`` outside async, ``break`` outside a loop, ``nonlocal`` at module
+  level, duplicate argument names, ``import *`` in a function, assignment to
+  ``__debug__``. It reports only when the running interpreter is at least the
+  project's minimum Python (``requires-python`` of the nearest
+  ``pyproject.toml``; none declared: the interpreter itself), so a construct
+  newer than the interpreter never fails; below that it can still clear;
+- one rule the grammar does not enforce: a block must hold a statement (a
+  file cut after ``def f():`` parses in tree-sitter, not in CPython).
 """
 
 from __future__ import annotations
 
-import ast
 import io
+import re
+import sys
 import threading
 import tokenize
 import warnings
+from pathlib import Path
 from typing import Any
 
 from forge import hookimpl
-from forge.models import Language
+from forge.languages.project_files import nearest_value
+from forge.models import Language, SyntaxAuthority, SyntaxVerdict
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 _warnings_lock = threading.Lock()
 _block_queries: dict[object, Any] = {}
@@ -41,17 +57,84 @@ def detect_encoding(source: bytes) -> str | None:
     return encoding
 
 
-def cpython_accepts(source: bytes) -> bool:
-    """True when this interpreter's parser accepts ``source`` (nothing is executed)."""
-    # Parsing may warn (invalid escape sequences); a warning turned into an
-    # error by the host's filters must not change the verdict.
+def load_authority() -> SyntaxAuthority:
+    """CPython's compiler, as the running interpreter has it."""
+    running = ".".join(map(str, sys.version_info[:2]))
+    return SyntaxAuthority(
+        name=(
+            f"CPython {sys.version.split()[0]} compile() (its rejections count where "
+            f"requires-python allows {running})"
+        ),
+        check=compile_verdict,
+    )
+
+
+def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
+    """``compile()``'s verdict on ``source`` (UTF-8); None when it may not decide.
+
+    A rejection counts only when this interpreter meets the project's minimum
+    Python; a file CPython cannot even attempt (too deep) gets no verdict.
+    """
+    # Compiling may warn (invalid escape sequences); a warning turned into an
+    # error by the host's filters must not change the verdict. A str ignores
+    # the PEP 263 declaration: the source was transcoded to UTF-8 already.
     with _warnings_lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            compile(source, "<forge>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-            return False
-    return True
+            compile(source.decode("utf-8"), str(path), "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            if not interpreter_meets(minimum_python(path.parent)):
+                return None
+            column = max(exc.offset or 1, 1)
+            return SyntaxVerdict(
+                valid=False,
+                line=max(exc.lineno or 1, 1),
+                column=column,
+                message=_named(exc.msg, exc.text or "", column),
+            )
+        except (ValueError, RecursionError, MemoryError, OverflowError):
+            return None
+    return SyntaxVerdict(valid=True)
+
+
+def _named(message: str, line: str, column: int) -> str:
+    """CPython's message, naming the token when it says only "invalid syntax"."""
+    if message != "invalid syntax":
+        return message
+    token = re.match(r"\w+|\S", line[column - 1 :])
+    return f"invalid syntax at `{token.group()}`" if token else message
+
+
+def minimum_python(directory: Path) -> tuple[int, ...] | None:
+    """The lowest Python the nearest ``pyproject.toml``'s ``requires-python`` allows, or None."""
+    declared = nearest_value(directory, "pyproject.toml", _requires_python)
+    return lowest_version(declared) if declared else None
+
+
+def _requires_python(contents: bytes) -> str | None:
+    project = tomllib.loads(contents.decode("utf-8")).get("project")
+    value = project.get("requires-python") if isinstance(project, dict) else None
+    return value if isinstance(value, str) else None
+
+
+_LOWER_BOUND = re.compile(r"^\s*(>=|~=|==|>|===)\s*v?(\d+(?:\.\d+)*)")
+
+
+def lowest_version(specifier: str) -> tuple[int, ...] | None:
+    """The lower bound of a PEP 440 specifier (``>=3.10,<4``: ``(3, 10)``), or None."""
+    bounds = [
+        tuple(int(part) for part in match.group(2).split("."))
+        for clause in specifier.split(",")
+        if (match := _LOWER_BOUND.match(clause))
+    ]
+    return max(bounds) if bounds else None
+
+
+def interpreter_meets(minimum: tuple[int, ...] | None) -> bool:
+    """True when the running interpreter is at least ``minimum`` (None: no minimum)."""
+    if minimum is None:
+        return True
+    return sys.version_info[: len(minimum)] >= minimum
 
 
 def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
@@ -85,7 +168,7 @@ def forge_languages() -> list[Language]:
             extensions=(".py", ".pyi"),
             load_grammar=load_grammar,
             detect_encoding=detect_encoding,
-            accepts=cpython_accepts,
+            authority=load_authority,
             check_tree=empty_blocks,
             extractor=PYTHON,
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages.oxc import load_authority
 from forge.models import Language
 
 
@@ -21,5 +22,11 @@ def forge_languages() -> list[Language]:
     from forge.extractors.ecmascript import TYPESCRIPT
 
     return [
-        Language(name="tsx", extensions=(".tsx",), load_grammar=load_grammar, extractor=TYPESCRIPT)
+        Language(
+            name="tsx",
+            extensions=(".tsx",),
+            load_grammar=load_grammar,
+            authority=load_authority,
+            extractor=TYPESCRIPT,
+        )
     ]

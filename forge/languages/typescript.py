@@ -8,6 +8,7 @@ assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages.oxc import load_authority
 from forge.models import Language
 
 
@@ -30,6 +31,7 @@ def forge_languages() -> list[Language]:
             name="typescript",
             extensions=(".ts", ".mts", ".cts"),
             load_grammar=load_grammar,
+            authority=load_authority,
             extractor=TYPESCRIPT,
         )
     ]

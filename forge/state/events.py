@@ -77,6 +77,11 @@ class LogQueryResult(WireModel):
     )
 
 
+#: Logs of processes rather than of agents' runs: the MCP server's own
+#: (:func:`new_run_id`) and the CLI's (``forge validate`` naming no run).
+PROCESS_LOGS = ("serve-", "cli.")
+
+
 def new_run_id() -> str:
     """A run id for a process that was given none: ``serve-<UTC time>-<pid>``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -147,13 +152,17 @@ def query_logs(
 ) -> LogQueryResult:
     """The last ``limit`` entries of a run's log that match every filter given.
 
-    ``run_id`` defaults to the most recently modified log. Corrupt lines, and
+    ``run_id`` defaults to the most recently modified log of an agents' run,
+    not a process's own (the server logs every call, so its log is always the
+    newest); the newest process log only when there is no run. Corrupt lines, and
     lines that are JSON but not log entries, are skipped and counted in
     ``notices``; they stay in the file (appends to a log take no lock, so it
     is never rewritten).
     """
     if run_id is None:
-        latest = newest(forge_dir.logs, ".jsonl")
+        latest = newest(forge_dir.logs, ".jsonl", skip=PROCESS_LOGS) or newest(
+            forge_dir.logs, ".jsonl"
+        )
         if latest is None:
             return LogQueryResult(run_id=None, entries=[], total=0, message="No logs yet.")
         run_id = latest.name.removesuffix(".jsonl")

@@ -13,6 +13,7 @@ progress as far as it can); judging plans is ``validate_plan``'s job.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +39,8 @@ _STATE_OF: dict[str, ModuleState] = {
     "stagnant": "failed",
     "escalated": "failed",
     "blocked": "failed",
+    # A module a plan run did not validate because a dependency did not pass.
+    "skipped": "pending",
 }
 
 
@@ -83,22 +86,39 @@ def build_status(
     run_id: str | None = None,
     started_at: str | None = None,
     last_tool: str | None = None,
+    plan_path: Path | None = None,
+    skipped: Collection[str] = (),
 ) -> Status:
-    """Assemble the status of ``run_id`` (default: the newest session snapshot's run)."""
+    """Assemble the status of ``run_id`` (default: the newest session snapshot's run).
+
+    :param plan_path: the plan being run (``forge validate --plan``): it is
+        shown instead of the snapshot's, and ``run_id`` ``None`` then means no
+        run rather than the newest snapshot's.
+    :param skipped: modules the run did not validate because a dependency failed.
+    """
     session: dict[str, Any] = {}
-    if run_id is None:
+    if run_id is None and plan_path is None:
         latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
     if run_id is not None:
         loaded, _ = peek_json(forge_dir.session(run_id))
         session = loaded if isinstance(loaded, dict) else {}
-    plan_path, plan = _plan(forge_dir, session.get("planPath"))
+    shown_plan, plan = _plan(
+        forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
+    )
     snapshot_statuses = session.get("moduleStatuses")
     if not isinstance(snapshot_statuses, dict):
         snapshot_statuses = {}
     modules = [
-        _module(forge_dir, run_id, module_id, title, snapshot_statuses.get(module_id))
+        _module(
+            forge_dir,
+            run_id,
+            module_id,
+            title,
+            "skipped" if module_id in skipped else snapshot_statuses.get(module_id),
+            skipped=module_id in skipped,
+        )
         for module_id, title in _module_ids(forge_dir, run_id, plan)
     ]
     counts = {state: sum(m.state == state for m in modules) for state in _STATES}
@@ -108,7 +128,7 @@ def build_status(
         updated_at=utc_now(),
         started_at=started_at,
         run_id=run_id,
-        plan_path=plan_path,
+        plan_path=shown_plan,
         objective=objective if isinstance(objective, str) else None,
         current_phase=phase if isinstance(phase, str) else None,
         last_tool=last_tool,
@@ -132,6 +152,8 @@ def refresh_status(
     started_at: str | None = None,
     last_tool: str | None = None,
     change: StatusChange = "rebuild",
+    plan_path: Path | None = None,
+    skipped: Collection[str] = (),
 ) -> Status:
     """Write the status after a call, under the file's lock, so the last writer is the newest.
 
@@ -140,12 +162,15 @@ def refresh_status(
     progress: memory, logs, a read) only stamps the time and the tool, and a
     :class:`ModuleStatus` (from the validate report just built) replaces that
     module's line. Both fall back to a rebuild when the file on disk is not
-    this run's status, or does not list the module.
+    this run's status, or does not list the module. ``plan_path`` and
+    ``skipped`` are :func:`build_status`'s, for a rebuild.
     """
     with locked(forge_dir.status):
         status = None if change == "rebuild" else _patched(forge_dir, run_id, change)
         if status is None:
-            status = build_status(forge_dir, run_id=run_id, last_tool=last_tool)
+            status = build_status(
+                forge_dir, run_id=run_id, last_tool=last_tool, plan_path=plan_path, skipped=skipped
+            )
         status = status.model_copy(
             update={"updated_at": utc_now(), "started_at": started_at, "last_tool": last_tool}
         )
@@ -236,7 +261,13 @@ def _module_ids(
 
 
 def _module(
-    forge_dir: ForgeDir, run_id: str | None, module_id: str, title: str, reported: object
+    forge_dir: ForgeDir,
+    run_id: str | None,
+    module_id: str,
+    title: str,
+    reported: object,
+    *,
+    skipped: bool = False,
 ) -> ModuleStatus:
     attempts: list[Any] = []
     last_status: str | None = None
@@ -247,7 +278,7 @@ def _module(
         stored, _ = peek_json(path)
         history = load_history(module_id, run_id, stored)
         attempts, last_status = history.attempts, history.last_status
-    if last_status is None and isinstance(reported, str):
+    if (last_status is None or skipped) and isinstance(reported, str):
         last_status = reported
     state: ModuleState = "pending"
     if last_status is not None:

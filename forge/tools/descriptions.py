@@ -20,10 +20,13 @@ attempt N+1 follows attempt N, and the commands you pass run through the shell \
 in the working dir and may change files there.
 
 Returns {passed, score, results[], attempt, stagnant, sameAsPrev, oscillating, \
-velocity, recommendation}. Follow recommendation: PROCEED (all passed), RETRY \
-(fix the failing results and call again), ESCALATE (stuck: the same failures \
-again, A-B-A oscillation, no progress, or the attempt limit reached; change \
-approach or ask a person). A cwd that does not exist escalates at once and \
+velocity, recommendation, reason}; each result keeps target and also names \
+it as the reference server does (command, file, exporter/importer). Follow \
+recommendation: PROCEED (all passed), RETRY (fix the failing results and call \
+again), ESCALATE (stuck: the same failures again, A-B-A oscillation, no \
+progress, or the attempt limit reached; reason says which; change approach or \
+ask a person). With a progress token, progress is notified per check and per \
+command. A cwd that does not exist escalates at once and \
 records no attempt. To check a plan rather than a module use validate_plan; to \
 record an attempt you judged yourself use iteration_state.
 
@@ -49,9 +52,10 @@ usage tip. Appends to project memory (.forge/memory/project.jsonl) or global \
 memory (shared by all your projects). Idempotent: the same text in the same \
 category and scope (case and whitespace ignored) is not saved twice.
 
-Returns {saved, duplicate, scope, category, id, message}; message is "Saved to \
-<scope> memory [<category>]: <pattern>" or "Duplicate pattern already in <scope> \
-memory, skipped.". Use memory_recall to read memory back.
+The text reply is the sentence "Saved to <scope> memory [<category>]: \
+<pattern>" or "Duplicate pattern already in <scope> memory, skipped."; the \
+structured content is {saved, duplicate, scope, category, id, message}. Use \
+memory_recall to read memory back.
 
 Example: {"pattern": "Run tests with pnpm vitest --run", "category": \
 "test_command", "confidence": 0.9}""",
@@ -62,8 +66,9 @@ the best `limit`, and groups them by scope (project first), by confidence within
 each group. Read-only. Call it before planning or before retrying a failing \
 module. No match is a normal reply, not an error.
 
-Returns {query, memories[], searched, text}; text has one line per entry: \
-"[test_command] 0.9 — pnpm vitest --run". Use memory_save to add entries.
+The text reply has one line per entry: "[test_command] 0.9 — pnpm vitest \
+--run"; the structured content is {query, memories[], searched, text}. Use \
+memory_save to add entries.
 
 Example: {"query": "how to run the tests", "scope": "all", "limit": 5}""",
     "iteration_state": """\
@@ -84,7 +89,9 @@ Example: {"moduleId": "m2", "runId": "run-7", "action": "update", "update": \
 Read the event log of a run: every tool call, validation, plan check, memory \
 save and session save, with timestamp, phase, moduleId, event, severity and \
 data. Read-only. Filters combine; the latest `limit` matching entries are \
-returned, oldest first. Default run: the most recently written log. Use it to \
+returned, oldest first. Default run: the agents' most recently written run \
+(not a server's own serve-* log); a runId with no log gives no entries and \
+says so. Use it to \
 see what happened before a failure or to audit a run; use iteration_state for \
 one module's attempts.
 
@@ -116,6 +123,26 @@ def _hints(title: str, *, read_only: bool, destructive: bool, idempotent: bool) 
         "openWorldHint": False,
     }
 
+
+#: Tools whose first text content is a sentence, the named field of the result,
+#: rather than the result as JSON (the Node reference server's replies; clients
+#: test them as text). The whole result is still the structured content.
+TEXT_REPLIES: dict[str, str] = {"memory_save": "message", "memory_recall": "text"}
+
+#: Which run each tool's events go to, and whether a call can start a run:
+#: a read-only call naming a run that does not exist never creates it.
+RUNS: dict[str, str] = {
+    "validate": "the runId given, which the call starts if new; without one, the "
+    "server's own log and the legacy history `iterations/<moduleId>.json`",
+    "validate_plan": "no run: the server's own log; never creates a run",
+    "memory_save": "no run: the server's own log; never creates a run",
+    "memory_recall": "no run: the server's own log; never creates a run",
+    "iteration_state": "the runId given: update and reset start it if new; get never "
+    "creates a run (a runId that does not exist is logged to the server's own log)",
+    "forge_logs": "reads the runId given, else the agents' newest run; never creates a "
+    "run (an unknown runId is logged to the server's own log)",
+    "session_state": "the runId given: save starts it if new; load and list never create a run",
+}
 
 HINTS: dict[str, dict[str, Any]] = {
     # The verify commands are the caller's shell commands: forge cannot promise

@@ -16,9 +16,11 @@ import json
 import logging
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, get_type_hints
 
+import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -35,13 +37,14 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from forge import __version__
-from forge.errors import ForgeError, clip, describe_validation_error
+from forge.errors import ConfigError, ForgeError, clip, describe_validation_error
+from forge.ids import is_valid_id
 from forge.plugin_manager import describe_exception
-from forge.state.events import run_of
-from forge.tools.descriptions import DESCRIPTIONS, HINTS
+from forge.tools.descriptions import DESCRIPTIONS, HINTS, TEXT_REPLIES
 from forge.tools.jsonrpc import AnsweringReadStream, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
 from forge.tools.service import ToolService
+from forge.workspace import ProgressCallback
 
 SERVER_NAME = "forge"
 TOOL_NAMES = tuple(TOOL_REQUESTS)
@@ -57,7 +60,13 @@ _LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 class ForgeServer(MCPServer):
     """``MCPServer`` plus forge's per-call bookkeeping and one-line errors."""
 
-    def __init__(self, service: ToolService) -> None:
+    def __init__(self, service: ToolService | None, *, problem: str = "") -> None:
+        """Serve ``service``'s tools; with no service, every call answers ``problem``.
+
+        A server whose project cannot be used (``FORGE_CWD`` names no folder)
+        still starts, lists its tools and answers each call with the one-line
+        reason, so the agent sees why instead of a dead connection.
+        """
         level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
         super().__init__(
             name=SERVER_NAME,
@@ -69,10 +78,12 @@ class ForgeServer(MCPServer):
             log_level=level if level in _LEVELS else "WARNING",  # type: ignore[arg-type]
         )
         self.service = service
+        self.problem = problem
         for name in TOOL_NAMES:
             self.add_tool(
-                _tool_function(service, name),
+                _tool_function(self, name),
                 name=name,
+                title=HINTS[name]["title"],
                 description=DESCRIPTIONS[name],
                 annotations=ToolAnnotations(**HINTS[name]),
                 structured_output=True,
@@ -80,19 +91,39 @@ class ForgeServer(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """Log the call, run the tool, make errors one line, rewrite status.json."""
-        run_id = run_of(arguments)
+        if self.service is None:
+            raise ToolError(self.problem)
         known = name in TOOL_REQUESTS
+        run_id = None
         if known:
-            await anyio.to_thread.run_sync(self.service.call_started, name, arguments, run_id)
+            run_id = await anyio.to_thread.run_sync(self.service.call_started, name, arguments)
+        token = _progress.set(_progress_reporter(context))
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             message = _one_line(name, exc)
             if known:
-                await anyio.to_thread.run_sync(self.service.call_failed, name, message, run_id)
+                module_id = arguments.get("moduleId")
+                await anyio.to_thread.run_sync(
+                    self.service.call_failed,
+                    name,
+                    message,
+                    run_id,
+                    module_id if is_valid_id(module_id) else None,
+                )
             raise ToolError(message) from exc
+        finally:
+            _progress.reset(token)
         if isinstance(result, CallToolResult) and result.structured_content is not None:
-            text = json.dumps(result.structured_content, indent=2, ensure_ascii=False)
+            content = result.structured_content
+            # Memory replies are sentences a client tests as text ("duplicate" in it
+            # means a duplicate); every other tool's text is its result as JSON.
+            text_field = TEXT_REPLIES.get(name)
+            text = (
+                str(content[text_field])
+                if text_field is not None and text_field in content
+                else json.dumps(content, indent=2, ensure_ascii=False)
+            )
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
@@ -113,7 +144,7 @@ class ForgeServer(MCPServer):
         if envelope.method == "tools/call" and envelope.is_request:
             name = envelope.tool or "?"
             message = f"Error executing tool {name}: {detail}"
-            if name in TOOL_REQUESTS:
+            if name in TOOL_REQUESTS and self.service is not None:
                 await anyio.to_thread.run_sync(self.service.call_failed, name, message, None)
             result = CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
             reply: JSONRPCResponse | JSONRPCError = JSONRPCResponse(
@@ -128,7 +159,7 @@ class ForgeServer(MCPServer):
         return SessionMessage(reply)
 
 
-def _tool_function(service: ToolService, name: str) -> Callable[..., Any]:
+def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
     """Tool ``name`` as a function whose signature is its request model's fields.
 
     The SDK reads the signature for the input schema and the return annotation
@@ -137,12 +168,18 @@ def _tool_function(service: ToolService, name: str) -> Callable[..., Any]:
     the status from what it returned.
     """
     model = TOOL_REQUESTS[name]
-    method = getattr(service, name)
     returns = get_type_hints(getattr(ToolService, name))["return"]
+    takes_progress = "progress" in inspect.signature(getattr(ToolService, name)).parameters
 
     def tool(**arguments: Any) -> Any:
+        service = server.service
+        if service is None:
+            raise ToolError(server.problem)
+        method = getattr(service, name)
         try:
-            returned = method(model.model_validate(arguments))
+            request = model.model_validate(arguments)
+            progress = _progress.get() if takes_progress else None
+            returned = method(request, progress) if progress is not None else method(request)
         except ForgeError as exc:
             raise ToolError(clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)) from exc
         except ValidationError as exc:
@@ -164,6 +201,28 @@ def _tool_function(service: ToolService, name: str) -> Callable[..., Any]:
     return tool
 
 
+#: The progress reporter of the call running in this context (set per call;
+#: anyio copies context variables into the worker thread that runs the tool).
+_progress: ContextVar[ProgressCallback | None] = ContextVar("forge_progress", default=None)
+
+
+def _progress_reporter(context: Any) -> ProgressCallback | None:
+    """Progress notifications for a call (the SDK sends none unless the client gave a token).
+
+    The tool runs in a worker thread; the notification is sent on the event
+    loop, which ``anyio.from_thread`` reaches and waits for.
+    """
+    try:
+        context.request_context  # noqa: B018 - raises outside a request
+    except (AttributeError, ValueError):
+        return None
+
+    def report(done: int, total: int | None, message: str) -> None:
+        anyio.from_thread.run(context.report_progress, float(done), total, message)
+
+    return report
+
+
 def _one_line(name: str, exc: ToolError) -> str:
     cause = exc.__cause__
     if isinstance(cause, ValidationError):
@@ -175,8 +234,20 @@ def _one_line(name: str, exc: ToolError) -> str:
 
 
 def create_server(root: Path | None = None, *, run_id: str | None = None) -> ForgeServer:
-    """The server for ``root`` (default: ``FORGE_CWD``, else the working dir), ready to run."""
-    return ForgeServer(ToolService.for_project(root, run_id=run_id))
+    """The server for ``root`` (default: ``FORGE_CWD``, else the working dir), ready to run.
+
+    When the default root cannot be used (see :func:`forge.config.project_root`),
+    the server still runs and answers every tool call with that one error;
+    nothing is created on disk.
+    """
+    try:
+        service = ToolService.for_project(root, run_id=run_id)
+    except ConfigError as exc:
+        if root is not None:
+            raise
+        logger.error("%s", exc)
+        return ForgeServer(None, problem=str(exc))
+    return ForgeServer(service)
 
 
 def serve() -> None:

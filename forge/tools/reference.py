@@ -14,7 +14,9 @@ from typing import Any
 
 import anyio
 
+from forge.tools.descriptions import RUNS, TEXT_REPLIES
 from forge.tools.mcp_server import SERVER_NAME, create_server
+from forge.tools.requests import TOOL_REQUESTS
 
 
 def reference_markdown() -> str:
@@ -29,9 +31,20 @@ def reference_markdown() -> str:
         "tests fail when this file and the server's schemas differ. -->",
         "",
         f"Server name `{SERVER_NAME}`. Seven tools; arguments are camelCase. Every result is "
-        "the result object as JSON text in the first text content and as structured content "
-        "matching the output schema. A bad argument gives `isError: true` and one line saying "
-        "what to fix.",
+        "structured content matching the output schema; its first text content is the result "
+        "object as JSON text, except for "
+        + " and ".join(f"`{tool}` (its `{field}` sentence)" for tool, field in TEXT_REPLIES.items())
+        + ". A bad argument gives `isError: true` and one line saying what to fix.",
+        "",
+        "## Runs",
+        "",
+        "Events go to `.forge/logs/<runId>.jsonl`; a call that names no run, or names a run "
+        "that does not exist while only reading, logs to the server's own `serve-*` log and "
+        "leaves `.forge/status.json` following the run it was following.",
+        "",
+        "| Tool | Run |",
+        "|---|---|",
+        *(f"| `{tool}` | {RUNS[tool]} |" for tool in TOOL_REQUESTS),
         "",
     ]
     for tool in tools:

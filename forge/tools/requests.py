@@ -111,7 +111,7 @@ class ForgeLogsRequest(WireModel):
 
     run_id: SafeId | None = Field(
         default=None,
-        description="Run whose log to read. Default: the most recently written log.",
+        description="Run whose log to read. Default: the agents' most recently written run.",
     )
     module_id: str | None = Field(
         default=None, max_length=128, description="Only events of this module."

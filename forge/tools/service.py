@@ -25,12 +25,12 @@ from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
 from forge.models import ValidateRequest
 from forge.plan import PlanReport, check_plan
 from forge.state.events import (
-    EventSeverity,
     LogQueryResult,
     Phase,
     log_event,
     new_run_id,
     query_logs,
+    run_of,
     summarize_arguments,
 )
 from forge.state.sessions import (
@@ -59,20 +59,15 @@ from forge.validate.history import (
     reset_state,
     update_state,
 )
-from forge.validate.report import Recommendation, ValidateReport
+from forge.validate.report import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
+from forge.workspace import ProgressCallback
 
 logger = logging.getLogger("forge.tools")
 
 #: Failure keys shown in a validate event; the full list is in the report.
 EVENT_FAILURES = 20
-
-_SEVERITY: dict[Recommendation, EventSeverity] = {
-    "PROCEED": "info",
-    "RETRY": "warn",
-    "ESCALATE": "error",
-}
 
 
 class IterationStateResult(RootModel[IterationState | IterationUpdated | IterationReset]):
@@ -134,26 +129,56 @@ class ToolService:
         """
         log_event(self.forge_dir, run_id or self.run_id, phase=phase, event=event, **details)
 
-    def call_started(self, tool: str, arguments: dict[str, Any], run_id: str | None) -> None:
-        """The ``tool_call`` event every MCP call appends (arguments summarised)."""
+    def run_of_call(self, tool: str, arguments: dict[str, Any]) -> str | None:
+        """The run a call's events go to: the ``runId`` it names, unless that is a mistake.
+
+        A call that writes to a run (validate, an iteration update or reset, a
+        session save) starts the run it names. A read-only call naming a run that
+        does not exist (a typo) must not create it: its events go to this
+        process's own log, and ``status.json`` keeps following the real run.
+        """
+        run_id = run_of(arguments)
+        if run_id is None or _writes(tool, arguments) or self.run_exists(run_id):
+            return run_id
+        return None
+
+    def run_exists(self, run_id: str) -> bool:
+        """Whether ``run_id`` has left anything: a log, attempt histories or a session snapshot."""
+        forge_dir = self.forge_dir
+        return (
+            forge_dir.log(run_id).is_file()
+            or forge_dir.iterations(run_id).is_dir()
+            or forge_dir.session(run_id).is_file()
+        )
+
+    def call_started(self, tool: str, arguments: dict[str, Any]) -> str | None:
+        """The ``tool_call`` event every MCP call appends (arguments summarised).
+
+        Returns the run the call's events go to (:meth:`run_of_call`); pass it
+        to :meth:`call_failed`.
+        """
+        run_id = self.run_of_call(tool, arguments)
         if run_id is not None:
             with self._lock:
                 self.active_run = run_id
-        module_id = arguments.get("moduleId")
         self.log(
             run_id,
             phase="tool_call",
             event=tool,
-            module_id=module_id if is_valid_id(module_id) else None,
+            module_id=_module_of(arguments),
             data={"args": summarize_arguments(arguments)},
         )
+        return run_id
 
-    def call_failed(self, tool: str, message: str, run_id: str | None) -> None:
+    def call_failed(
+        self, tool: str, message: str, run_id: str | None, module_id: str | None = None
+    ) -> None:
         """A ``<tool>_error`` event for a call that ended in an error result, then the status."""
         self.log(
             run_id,
             phase="tool_call",
             event=f"{tool}_error",
+            module_id=module_id,
             severity="error",
             data={"error": clip(message, 500)},
         )
@@ -179,16 +204,22 @@ class ToolService:
 
     # --- the tools -------------------------------------------------------------------
 
-    def validate(self, request: ValidateRequest) -> ValidateReport:
-        """Run the engine's checks and record the attempt; logs a ``validate`` event."""
-        report = self.engine.validate(request)
+    def validate(
+        self, request: ValidateRequest, progress: ProgressCallback | None = None
+    ) -> ValidateReport:
+        """Run the engine's checks and record the attempt; logs a ``validate`` event.
+
+        A validate that did not pass is an error-severity event naming its module,
+        so ``forge_logs {"severity": "error"}`` finds every failed attempt.
+        """
+        report = self.engine.validate(request, progress)
         failures = [r.failure_key for r in report.results if counts_as_failure(r)]
         self.log(
             request.run_id,
             phase="validation",
             event="validate",
             module_id=request.module_id,
-            severity=_SEVERITY[report.recommendation],
+            severity="info" if report.passed else "error",
             data={
                 "passed": report.passed,
                 "score": report.score,
@@ -305,7 +336,9 @@ class ToolService:
             raise UsageError(f'action "{action}" needs runId, e.g. "run-2026-01-15"')
         if action == "load":
             loaded = load_session(self.forge_dir, run_id)
-            self.log(run_id, phase="session", event="session_load", data={"found": loaded.found})
+            # Loading a run that is not there must not start its log.
+            where = run_id if self.run_exists(run_id) else None
+            self.log(where, phase="session", event="session_load", data={"found": loaded.found})
             return SessionStateResult(loaded)
         if state is None:
             raise UsageError(
@@ -320,6 +353,22 @@ class ToolService:
             data={"currentPhase": phase if isinstance(phase, str) else None},
         )
         return SessionStateResult(saved)
+
+
+def _writes(tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether a call writes to the run it names (and so may start it)."""
+    action = arguments.get("action")
+    if tool == "iteration_state":
+        return action in ("update", "reset")
+    if tool == "session_state":
+        return action == "save"
+    return tool == "validate"
+
+
+def _module_of(arguments: dict[str, Any]) -> str | None:
+    """The ``moduleId`` a call names, if it is a valid id."""
+    module_id = arguments.get("moduleId")
+    return module_id if is_valid_id(module_id) else None
 
 
 #: Tools that never change a run's progress: the status is only stamped after them.

@@ -108,6 +108,21 @@ def recommend(*, passed: bool, trend: Trend, max_attempts: int) -> Recommendatio
     return "RETRY"
 
 
+def reason_for(*, passed: bool, trend: Trend, max_attempts: int) -> str:
+    """Why :func:`recommend` says what it says, one sentence (every ESCALATE has one)."""
+    if passed:
+        return "every check passed"
+    if trend.same_as_prev:
+        return "the same failures as the previous attempt: change approach"
+    if trend.oscillating:
+        return "the failures of an earlier attempt are back (A, B, A): change approach"
+    if trend.stagnant:
+        return "no progress: the score has not risen over the last attempts"
+    if trend.attempt >= max_attempts:
+        return f"attempt {trend.attempt} of {max_attempts}: the attempt limit is reached"
+    return f"attempt {trend.attempt} of {max_attempts}: fix the failing checks and validate again"
+
+
 def load_history(
     module_id: str, run_id: str | None, stored: Any, *, strict: bool = False
 ) -> History:

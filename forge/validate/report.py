@@ -27,6 +27,10 @@ class ValidateReport(WireModel):
     oscillating: bool
     velocity: float | None
     recommendation: Recommendation
+    reason: str = Field(
+        default="",
+        description="Why this recommendation, one sentence: for ESCALATE, what is stuck.",
+    )
     module_id: str
     run_id: str | None = None
     max_attempts: int

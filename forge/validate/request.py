@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.models import ValidateRequest
-from forge.workspace import Workspace
+from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
     from forge.validate.run import Engine
@@ -24,7 +24,9 @@ def working_dir(root: Path, request: ValidateRequest) -> Path:
     return (root / Path(request.cwd).expanduser()).absolute()
 
 
-def workspace_for(engine: Engine, request: ValidateRequest) -> Workspace:
+def workspace_for(
+    engine: Engine, request: ValidateRequest, progress: ProgressCallback | None = None
+) -> Workspace:
     """The workspace of one validate call: its working dir, options, languages and parse cache."""
     return Workspace(
         working_dir(engine.root, request),
@@ -32,4 +34,5 @@ def workspace_for(engine: Engine, request: ValidateRequest) -> Workspace:
         plugin_options=request.plugin_options,
         languages=engine.languages,
         parse_cache=engine.parse_cache,
+        progress=progress,
     )

@@ -22,7 +22,7 @@ from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
 from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
-from forge.workspace import Workspace
+from forge.workspace import ProgressCallback, Workspace
 
 
 class Engine:
@@ -78,6 +78,7 @@ class Engine:
         for returned in self.plugins.call(
             "forge_run_checks", CheckResult, request=request, workspace=workspace
         ):
+            workspace.report_progress(f"{returned.plugin}: checked")
             if returned.failure is not None:
                 message = f"plugin {returned.plugin} {returned.failure}"
                 results.append(_plugin_failure(returned.plugin, message))
@@ -102,10 +103,15 @@ class Engine:
                 return True
         return False
 
-    def validate(self, request: ValidateRequest) -> ValidateReport:
-        """Run the request's checks, record the attempt, and say what to do next."""
+    def validate(
+        self, request: ValidateRequest, progress: ProgressCallback | None = None
+    ) -> ValidateReport:
+        """Run the request's checks, record the attempt, and say what to do next.
+
+        :param progress: told of each step (each plugin's checks, each command).
+        """
         max_attempts = request.max_attempts or self.config.max_attempts
-        workspace = workspace_for(self, request)
+        workspace = workspace_for(self, request, progress)
         baseline = Outcome()
         if _usable_dir(workspace.cwd):  # else cwd_check halts below, nothing is judged
             baseline = resolve_request_base(self, request, workspace.cwd)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.models import CheckResult, ValidateRequest
-from forge.validate.history import Trend, recommend
+from forge.validate.history import Trend, reason_for, recommend
 from forge.validate.report import ValidateReport
 
 
@@ -46,6 +46,10 @@ def unjudged(
     request: ValidateRequest, results: list[CheckResult], max_attempts: int
 ) -> ValidateReport:
     """The report of a module that cannot be judged: nothing to learn from retrying."""
+    stopped = next((result for result in results if not result.passed), None)
+    reason = "the module cannot be judged"
+    if stopped is not None:
+        reason += f" ({stopped.type}: {stopped.message})"
     return ValidateReport(
         passed=False,
         score=0.0,
@@ -59,6 +63,7 @@ def unjudged(
         oscillating=False,
         velocity=None,
         recommendation="ESCALATE",
+        reason=f"{reason}: fix that first, no attempt was recorded",
     )
 
 
@@ -87,5 +92,6 @@ def judged(
         oscillating=trend.oscillating,
         velocity=trend.velocity,
         recommendation=recommend(passed=score.passed, trend=trend, max_attempts=max_attempts),
+        reason=reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts),
         notices=notices,
     )

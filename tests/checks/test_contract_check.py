@@ -372,7 +372,8 @@ BROKEN_SOURCES = {
 def test_extractors_survive_broken_and_real_code(project: Path) -> None:
     write(project, BROKEN_SOURCES)
     valid = Path(__file__).resolve().parents[1] / "data" / "syntax" / "valid"
-    paths = [project / name for name in BROKEN_SOURCES] + sorted(valid.iterdir())
+    shipped = sorted(p for p in valid.rglob("*") if p.is_file() and p.name != "pyproject.toml")
+    paths = [project / name for name in BROKEN_SOURCES] + shipped
     forge = engine(project)
     workspace = Workspace(project, config=forge.config, languages=forge.languages)
     analyzer = ContractAnalyzer(parse=workspace.parse, root=project)

@@ -29,7 +29,7 @@ def test_save_then_recall(run_forge: RunForge, project: Path) -> None:
     recalled = run_forge("memory", "recall", "how to run tests")
     assert recalled.returncode == 0
     assert recalled.stdout.splitlines() == [
-        '1 memories for "how to run tests" (2 searched):',
+        '1 memory for "how to run tests" (2 searched):',
         "project:",
         "  [test_command] 0.9 — Tests run with pnpm vitest --run",
     ]

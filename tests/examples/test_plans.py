@@ -12,7 +12,7 @@ from forge.plugin_manager import PluginHost
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "plans"
 
 #: Programs the examples' verify commands run, as stubs on PATH (never executed).
-TOOLS = ("npm", "npx", "uv", "python3")
+TOOLS = ("npm", "npx", "python3")
 
 Finding = tuple[str, list[str]]
 

@@ -43,8 +43,11 @@ async def gather(*coros: object) -> list[object]:
         async with asyncio.TaskGroup() as group:
             tasks = [group.create_task(c) for c in coros]  # type: ignore[arg-type]
     except* ValueError as errors:
-        return list(errors.exceptions)
-    return [t.result() for t in tasks]
+        # `return` may not appear in an except* block (CPython rejects it).
+        failed = list(errors.exceptions)
+    else:
+        return [t.result() for t in tasks]
+    return failed
 
 
 if (n := len(__name__)) > 3:
