@@ -13,19 +13,33 @@ size and mtime stay the same, so a long-running server answers from memory.
 
 from __future__ import annotations
 
+import contextlib
+import heapq
+import itertools
+import json
 import math
+import os
 import re
 import secrets
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from forge.errors import UsageError
+from forge.errors import CorruptFileError, UsageError
+from forge.memory_index import (
+    Document,
+    MemoryIndex,
+    dedup_hash,
+    index_path,
+    open_memory_file,
+    read_line,
+    refresh,
+)
 from forge.models import WireModel
 from forge.store import (
     append_line,
@@ -150,30 +164,14 @@ def tokenize(text: str) -> list[str]:
     return words
 
 
-@dataclass(frozen=True)
-class _Indexed:
-    entry: MemoryEntry
-    terms: Counter[str]
-    length: int
-
-
-@dataclass(frozen=True)
-class _FileIndex:
-    signature: tuple[int, int]
-    entries: list[_Indexed]
-    bad_lines: list[int]
-
-
-_NO_FILE = _FileIndex((0, 0), [], [])
-
-
 class Memory:
-    """Project and global memory, with a per-file index reused while the file is unchanged."""
+    """Project and global memory, each searched through its index (:mod:`forge.memory_index`)."""
 
     def __init__(self, project_file: Path, global_file: Path) -> None:
         self.files: dict[Scope, Path] = {"project": project_file, "global": global_file}
-        self._cache: dict[Path, _FileIndex] = {}
-        self._cache_lock = threading.Lock()
+        self._indexes: dict[Path, MemoryIndex] = {}
+        # Held while an index is brought up to date and read: updates happen in place.
+        self._lock = threading.RLock()
 
     # --- save -----------------------------------------------------------------
 
@@ -189,7 +187,9 @@ class Memory:
         """Append a pattern unless the same category already holds the same text.
 
         Raises :class:`UsageError` (nothing written) for an empty or oversized
-        pattern, a confidence outside 0..1 or bad tags.
+        pattern, a confidence outside 0..1 or bad tags. The duplicate check
+        reads the index, not the whole file, so a save costs the same however
+        many entries the scope holds.
         """
         text = " ".join(pattern.split())
         if not text:
@@ -210,27 +210,28 @@ class Memory:
         path = self.files[scope]
         key = normalize_pattern(pattern)
         notices: list[str] = []
-        with locked(path):
-            stored = read_memory(path)
-            if stored.bad_lines:
+        with locked(path), self._lock:
+            index = self._index(path, locked=True)
+            if index is not None and index.bad_lines:
                 # Under the lock no other writer is mid-append, so these lines
                 # are really corrupt, not half-written.
-                moved = set_aside_lines(path, stored.bad_lines)
+                moved = set_aside_lines(path, index.bad_lines)
                 notices.append(
-                    f"{scope} memory {path}: {describe_bad_lines(stored.bad_lines)} moved aside "
-                    f"to {moved.name}; {len(stored.entries)} good entries kept"
+                    f"{scope} memory {path}: {describe_bad_lines(index.bad_lines)} moved aside "
+                    f"to {moved.name}; {index.count} good entries kept"
                 )
-            for existing in stored.entries:
-                if existing.category == category and normalize_pattern(existing.pattern) == key:
-                    return MemorySaveResult(
-                        saved=False,
-                        duplicate=True,
-                        scope=scope,
-                        category=category,
-                        id=existing.id,
-                        message=f"Duplicate pattern already in {scope} memory, skipped.",
-                        notices=notices,
-                    )
+                index = self._index(path, locked=True)
+            existing = self._duplicate(path, index, category, key)
+            if existing is not None:
+                return MemorySaveResult(
+                    saved=False,
+                    duplicate=True,
+                    scope=scope,
+                    category=category,
+                    id=existing.id,
+                    message=f"Duplicate pattern already in {scope} memory, skipped.",
+                    notices=notices,
+                )
             entry = MemoryEntry(
                 id=f"mem_{secrets.token_hex(6)}",
                 timestamp=utc_now(),
@@ -250,6 +251,25 @@ class Memory:
             notices=notices,
         )
 
+    def _duplicate(
+        self, path: Path, index: MemoryIndex | None, category: str, key: str
+    ) -> MemoryEntry | None:
+        """The stored entry with this category and dedup key, if any (hash hits are confirmed)."""
+        if index is None:
+            return None
+        with _opened(path) as fd:
+            for doc in index.entries_with_key(dedup_hash(category, key)):
+                if fd is None:
+                    break
+                entry = _entry_at(fd, index.offsets[doc])
+                if (
+                    entry is not None
+                    and entry.category == category
+                    and normalize_pattern(entry.pattern) == key
+                ):
+                    return entry
+        return None
+
     # --- recall ---------------------------------------------------------------
 
     def recall(
@@ -262,92 +282,203 @@ class Memory:
     ) -> MemoryRecallResult:
         """The ``limit`` entries most relevant to ``query``, grouped by scope (project first)."""
         scopes: list[Scope] = ["project", "global"] if scope == "all" else [scope]
-        corpus: list[tuple[Scope, _Indexed]] = []
+        return self._recall(query, scopes, limit, category, retry=True)
+
+    def _recall(
+        self,
+        query: str,
+        scopes: list[Scope],
+        limit: int,
+        category: Category | None,
+        *,
+        retry: bool,
+    ) -> MemoryRecallResult:
         notices: list[str] = []
-        for s in scopes:
-            index = self._index(self.files[s])
-            corpus.extend(
-                (s, item)
-                for item in index.entries
-                if category is None or item.entry.category == category
-            )
-            if index.bad_lines:
-                notices.append(
-                    f"{s} memory {self.files[s]}: {describe_bad_lines(index.bad_lines)} skipped; "
-                    "the next memory_save in that scope moves them aside"
-                )
-        words = list(dict.fromkeys(tokenize(query)))
-        ranked = _bm25(words, corpus)
-        # Ties: confidence, then recency; entries saved within one millisecond
-        # share a timestamp, so their order in the file (later is newer) decides.
-        order = sorted(
-            range(len(ranked)),
-            key=lambda i: (
-                ranked[i][0],
-                ranked[i][2].entry.confidence,
-                ranked[i][2].entry.timestamp,
-                i,
-            ),
-            reverse=True,
-        )[: max(1, min(limit, MAX_RECALL_LIMIT))]
-        best = [ranked[i] for i in order]
-        best.sort(
-            key=lambda hit: (hit[1] != "project", -hit[2].entry.confidence, -hit[0]),
-        )
+        with self._lock, contextlib.ExitStack() as stack:
+            sources: list[tuple[Scope, MemoryIndex, int]] = []
+            for s in scopes:
+                fd = stack.enter_context(_opened(self.files[s]))
+                index = self._index(self.files[s], fd)
+                if index is None or fd is None:
+                    continue
+                sources.append((s, index, fd))
+                if index.bad_lines:
+                    notices.append(
+                        f"{s} memory {self.files[s]}: {describe_bad_lines(index.bad_lines)} "
+                        "skipped; the next memory_save in that scope moves them aside"
+                    )
+            words = list(dict.fromkeys(tokenize(query)))
+            searched, best = _best(words, sources, category, max(1, min(limit, MAX_RECALL_LIMIT)))
+            found: list[tuple[float, Scope, MemoryEntry]] = []
+            for score, s, index, fd, doc in best:
+                entry = _entry_at(fd, index.offsets[doc])
+                if entry is None:
+                    if not retry:
+                        raise CorruptFileError(f"{s} memory {self.files[s]} changed while read")
+                    # The index no longer matches the file (edited in place): rebuild it.
+                    self._indexes.clear()
+                    for name in scopes:
+                        with contextlib.suppress(OSError):
+                            index_path(self.files[name]).unlink()
+                    return self._recall(query, scopes, limit, category, retry=False)
+                found.append((score, s, entry))
+        found.sort(key=lambda hit: (hit[1] != "project", -hit[2].confidence, -hit[0]))
         memories = [
-            RecalledMemory(**item.entry.model_dump(), scope=s, relevance=round(score, 4))
-            for score, s, item in best
+            RecalledMemory(**entry.model_dump(), scope=s, relevance=round(score, 4))
+            for score, s, entry in found
         ]
         return MemoryRecallResult(
             query=query,
             memories=memories,
-            searched=len(corpus),
-            text=_render(query, memories, len(corpus), scopes, category),
+            searched=searched,
+            text=_render(query, memories, searched, scopes, category),
             notices=notices,
         )
 
-    def _index(self, path: Path) -> _FileIndex:
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            return _NO_FILE
-        signature = (stat.st_size, stat.st_mtime_ns)
-        with self._cache_lock:
-            cached = self._cache.get(path)
-        if cached is not None and cached.signature == signature:
-            return cached
-        stored = read_memory(path)
-        entries = []
-        for entry in stored.entries:
-            terms = Counter(tokenize(f"{entry.pattern} {entry.category} {' '.join(entry.tags)}"))
-            entries.append(_Indexed(entry, terms, sum(terms.values())))
-        index = _FileIndex(signature, entries, stored.bad_lines)
-        with self._cache_lock:
-            self._cache[path] = index
+    def _index(
+        self, path: Path, fd: int | None = None, *, locked: bool = False
+    ) -> MemoryIndex | None:
+        """The up-to-date index of ``path``; ``None`` when the file does not exist.
+
+        ``locked``: the caller holds the file's lock (see :func:`refresh`).
+        """
+        if fd is None:
+            with _opened(path) as own:
+                return self._index(path, own, locked=locked) if own is not None else None
+        index = refresh(path, fd, self._indexes.get(path), _document, locked=locked)
+        self._indexes[path] = index
         return index
 
 
-def _bm25(
-    words: list[str], corpus: list[tuple[Scope, _Indexed]]
-) -> list[tuple[float, Scope, _Indexed]]:
-    """Okapi BM25 of ``words`` against each document; only documents with a hit are kept."""
-    if not words or not corpus:
-        return []
-    count = len(corpus)
-    average = sum(item.length for _, item in corpus) / count or 1.0
-    frequency = {w: sum(1 for _, item in corpus if w in item.terms) for w in words}
-    idf = {w: math.log(1 + (count - df + 0.5) / (df + 0.5)) for w, df in frequency.items() if df}
-    hits = []
-    for scope, item in corpus:
-        score = 0.0
-        for word, weight in idf.items():
-            tf = item.terms.get(word, 0)
-            if tf:
-                norm = BM25_K1 * (1 - BM25_B + BM25_B * item.length / average)
-                score += weight * tf * (BM25_K1 + 1) / (tf + norm)
-        if score > 0:
-            hits.append((score, scope, item))
-    return hits
+def parse_entry(line: bytes) -> MemoryEntry | None:
+    """The entry a JSONL line holds; ``None`` when the line is corrupt (not an entry)."""
+    try:
+        record = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    try:
+        return MemoryEntry.model_validate(record)
+    except ValidationError:
+        return None
+
+
+def _document(line: bytes) -> Document | None:
+    entry = parse_entry(line)
+    if entry is None:
+        return None
+    terms = Counter(tokenize(f"{entry.pattern} {entry.category} {' '.join(entry.tags)}"))
+    key = dedup_hash(entry.category, normalize_pattern(entry.pattern))
+    return Document(entry.category, entry.confidence, entry.timestamp, terms, key)
+
+
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[int | None]:
+    fd = open_memory_file(path)
+    try:
+        yield fd
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _entry_at(fd: int, offset: int) -> MemoryEntry | None:
+    """The entry whose line starts at ``offset``; ``None`` when that is not an entry's line."""
+    return parse_entry(read_line(fd, offset))
+
+
+def _only(
+    docs: Sequence[int], tfs: Sequence[int], keep: Callable[[int], bool]
+) -> tuple[list[int], list[int]]:
+    pairs = [(doc, tf) for doc, tf in zip(docs, tfs, strict=True) if keep(doc)]
+    return [doc for doc, _ in pairs], [tf for _, tf in pairs]
+
+
+def _best(
+    words: list[str],
+    sources: list[tuple[Scope, MemoryIndex, int]],
+    category: str | None,
+    limit: int,
+) -> tuple[int, list[tuple[float, Scope, MemoryIndex, int, int]]]:
+    """How many entries were searched, and the ``limit`` best by Okapi BM25 of ``words``.
+
+    Only entries holding a query word are scored. Ties go to confidence, then
+    to the newer timestamp, then to the later entry (entries saved within one
+    millisecond share a timestamp; project entries come before global ones).
+    """
+    codes = [None if category is None else index.category_code(category) for _, index, _ in sources]
+    count = length = 0
+    for (_, index, _), code in zip(sources, codes, strict=True):
+        if category is None:
+            count += index.count
+            length += sum(index.category_lengths)
+        elif code is not None:
+            count += index.category_counts[code]
+            length += index.category_lengths[code]
+    if not words or not count:
+        return count, []
+    average = length / count or 1.0
+    # (entries, term frequencies) of each word in each source, category filter applied
+    postings: dict[str, list[list[tuple[Sequence[int], Sequence[int]]]]] = {}
+    for word in words:
+        postings[word] = []
+        for (_, index, _), code in zip(sources, codes, strict=True):
+            parts = index.postings.get(word)
+            if category is not None:
+                kinds = index.category
+                parts = [
+                    _only(docs, tfs, lambda doc: kinds[doc] == code)  # noqa: B023 - used at once
+                    for docs, tfs in parts
+                ]
+            postings[word].append(parts)
+    scores: list[dict[int, float]] = [{} for _ in sources]
+    longest = max((index.longest for _, index, _ in sources), default=0)
+    # BM25's length normalisation, by entry length: entries share a handful of lengths
+    norms = [BM25_K1 * (1 - BM25_B + BM25_B * size / average) for size in range(longest + 1)]
+    factor = BM25_K1 + 1
+    for word in words:
+        df = sum(len(docs) for per_source in postings[word] for docs, _ in per_source)
+        if not df:
+            continue
+        weight = math.log(1 + (count - df + 0.5) / (df + 0.5))
+        once = [weight * 1 * factor / (1 + norm) for norm in norms]  # most words occur once
+        for (_, index, _), parts, scored in zip(sources, postings[word], scores, strict=True):
+            lengths, get = index.lengths, scored.get
+            for docs, tfs in parts:
+                for doc, tf in zip(docs, tfs, strict=True):
+                    if tf == 1:
+                        scored[doc] = get(doc, 0.0) + once[lengths[doc]]
+                    else:
+                        norm = norms[lengths[doc]]
+                        scored[doc] = get(doc, 0.0) + weight * tf * factor / (tf + norm)
+    every = [score for scored in scores for score in scored.values()]
+    if not every:
+        return count, []
+    floor = heapq.nlargest(limit, every)[-1]
+    # Fewer than ``limit`` entries score above the limit-th best score: all of
+    # them are in; the rest are the best of those that tie with it.
+    above: list[tuple[int, int]] = []
+    tied: list[tuple[int, int]] = []
+    for number, scored in enumerate(scores):
+        for doc, score in scored.items():
+            if score > floor:
+                above.append((number, doc))
+            elif score == floor:
+                tied.append((number, doc))
+    bases = list(itertools.accumulate((index.count for _, index, _ in sources), initial=0))
+
+    def rank(hit: tuple[int, int]) -> tuple[float, float, str, int]:
+        number, doc = hit
+        index = sources[number][1]
+        return (scores[number][doc], index.confidence[doc], index.stamps[doc], bases[number] + doc)
+
+    best = sorted(above, key=rank, reverse=True)
+    best += heapq.nlargest(limit - len(best), tied, key=rank)
+    return count, [
+        (scores[number][doc], sources[number][0], sources[number][1], sources[number][2], doc)
+        for number, doc in best
+    ]
 
 
 def _render(

@@ -15,17 +15,20 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import pluggy
 from pydantic import Field
 
 from forge import hookspecs
+from forge.config import forge_home
+from forge.entry_point_cache import FoundEntryPoint, cached_entry_points, describe
 from forge.errors import clip
 from forge.models import WireModel
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from forge.catalog import Catalog
     from forge.models import CheckDescriptor, PlanRuleDescriptor
 
@@ -154,28 +157,13 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _described(found: Iterable[EntryPoint]) -> list[tuple[EntryPoint, str, str]]:
-    """Each entry point with its distribution's name and version, in registration order.
+def _in_order(found: Iterable[FoundEntryPoint]) -> list[FoundEntryPoint]:
+    """The entry points in registration order.
 
     forge's own plugins register first so a third party's tryfirst/trylast
-    and its results sort after the built-ins deterministically. A
-    distribution's metadata is parsed once, however many entry points it has
-    (parsing it is most of the cost of loading plugins).
+    and its results sort after the built-ins deterministically.
     """
-    metadata: dict[object, tuple[str, str]] = {}
-    described: list[tuple[EntryPoint, str, str]] = []
-    for entry_point in found:
-        dist = entry_point.dist
-        if dist is None:
-            name, version = "?", "?"
-        else:
-            if dist not in metadata:
-                fields = dist.metadata
-                metadata[dist] = (fields["Name"], fields["Version"])
-            name, version = metadata[dist]
-        described.append((entry_point, name, version))
-    described.sort(key=lambda item: (item[1] != BUILTIN_DISTRIBUTION, item[0].name))
-    return described
+    return sorted(found, key=lambda entry: (entry.distribution != BUILTIN_DISTRIBUTION, entry.name))
 
 
 def build_plugin_host(
@@ -189,7 +177,8 @@ def build_plugin_host(
     :param disabled: plugin (entry-point) names to leave unloaded; they are
         listed with status ``disabled`` and never imported.
     :param entry_points_: the entry points to load; default: every installed
-        entry point of group ``forge``.
+        entry point of group ``forge`` (remembered between processes while the
+        installed distributions stay the same: :mod:`forge.entry_point_cache`).
     :param extra_plugins: ``(name, plugin)`` pairs registered after the entry
         points, for embedding forge (they are recorded like the rest).
 
@@ -200,12 +189,15 @@ def build_plugin_host(
     pm.add_hookspecs(hookspecs)
     host = PluginHost(pm=pm, trace=os.environ.get("FORGE_TRACE_PLUGINS", "") not in {"", "0"})
     blocked = set(disabled)
-    found = entry_points(group=ENTRY_POINT_GROUP) if entry_points_ is None else entry_points_
-    for entry_point, distribution, version in _described(found):
+    if entry_points_ is None:
+        found = cached_entry_points(ENTRY_POINT_GROUP, forge_home())
+    else:
+        found = describe(entry_points_)
+    for entry_point in _in_order(found):
         info = {
             "name": entry_point.name,
-            "distribution": distribution,
-            "version": version,
+            "distribution": entry_point.distribution,
+            "version": entry_point.version,
             "module": entry_point.value,
         }
         if entry_point.name in blocked:

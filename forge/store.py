@@ -60,8 +60,14 @@ def write_json(path: Path, value: Any) -> None:
     write_bytes_atomic(path, data)
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: temp file in the same folder, fsync, rename."""
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file in the same folder, fsync, rename.
+
+    ``durable=False`` skips the fsyncs: readers still see the old file or the
+    new one, never half of one, but a power cut may lose the update. Only for
+    files nothing depends on: ``status.json`` (rewritten after every call) and
+    caches that are rebuilt when missing or damaged (memory index, entry points).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     # The temp name starts with a dot and ends in .tmp: no reader globbing
     # "*.json" can mistake it for state.
@@ -69,14 +75,16 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         Path(temp_name).replace(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             Path(temp_name).unlink()
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _fsync_dir(folder: Path) -> None:

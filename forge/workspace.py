@@ -37,6 +37,7 @@ class Workspace:
         self._steps = 0
         self.config = config
         self._plugin_options = plugin_options or {}
+        self._resolved: dict[str, Path] = {}
         #: The registered languages (none unless the engine passes its registry).
         self.languages = languages if languages is not None else LanguageRegistry()
         self._parsing = ParseSession(
@@ -47,8 +48,12 @@ class Workspace:
 
     def resolve(self, file: str) -> Path:
         """``file`` as an absolute path: relative paths are taken from the working dir."""
-        path = Path(file).expanduser()
-        return path if path.is_absolute() else self.cwd / path
+        # Every check asks for the same files: build each path once per call.
+        found = self._resolved.get(file)
+        if found is None:
+            path = Path(file).expanduser()
+            found = self._resolved[file] = path if path.is_absolute() else self.cwd / path
+        return found
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working dir when inside it, for messages."""

@@ -108,9 +108,9 @@ def test_cli_base_main_passes_with_the_old_findings_then_fails_on_exactly_the_ne
     ]
     assert report["score"] == round(6 / 8, 4)
     # The attempt history keeps only what is new.
-    attempts = json.loads((branch / ".forge/iterations/adhoc.json").read_text(encoding="utf-8"))[
-        "attempts"
-    ]
+    # An ad-hoc run's history is keyed by what it checks (adhoc-<hash>).
+    [history] = (branch / ".forge").rglob("adhoc*.json")
+    attempts = json.loads(history.read_text(encoding="utf-8"))["attempts"]
     assert sorted(attempts[-1]["failures"]) == ["stub_check:legacy.py", "syntax_check:feature.py"]
 
 
@@ -162,7 +162,7 @@ def test_bad_base_is_a_usage_error_and_no_git_changes_nothing(
     assert completed.returncode == 2
     [line] = completed.stderr.strip().splitlines()
     assert "baseRef 'nope' is not a commit of the repository" in line
-    assert not (branch / ".forge/iterations/adhoc.json").exists()
+    assert not list((branch / ".forge").rglob("adhoc*.json"))
     plain = tmp_path / "plain"
     plain.mkdir()
     (plain / "a.py").write_text("def f():\n    pass\n", encoding="utf-8")

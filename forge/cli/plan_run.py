@@ -3,16 +3,18 @@
 A module's ``files`` and ``verify`` commands come from the plan; everything
 else is the ordinary ``validate`` path through :meth:`forge.tools.service.ToolService.validate`,
 so attempt history and events are recorded exactly as the MCP tool records
-them. ``--all`` walks the plan's execution layers; a module whose dependency
-did not pass (failed, or was itself skipped) is skipped, and the rest of the
-plan goes on.
+them. ``--all`` walks the plan's execution layers, validating the modules of a
+layer in parallel (``--jobs``); a module whose dependency did not pass
+(failed, or was itself skipped) is skipped, and the rest of the plan goes on.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -112,40 +114,65 @@ def validate_module(service: ToolService, module: PlanModule, options: RunOption
     )
 
 
+def default_jobs() -> int:
+    """How many modules ``--all`` validates at once by default: the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 def validate_all(
     service: ToolService,
     plan: Plan,
     layers: Sequence[Sequence[str]],
     options: RunOptions,
     *,
+    jobs: int = 1,
     on_start: Callable[[PlanModule, int, int], None] | None = None,
     on_done: Callable[[ModuleRun], None] | None = None,
 ) -> list[ModuleRun]:
-    """Every module in layer order; a module whose dependency did not pass is skipped.
+    """Every module, layer after layer, up to ``jobs`` modules of a layer at once.
 
-    ``on_start(module, index, total)`` and ``on_done(run)`` let a caller show
-    progress. Returns the runs in the order they happened.
+    A module whose dependency did not pass is skipped. ``on_start(module,
+    index, total)`` is called as a module starts (from the thread that runs
+    it); ``on_done(run)`` in plan order, as soon as the module and every one
+    before it have finished, so output reads the same whatever ran first.
+    Returns the runs in plan order (layer by layer).
     """
     by_id = {module.id: module for module in plan.modules}
     order = [by_id[module_id] for layer in layers for module_id in layer]
+    position = {module.id: index for index, module in enumerate(order, start=1)}
     outcome: dict[str, str] = {}
     runs: list[ModuleRun] = []
-    for index, module in enumerate(order, start=1):
-        blocked = [dep for dep in module.depends_on if outcome.get(dep) != "passed"]
-        if blocked:
-            why = ", ".join(f"{dep} {outcome.get(dep, 'not run')}" for dep in blocked)
-            run = ModuleRun(
-                module_id=module.id,
-                working_dir=service.engine.working_dir(request_for(module, options)),
-                skipped=f"dependency did not pass: {why}",
-                title=module.title,
-            )
-        else:
-            if on_start is not None:
-                on_start(module, index, len(order))
-            run = validate_module(service, module, options)
-        outcome[module.id] = run.status
-        runs.append(run)
-        if on_done is not None:
-            on_done(run)
+
+    def one(module: PlanModule) -> ModuleRun:
+        if on_start is not None:
+            on_start(module, position[module.id], len(order))
+        return validate_module(service, module, options)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="forge-module") as pool:
+        for layer in layers:
+            pending: dict[str, Future[ModuleRun]] = {}
+            for module_id in layer:
+                module = by_id[module_id]
+                if not any(outcome.get(dep) != "passed" for dep in module.depends_on):
+                    pending[module_id] = pool.submit(one, module)
+            for module_id in layer:
+                module = by_id[module_id]
+                if module_id in pending:
+                    run = pending[module_id].result()
+                else:
+                    blocked = [dep for dep in module.depends_on if outcome.get(dep) != "passed"]
+                    why = ", ".join(f"{dep} {outcome.get(dep, 'not run')}" for dep in blocked)
+                    run = ModuleRun(
+                        module_id=module.id,
+                        working_dir=service.engine.working_dir(request_for(module, options)),
+                        skipped=f"dependency did not pass: {why}",
+                        title=module.title,
+                    )
+                outcome[module_id] = run.status
+                runs.append(run)
+                if on_done is not None:
+                    on_done(run)
     return runs

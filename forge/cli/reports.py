@@ -16,7 +16,6 @@ without a location. Rule descriptions come from the checks' descriptors.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,8 @@ from forge.validate.report import ValidateReport
 from forge.validate.verdict import counts_as_failure
 
 if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+
     from forge.catalog import Catalog
     from forge.models import CheckDescriptor
 
@@ -126,6 +127,8 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
     A skipped module (its dependency failed) is one skipped testcase. Failure
     text holds the places and, for commands, the output tails.
     """
+    import xml.etree.ElementTree as ET  # only JUnit output needs it
+
     suites = ET.Element("testsuites", name="forge")
     totals = {"tests": 0, "failures": 0, "skipped": 0}
     total_time = 0.0
@@ -161,6 +164,8 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
 
 
 def _properties(suite: ET.Element, report: ValidateReport) -> None:
+    import xml.etree.ElementTree as ET
+
     properties = ET.SubElement(suite, "properties")
     shown = {
         "score": f"{report.score:g}",
@@ -174,6 +179,8 @@ def _properties(suite: ET.Element, report: ValidateReport) -> None:
 
 
 def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
+    import xml.etree.ElementTree as ET
+
     duration = getattr(result, "duration_ms", 0) or 0
     case = ET.SubElement(
         suite,

@@ -28,6 +28,7 @@ examples:
   forge validate --contract src/api.ts:src/app.ts        # app.ts imports only what api.ts exports
   forge validate --plan .forge/plans/auth.json --module api --cwd ../wt-api
   forge validate --plan .forge/plans/auth.json --all --run-id run-42
+  forge validate --plan plan.json --all --jobs 4    # up to 4 modules of a layer at once
   forge validate --plan plan.json --all --format sarif --output-file forge.sarif
   forge validate --plan plan.json --all --format junit > forge-junit.xml
   forge validate --base main --files src/legacy.py   # only what the branch added fails
@@ -102,6 +103,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
     )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="with --all: validate up to N independent modules of a layer at once "
+        "(default: the number of cores); output stays in plan order",
+    )
     parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
         "--module-id",
@@ -134,6 +143,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json and args.format not in (None, "json"):
         raise UsageError(f"--json and --format {args.format} disagree: give one of them")
     output_format = "json" if args.json else (args.format or "text")
+    if args.jobs is not None:
+        if not args.all:
+            raise UsageError("--jobs applies to --plan PLAN --all: one module runs on its own")
+        if args.jobs < 1:
+            raise UsageError(f"--jobs {args.jobs}: give at least 1 (modules at once)")
     if args.plan is None:
         if args.all:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
@@ -217,6 +231,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
 
     from forge.cli.plan_run import (
         RunOptions,
+        default_jobs,
         find_module,
         load_plan,
         validate_all,
@@ -266,7 +281,15 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
                 def start(module: PlanModule, index: int, total: int) -> None:
                     progress.update(f"[{index}/{total}] validating {module.id} ({module.title})")
 
-                runs = validate_all(service, plan, layers, options, on_start=start, on_done=done)
+                runs = validate_all(
+                    service,
+                    plan,
+                    layers,
+                    options,
+                    jobs=args.jobs or default_jobs(),
+                    on_start=start,
+                    on_done=done,
+                )
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None
     return runs

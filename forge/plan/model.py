@@ -9,6 +9,7 @@ know are kept, so planners may add their own.
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -119,13 +120,20 @@ class Plan(PlanHeader):
         return DependencyGraph.from_modules(self.modules)
 
 
+#: A relative path already in normal form: no empty, ``.`` or ``..`` segment.
+_NORMAL_PATH = re.compile(r"(?!\.\.?(?:/|\Z))[^/]+(?:/(?!\.\.?(?:/|\Z))[^/]+)*")
+
+
 def normalise_path(path: str, project_root: Path) -> str:
     """A plan file path in one spelling: ``./src//a.py``, ``src\\a.py`` and ``src/a.py`` agree.
 
     Backslashes are separators (plans travel between systems), ``.`` and
     ``..`` are folded, and an absolute path inside the project is made relative.
     """
-    text = posixpath.normpath(path.strip().replace("\\", "/"))
+    text = path.strip().replace("\\", "/")
+    if _NORMAL_PATH.fullmatch(text):  # most plan paths: normpath would return them as they are
+        return text
+    text = posixpath.normpath(text)
     if posixpath.isabs(text):
         root = project_root.as_posix().rstrip("/") + "/"
         if text.startswith(root):

@@ -21,6 +21,7 @@ import os
 import posixpath
 import shutil
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 
 from forge import hookimpl
@@ -56,20 +57,31 @@ def _commands(plan: Plan) -> Iterator[tuple[str, list[str], str, str]]:
 
 
 class _Resolver:
-    """Answers "does this program exist?" with at most one PATH lookup per name."""
+    """Answers "does this program exist?" once per program and place, with one PATH lookup per name."""
 
     def __init__(self, plan: Plan, project_root: Path) -> None:
+        self.plan = plan
         self.root = project_root
-        self.planned = {
-            normalise_path(file, project_root) for module in plan.modules for file in module.files
-        }
         self.on_path: dict[str, bool] = {}
+        self.answers: dict[CommandWord, tuple[str, str | None] | None] = {}
+
+    @cached_property
+    def planned(self) -> frozenset[str]:
+        """Files the plan's modules create: needed only for a path that is not there yet."""
+        return frozenset(
+            normalise_path(file, self.root) for module in self.plan.modules for file in module.files
+        )
 
     def problem(self, program: CommandWord) -> tuple[str, str | None] | None:
         """Why ``program`` cannot run (``"is not on PATH"``) and the project file involved.
 
         ``None`` when it can run, or when forge cannot know.
         """
+        if program not in self.answers:
+            self.answers[program] = self._problem(program)
+        return self.answers[program]
+
+    def _problem(self, program: CommandWord) -> tuple[str, str | None] | None:
         word = program.word
         if "/" not in word:
             if word not in self.on_path:
@@ -85,6 +97,8 @@ class _Resolver:
         else:
             file = posixpath.normpath(posixpath.join(program.cwd, word))
             target = self.root / file
+        if target.is_file() and os.access(target, os.X_OK):
+            return None
         if file is not None and file in self.planned:
             return None
         if not target.exists():
@@ -92,16 +106,14 @@ class _Resolver:
             return f"does not exist{listed}", file
         if not target.is_file():
             return "is not a file", file
-        if not os.access(target, os.X_OK):
-            return "is not executable (chmod +x it, or run it with sh)", file
-        return None
+        return "is not executable (chmod +x it, or run it with sh)", file
 
 
 @hookimpl
 def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
     """One error per program a command runs that does not exist, and per unparsable command."""
     resolver = _Resolver(plan, project_root)
-    parsed: dict[str, list[CommandWord] | str] = {}
+    parsed: dict[str, tuple[CommandWord, ...] | str] = {}
     findings: list[PlanFinding] = []
     for where, modules, field, command in _commands(plan):
         if command not in parsed:

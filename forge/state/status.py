@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 
 from forge.ids import is_valid_id
 from forge.models import WireModel
-from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_json
+from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_bytes_atomic
 from forge.validate.history import load_history
 
 ModuleState = Literal["pending", "running", "done", "failed"]
@@ -141,8 +141,50 @@ _STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
 
 
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
-    """Replace ``.forge/status.json`` atomically."""
-    write_json(forge_dir.status, status.to_wire())
+    """Replace ``.forge/status.json`` atomically.
+
+    Serialised by pydantic's own JSON writer: the standard library's indented
+    encoder is pure Python, and a 1,000-module status is written after every call.
+    """
+    data = status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
+    # Rewritten after every call and rebuilt from the histories when lost: an
+    # fsync (milliseconds each) would be most of a read-only call's cost.
+    write_bytes_atomic(forge_dir.status, data, durable=False)
+    _remember(forge_dir.status, status)
+
+
+#: The status this process last wrote or read, with the file's identity then: a
+#: call that finds the file as it left it need not read and validate it again.
+_last: dict[Path, tuple[tuple[int, int, int], Status]] = {}
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _remember(path: Path, status: Status) -> None:
+    signature = _signature(path)
+    if signature is not None:
+        _last[path] = (signature, status)
+
+
+def _stored_status(path: Path) -> Status | None:
+    """The status on disk, from memory when this process wrote (or read) exactly that file."""
+    signature = _signature(path)
+    known = _last.get(path)
+    if signature is not None and known is not None and known[0] == signature:
+        return known[1]
+    stored, _ = peek_json(path)
+    try:
+        current = Status.model_validate(stored)
+    except ValidationError:
+        return None
+    _remember(path, current)
+    return current
 
 
 def refresh_status(
@@ -186,17 +228,15 @@ def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Non
     """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
     if run_id is None:
         return None
-    stored, _ = peek_json(forge_dir.status)
-    try:
-        current = Status.model_validate(stored)
-    except ValidationError:
-        return None
-    if current.run_id != run_id:
+    current = _stored_status(forge_dir.status)
+    if current is None or current.run_id != run_id:
         return None
     if module is None:
         return current
     if module.id not in {m.id for m in current.modules}:
-        return None
+        # A module outside the plan the status lists: a rebuild would not list
+        # it either, unless the plan changed since the status was written.
+        return current if _plan_unchanged(forge_dir, current) else None
     modules = [
         module.model_copy(update={"title": m.title}) if m.id == module.id else m
         for m in current.modules
@@ -205,6 +245,20 @@ def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Non
     return current.model_copy(
         update={"modules": modules, "counts": StatusCounts(total=len(modules), **counts)}
     )
+
+
+def _plan_unchanged(forge_dir: ForgeDir, current: Status) -> bool:
+    """True when ``current`` lists a plan's modules and that plan is older than the status."""
+    if current.plan_path is None:
+        return False
+    plan = Path(current.plan_path)
+    plan = plan if plan.is_absolute() else forge_dir.project_root / plan
+    written, listed = _signature(forge_dir.status), _signature(plan)
+    if written is None or listed is None or listed[2] > written[2]:
+        return False
+    latest = newest(forge_dir.plans, ".json")  # a newer plan would take over on a rebuild
+    changed = _signature(latest) if latest is not None else None
+    return changed is None or changed[2] <= written[2]
 
 
 def module_status(module_id: str, *, attempts: int, passed: bool, score: float) -> ModuleStatus:

@@ -11,6 +11,7 @@ service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
 
 from __future__ import annotations
 
+import gc
 import inspect
 import json
 import logging
@@ -252,4 +253,9 @@ def create_server(root: Path | None = None, *, run_id: str | None = None) -> For
 
 def serve() -> None:
     """Run the server on stdin/stdout until the client disconnects (``forge serve``)."""
-    create_server().run("stdio")
+    server = create_server()
+    # What start-up built (modules, the SDK, plugins, schemas) lives as long as
+    # the process: frozen, the collector stops walking it on every full
+    # collection, which cost a large plan check or validate ~20 ms each.
+    gc.freeze()
+    server.run("stdio")

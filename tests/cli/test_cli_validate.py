@@ -234,6 +234,8 @@ def test_plan_flags_need_each_other(run_forge: RunForge) -> None:
         (["--plan", "p.json", "--files", "a.py", "--all"], "cannot be combined with --plan"),
         (["--plan", "p.json"], "give --module ID or --all"),
         (["--format", "xml"], "invalid choice: 'xml'"),
+        (["--command", "true", "--jobs", "2"], "--jobs applies to --plan PLAN --all"),
+        (["--plan", "p.json", "--all", "--jobs", "0"], "--jobs 0: give at least 1"),
     ):
         completed = run_forge("validate", *args)
         assert completed.returncode == 2, args
@@ -490,3 +492,59 @@ def test_a_nul_byte_in_a_path_is_rejected_by_the_request(fields: dict[str, objec
     """No file can have a NUL in its path; the request says so instead of a check crashing."""
     with pytest.raises(ValidationError, match="should match pattern"):
         ValidateRequest.model_validate({"module_id": "m", **fields})
+
+
+def _waiting_plan(project: Path) -> str:
+    """Two independent modules that each wait for the other to start, then a dependent one.
+
+    ``first`` also waits for ``second`` to finish, so ``second`` ends first.
+    Run one at a time, ``first`` waits for a module that never starts and
+    times out; only a parallel run passes.
+    """
+    wait = "i=0; while [ ! -f {0} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; test -f {0}"
+
+    def module(module_id: str, command: str, depends: list[str]) -> dict[str, object]:
+        return {
+            "id": module_id,
+            "title": module_id,
+            "objective": "wait",
+            "files": ["plan.json"],
+            "verify": [command],
+            "doneWhen": "it ran",
+            "dependsOn": depends,
+        }
+
+    plan = {
+        "modules": [
+            module("first", f"touch first.started && {wait.format('second.done')}", []),
+            module(
+                "second",
+                f"touch second.started && {wait.format('first.started')} && touch second.done",
+                [],
+            ),
+            module("after", "test -f first.started && test -f second.done", ["first", "second"]),
+        ]
+    }
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    return "plan.json"
+
+
+def test_all_runs_the_modules_of_a_layer_in_parallel_and_reports_in_plan_order(
+    run_forge: RunForge, project: Path
+) -> None:
+    plan = _waiting_plan(project)
+    completed = run_forge("validate", "--plan", plan, "--all", "--jobs", "2", "--timeout", "30")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    rows = [line.split()[:2] for line in completed.stdout.splitlines() if line.split()]
+    modules = [row for row in rows if row[0] in {"first", "second", "after"}]
+    assert modules == [["first", "passed"], ["second", "passed"], ["after", "passed"]]
+
+
+def test_jobs_1_runs_one_module_at_a_time(run_forge: RunForge, project: Path) -> None:
+    plan = _waiting_plan(project)
+    completed = run_forge("validate", "--plan", plan, "--all", "--jobs", "1", "--timeout", "30")
+    assert completed.returncode == 1
+    rows = {
+        line.split()[0]: line.split()[1] for line in completed.stdout.splitlines() if line.split()
+    }
+    assert (rows["first"], rows["second"], rows["after"]) == ("failed", "passed", "skipped")

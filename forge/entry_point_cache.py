@@ -1,0 +1,164 @@
+"""The ``forge`` entry points of the installed distributions, remembered between processes.
+
+Finding entry points means importing :mod:`importlib.metadata` and reading
+the metadata of every installed distribution: tens of milliseconds that a
+fresh ``forge validate`` or ``forge hook`` (started once per file an agent
+writes) would pay each time. The answer is kept in
+``$FORGE_HOME/cache/entry-points-<hash>.json`` (one file per interpreter and
+``sys.path``) with a fingerprint of what was installed: each ``sys.path``
+folder's modification time, and the modification time of each
+``*.dist-info``/``*.egg-info`` folder and its ``entry_points.txt``. Installing,
+upgrading or removing a distribution changes the fingerprint, and the entry
+points are read again. ``FORGE_NO_CACHE=1`` turns the cache off.
+
+The cache holds names and ``module:attr`` strings only; loading a plugin
+imports its module exactly as :meth:`importlib.metadata.EntryPoint.load` does.
+A missing, unreadable or foreign cache file is just a miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from importlib.metadata import EntryPoint
+
+CACHE_VERSION = 1
+#: A cache file larger than this is not read.
+MAX_CACHE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class FoundEntryPoint:
+    """One entry point: its name, ``module:attr`` value and the distribution that declares it."""
+
+    name: str
+    value: str
+    distribution: str
+    version: str
+
+    def load(self) -> Any:
+        """Import the module and return the attribute the value names."""
+        module_name, _, attribute = self.value.partition(":")
+        found: Any = importlib.import_module(module_name.strip())
+        attribute = attribute.split("[", 1)[0].strip()  # extras are not forge's business
+        for part in filter(None, attribute.split(".")):
+            found = getattr(found, part)
+        return found
+
+
+def fingerprint() -> list[list[Any]]:
+    """What the installed distributions look like, cheaply: see the module docstring."""
+    marks: list[list[Any]] = []
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        try:
+            marks.append([str(folder), folder.stat().st_mtime_ns])
+            listing = os.scandir(folder)
+        except OSError:  # missing, or a zip file: its own mtime above is all there is
+            continue
+        with listing:
+            names = sorted(e.name for e in listing if e.name.endswith((".dist-info", ".egg-info")))
+        for name in names:
+            meta = folder / name
+            try:
+                marks.append([name, meta.stat().st_mtime_ns])
+                marks.append(["ep", (meta / "entry_points.txt").stat().st_mtime_ns])
+            except OSError:
+                continue
+    return marks
+
+
+def cache_file(home: Path) -> Path:
+    """Where the cache for this interpreter and ``sys.path`` lives under ``home``."""
+    where = json.dumps([sys.executable, sys.path]).encode()
+    return home / "cache" / f"entry-points-{hashlib.sha256(where).hexdigest()[:16]}.json"
+
+
+def discover(group: str) -> list[FoundEntryPoint]:
+    """Every installed entry point of ``group``, read from the distributions' metadata."""
+    from importlib.metadata import entry_points
+
+    return describe(entry_points(group=group))
+
+
+def describe(entry_points: Iterable[EntryPoint]) -> list[FoundEntryPoint]:
+    """Each entry point with its distribution's name and version (``?`` when it has none).
+
+    A distribution's metadata is parsed once, however many entry points it
+    has: parsing it is most of the cost of finding plugins.
+    """
+    metadata: dict[object, tuple[str, str]] = {}
+    found: list[FoundEntryPoint] = []
+    for entry_point in entry_points:
+        dist = entry_point.dist
+        if dist is None:
+            name, version = "?", "?"
+        else:
+            if dist not in metadata:
+                fields = dist.metadata
+                metadata[dist] = (fields["Name"], fields["Version"])
+            name, version = metadata[dist]
+        found.append(FoundEntryPoint(entry_point.name, entry_point.value, name, version))
+    return found
+
+
+def cached_entry_points(group: str, home: Path) -> list[FoundEntryPoint]:
+    """:func:`discover`'s answer, from the cache while the installed distributions are unchanged."""
+    if os.environ.get("FORGE_NO_CACHE", "") not in {"", "0"}:
+        return discover(group)
+    marks = fingerprint()
+    path = cache_file(home)
+    stored = _read(path)
+    if (
+        isinstance(stored, dict)
+        and stored.get("version") == CACHE_VERSION
+        and stored.get("fingerprint") == marks
+        and isinstance(stored.get("groups"), dict)
+        and group in stored["groups"]
+    ):
+        try:
+            return [FoundEntryPoint(*map(str, row)) for row in stored["groups"][group]]
+        except TypeError:  # a row of the wrong length: a foreign file
+            pass
+    found = discover(group)
+    groups = (
+        dict(stored["groups"])
+        if isinstance(stored, dict) and stored.get("fingerprint") == marks
+        else {}
+    )
+    groups[group] = [[e.name, e.value, e.distribution, e.version] for e in found]
+    _write(path, {"version": CACHE_VERSION, "fingerprint": marks, "groups": groups})
+    return found
+
+
+def _read(path: Path) -> Any:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with open(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_CACHE_BYTES + 1)
+        return json.loads(data) if len(data) <= MAX_CACHE_BYTES else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write(path: Path, value: Any) -> None:
+    """Store the cache; a read-only home or a full disk only costs the next process time."""
+    from forge.store import write_bytes_atomic
+
+    with contextlib.suppress(OSError):
+        write_bytes_atomic(path, json.dumps(value, separators=(",", ":")).encode(), durable=False)

@@ -1,0 +1,85 @@
+"""The entry-point cache: reused while nothing is installed or removed, read again when it is."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+
+import pytest
+
+from forge.entry_point_cache import cache_file, cached_entry_points, discover
+
+GROUP = "forge"
+
+
+def fake_distribution(folder: Path, name: str, entries: dict[str, str]) -> Path:
+    """A ``<name>-1.0.dist-info`` with METADATA and entry points of group ``forge``."""
+    meta = folder / f"{name}-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    lines = "".join(f"{key} = {value}\n" for key, value in entries.items())
+    (meta / "entry_points.txt").write_text(f"[{GROUP}]\n{lines}", encoding="utf-8")
+    return meta
+
+
+def names(found: list[object]) -> set[str]:
+    return {getattr(entry, "name", "") for entry in found}
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    importlib.invalidate_caches()
+    return folder
+
+
+def test_the_cache_answers_as_discovery_does_and_is_reused(site: Path, tmp_path: Path) -> None:
+    fake_distribution(site, "fake_plugin", {"fake_rule": "fake_rule_module"})
+    home = tmp_path / "home"
+    first = cached_entry_points(GROUP, home)
+    assert first == discover(GROUP)
+    assert "fake_rule" in names(first)
+    stored = cache_file(home)
+    written = stored.stat().st_mtime_ns
+    assert cached_entry_points(GROUP, home) == first
+    assert stored.stat().st_mtime_ns == written  # a hit: nothing rewritten
+
+
+def test_installing_a_distribution_is_noticed(site: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    before = cached_entry_points(GROUP, home)
+    fake_distribution(site, "late_plugin", {"late_rule": "late_rule_module"})
+    after = cached_entry_points(GROUP, home)
+    assert names(after) == names(before) | {"late_rule"}
+
+
+def test_an_edited_entry_points_file_is_noticed(site: Path, tmp_path: Path) -> None:
+    meta = fake_distribution(site, "edited_plugin", {"old_rule": "m"})
+    home = tmp_path / "home"
+    assert "old_rule" in names(cached_entry_points(GROUP, home))
+    entry_points = meta / "entry_points.txt"
+    entry_points.write_text(f"[{GROUP}]\nnew_rule = m\n", encoding="utf-8")
+    stat = entry_points.stat()
+    os.utime(entry_points, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    found = names(cached_entry_points(GROUP, home))
+    assert "new_rule" in found and "old_rule" not in found
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b'{"version": 1, "groups": 3}', b"[]"])
+def test_a_damaged_cache_is_a_miss(site: Path, tmp_path: Path, content: bytes) -> None:
+    home = tmp_path / "home"
+    expected = cached_entry_points(GROUP, home)
+    cache_file(home).write_bytes(content)
+    assert cached_entry_points(GROUP, home) == expected
+
+
+def test_loading_a_cached_entry_point_imports_what_it_names(site: Path, tmp_path: Path) -> None:
+    (site / "cached_target.py").write_text("class Box:\n    value = 42\n", encoding="utf-8")
+    fake_distribution(site, "target_plugin", {"target": "cached_target:Box.value"})
+    home = tmp_path / "home"
+    cached_entry_points(GROUP, home)
+    (entry,) = [e for e in cached_entry_points(GROUP, home) if e.name == "target"]
+    assert (entry.distribution, entry.version, entry.load()) == ("target_plugin", "1.0", 42)
