@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from forge.errors import ConfigError, describe_validation_error
+from forge.errors import ConfigError, ForgeError, describe_validation_error
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,6 +20,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 DEFAULT_COMMAND_TIMEOUT = 120.0
 DEFAULT_MAX_ATTEMPTS = 3
 DEFAULT_MAX_PARSE_BYTES = 5 * 1024 * 1024
+#: Largest ``pyproject.toml`` read: real ones are a few KB.
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def project_root() -> Path:
@@ -118,13 +120,18 @@ def load_config(root: Path) -> ForgeConfig:
     Raises :class:`ConfigError` with the file and the problem when the file is
     not valid TOML or the table has bad values.
     """
+    from forge.store import read_regular_file  # keeps ``import forge.config`` light
+
     path = root / "pyproject.toml"
     try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
+        data = read_regular_file(path, MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return ForgeConfig()
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except ForgeError as exc:  # a FIFO, a device (a committed link to /dev/zero), too big
+        raise ConfigError(f"cannot read [tool.forge]: {exc}") from exc
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read [tool.forge]: {exc}") from exc
     table = document.get("tool", {}).get("forge", {})
     if not isinstance(table, dict):

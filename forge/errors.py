@@ -24,6 +24,15 @@ class CorruptFileError(ForgeError):
     """A state file could not be parsed; it has been moved aside (never deleted)."""
 
 
+class StateError(ForgeError):
+    """forge's state or configuration cannot be used as it is on disk.
+
+    A symlink or a FIFO where forge keeps state, a file over its size limit, a
+    lock another process holds too long, a full disk or a folder forge may not
+    write: the message names the path and what to do about it.
+    """
+
+
 def clip(text: str, limit: int) -> str:
     """``text``, or its first ``limit - 3`` characters and ``...`` when it is longer.
 

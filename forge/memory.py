@@ -240,7 +240,7 @@ class Memory:
                 confidence=confidence,
                 tags=list(dict.fromkeys(tag_list)),
             )
-            append_line(path, entry.to_wire(), mend_last_line=True)
+            append_line(path, entry.to_wire())
         return MemorySaveResult(
             saved=True,
             duplicate=False,

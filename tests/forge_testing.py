@@ -43,3 +43,53 @@ def commit(repo: Path, files: dict[str, str], message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
+    """Mount a small tmpfs at ``where`` (a full disk, a read-only project); skip unless root.
+
+    The caller unmounts it with :func:`unmount`.
+    """
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("this test mounts a tmpfs, which only root can do")
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+
+
+def unmount(where: Path) -> None:
+    """Undo :func:`mount_tmpfs` (lazily: a test's process may still hold a file there)."""
+    subprocess.run(["umount", "-l", str(where)], check=False, capture_output=True)
+
+
+def live_processes_mentioning(marker: str) -> list[str]:
+    """Command lines of processes (not zombies) whose command line contains ``marker``."""
+    alive = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and state != "Z":
+            alive.append(cmdline)
+    return alive
+
+
+def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
+    """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
+    assert completed.returncode == 2, (completed.returncode, completed.stderr)
+    assert "Traceback" not in completed.stderr
+    lines = [line for line in completed.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, completed.stderr
+    return lines[0]

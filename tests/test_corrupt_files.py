@@ -250,7 +250,7 @@ async def test_a_memory_file_without_its_last_newline_is_not_fused_with_the_next
 # --- logs (forge_logs) --------------------------------------------------------------------------
 
 
-async def test_bad_log_lines_are_skipped_and_counted_and_the_log_is_left_alone(
+async def test_bad_log_lines_are_skipped_and_counted_and_a_torn_tail_is_set_aside(
     project: Path,
 ) -> None:
     log = project / ".forge/logs/r.jsonl"
@@ -278,8 +278,12 @@ async def test_bad_log_lines_are_skipped_and_counted_and_the_log_is_left_alone(
         result = await call(client, "forge_logs", {"runId": "r", "phase": "execution"})
     assert [e["event"] for e in result["entries"]] == ["started", "finished"]
     (notice,) = result["notices"]
-    assert "2 unreadable lines (2, 4) skipped" in notice
-    # Appends to a log take no lock, so forge never rewrites one; the call's
-    # own tool_call event went after the torn line, on a line of its own.
-    assert log.read_bytes().startswith(original)
-    assert not list(log.parent.glob("*.corrupt-*"))
+    assert "1 unreadable line (2) skipped" in notice
+    # The torn last line (a writer killed mid-line) was set aside before the
+    # call's own tool_call event was appended, so nothing fused with it; the
+    # lines before it are left as they were, the bad line 2 included.
+    torn = b'{"timestamp": "20'
+    assert log.read_bytes().startswith(original.removesuffix(torn))
+    assert b"tool_call" in log.read_bytes().removeprefix(original.removesuffix(torn))
+    (aside,) = log.parent.glob("r.jsonl.corrupt-*")
+    assert aside.read_bytes() == torn

@@ -7,6 +7,16 @@ SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
 
+A call that is cancelled (:mod:`forge.cancellation`: the MCP client sent
+``notifications/cancelled``, or closed stdin) stops its command the same way
+as a timeout, within a tenth of a second.
+
+A child that leaves the group (``setsid``, a daemon's double fork) is found
+by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
+inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
+the group. Where there is no ``/proc`` (macOS), or for a child that clears its
+environment, only the process group is killed (SECURITY.md says so).
+
 While the output streams, test-runner summaries are read from it
 (:mod:`forge.runner_summary`), so they count even when they scroll out of the
 kept tail: the result carries the runner's counts, and a runner that ran no
@@ -17,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -25,6 +36,7 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
+from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.runner_summary import SummaryScanner, combine, describe, judge, total
 from forge.workspace import Workspace
@@ -35,6 +47,9 @@ TAIL_BYTES = 8 * 1024
 EXIT_GRACE_SECONDS = 0.5
 #: After SIGTERM on timeout, how long the group gets before SIGKILL.
 TERM_GRACE_SECONDS = 1.0
+#: Set to a fresh random value in each command's environment.
+TOKEN_VARIABLE = "FORGE_COMMAND_TOKEN"
+_PROC = Path("/proc")
 _READ_SIZE = 64 * 1024
 
 
@@ -73,6 +88,32 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
+def _kill_escaped(token: str) -> None:
+    """SIGKILL every process still carrying ``token``: the children that left the group.
+
+    A few passes, as a process found in one may have forked in between.
+    """
+    needle = f"{TOKEN_VARIABLE}={token}\0".encode()
+    for _ in range(3):
+        found = []
+        with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
+            for entry in entries:
+                if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                    continue
+                try:
+                    with (_PROC / entry.name / "environ").open("rb") as handle:
+                        environ = b"\0" + handle.read()
+                except OSError:  # gone, or another user's
+                    continue
+                if b"\0" + needle in environ:
+                    found.append(int(entry.name))
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait: float) -> None:
     for key, _ in selector.select(max(wait, 0.0)):
         stream = key.fileobj
@@ -93,11 +134,13 @@ def run_command(
     verdict to the exit code alone (an exempt command).
     """
     started = time.monotonic()
+    token = secrets.token_hex(16)
     try:
         process = subprocess.Popen(
             command,
             shell=True,
             cwd=cwd,
+            env={**os.environ, TOKEN_VARIABLE: token},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -115,41 +158,53 @@ def run_command(
     tails = {process.stdout: _Tail(TAIL_BYTES), process.stderr: _Tail(TAIL_BYTES)}
     deadline = started + timeout
     timed_out = False
+    stopped = False  # cancelled by the caller
     exited_at: float | None = None
     idle = 0.001
-    with selectors.DefaultSelector() as selector:
-        for stream in tails:
-            selector.register(stream, selectors.EVENT_READ)
-        while True:
-            now = time.monotonic()
-            if exited_at is None and _leader_exited(process.pid):
-                exited_at = now
-            if exited_at is not None and (
-                not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
-            ):
-                break
-            if now >= deadline:
-                timed_out = True
-                break
-            wait = min(deadline - now, 0.1)
-            if selector.get_map():
-                _pump(selector, tails, wait)
-            else:
-                # Output closed, leader not gone yet: usually it is exiting right
-                # now, so look again soon, then back off for a long-running one.
-                time.sleep(min(wait, idle))
-                idle = min(idle * 2, 0.1)
-        if timed_out:
-            _signal_group(process.pid, signal.SIGTERM)
-            term_deadline = time.monotonic() + TERM_GRACE_SECONDS
-            while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+    try:
+        with selectors.DefaultSelector() as selector:
+            for stream in tails:
+                selector.register(stream, selectors.EVENT_READ)
+            while True:
+                now = time.monotonic()
+                if exited_at is None and _leader_exited(process.pid):
+                    exited_at = now
+                if exited_at is not None and (
+                    not selector.get_map() or now - exited_at >= EXIT_GRACE_SECONDS
+                ):
+                    break
+                if now >= deadline:
+                    timed_out = True
+                    break
+                if cancelled():
+                    stopped = True
+                    break
+                wait = min(deadline - now, 0.1)
+                if selector.get_map():
+                    _pump(selector, tails, wait)
+                else:
+                    # Output closed, leader not gone yet: usually it is exiting right
+                    # now, so look again soon, then back off for a long-running one.
+                    time.sleep(min(wait, idle))
+                    idle = min(idle * 2, 0.1)
+            if timed_out or stopped:
+                _signal_group(process.pid, signal.SIGTERM)
+                term_deadline = time.monotonic() + TERM_GRACE_SECONDS
+                while not _leader_exited(process.pid) and time.monotonic() < term_deadline:
+                    _pump(selector, tails, 0.05)
+            # Whatever is left of the group (background children, children that
+            # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+            _signal_group(process.pid, signal.SIGKILL)
+            _kill_escaped(token)
+            drain_deadline = time.monotonic() + 0.2
+            while selector.get_map() and time.monotonic() < drain_deadline:
                 _pump(selector, tails, 0.05)
-        # Whatever is left of the group (background children, children that
-        # ignored SIGTERM) goes now, while the unreaped leader pins the pgid.
+    except BaseException:
+        # Ctrl-C in the CLI, or a bug: the command must not outlive forge.
         _signal_group(process.pid, signal.SIGKILL)
-        drain_deadline = time.monotonic() + 0.2
-        while selector.get_map() and time.monotonic() < drain_deadline:
-            _pump(selector, tails, 0.05)
+        _kill_escaped(token)
+        process.wait()
+        raise
     exit_code = process.wait()
     for stream in tails:
         stream.close()
@@ -159,14 +214,16 @@ def run_command(
         tail.summaries.close()
     runs = combine(tail.summaries for tail in (stdout, stderr))
     tests = total(runs)
-    passed = exit_code == 0 and not timed_out
+    passed = exit_code == 0 and not timed_out and not stopped
     verdict = (
         None
-        if timed_out or min_tests is None
+        if timed_out or stopped or min_tests is None
         else judge(runs, exit_code=exit_code, min_tests=min_tests)
     )
     if timed_out:
         message = f"timed out after {timeout:g} s; the command's process group was killed"
+    elif stopped:
+        message = f"cancelled after {duration_ms} ms; the command's process group was killed"
     elif exit_code < 0:
         message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
     elif verdict is not None:
@@ -199,6 +256,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
     timeout = request.timeout or config.command_timeout
     results = []
     for number, command in enumerate(request.commands, 1):
+        if cancelled():  # the rest would only be killed at once
+            break
         exempt = config.exempt_from_tests(command)
         min_tests = None if exempt else config.min_tests
         results.append(run_command(command, workspace.cwd, timeout, min_tests=min_tests))

@@ -74,9 +74,30 @@ def _requested_command(argv: Sequence[str]) -> str | None:
     return first if first in SUBCOMMANDS else None
 
 
+def _not_utf8(argv: Sequence[str]) -> str | None:
+    """What is wrong with the first argument that is not UTF-8, if one is not.
+
+    Python hands such bytes over as lone surrogates, which no JSON, log line
+    or reply can carry.
+    """
+    for number, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = arg.encode("utf-8", "surrogateescape")[:60]
+            return (
+                f"argument {number} ({shown!r}) is not UTF-8 text (at position {exc.start}): "
+                "pass arguments as UTF-8"
+            )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``forge`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if (bad := _not_utf8(argv)) is not None:
+        print(f"forge: error: {bad}", file=sys.stderr)
+        return EXIT_USAGE
     parser = build_parser(_requested_command(argv))
     args = parser.parse_args(argv)
     if args.command is None:
@@ -86,6 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.run(args)
     except ForgeError as exc:
         print(f"forge {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # the system refused something forge's own checks did not foresee
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"forge {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         # Say so: a silent exit looks like a crash, or like a run that finished.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan import DependencyGraph, Plan
 from forge.plan.model import normalise_path
 
 #: Pairs reported one by one; beyond this, one summary warning.
@@ -24,41 +24,81 @@ MAX_PAIRS = 100
 def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
     """One warning per pair of parallel modules that share files, listing the files."""
     graph = plan.graph
-    owners: dict[str, dict[str, None]] = {}
+    rank = graph.rank
+    owners: dict[str, int] = {}  # file -> bit set of the modules that list it
+    files_of: dict[str, dict[str, None]] = {}
     for module in plan.modules:
         for file in module.files:
-            owners.setdefault(normalise_path(file, project_root), {})[module.id] = None
-    shared: dict[tuple[str, str], list[str]] = {}
-    for file, modules in owners.items():
-        ids = sorted(modules, key=graph.rank.__getitem__)
-        for position, first in enumerate(ids):
-            for second in ids[position + 1 :]:
-                if not graph.ordered(first, second):
-                    shared.setdefault((first, second), []).append(file)
-    pairs = sorted(shared, key=lambda pair: (graph.rank[pair[0]], graph.rank[pair[1]]))
-    findings = [
-        PlanFinding(
-            type="file_overlap",
-            severity="warning",
-            message=f'modules "{first}" and "{second}" can run in parallel (neither depends '
-            f"on the other) but both change {', '.join(shared[first, second])}; make one "
-            "depend on the other or split the files",
-            modules=[first, second],
-            files=shared[first, second],
-            field="files",
-        )
-        for first, second in pairs[:MAX_PAIRS]
-    ]
-    if len(pairs) > MAX_PAIRS:
+            path = normalise_path(file, project_root)
+            owners[path] = owners.get(path, 0) | 1 << rank[module.id]
+            files_of.setdefault(module.id, {})[path] = None
+    # Bit sets keep this linear in memory: 10,000 modules sharing one file are
+    # 50 million pairs, which are counted here, never listed.
+    related = _related(graph)
+    file_order = {path: index for index, path in enumerate(owners)}
+    findings: list[PlanFinding] = []
+    total = 0
+    for first in graph.order:
+        mine = sorted(files_of.get(first, ()), key=file_order.__getitem__)
+        later = ~((1 << (rank[first] + 1)) - 1)  # each pair once, from its earlier module
+        partners = 0
+        for path in mine:
+            partners |= owners[path]
+        partners &= later & ~related[first]
+        if not partners:
+            continue
+        total += partners.bit_count()
+        while partners and len(findings) < MAX_PAIRS:
+            low = partners & -partners
+            partners ^= low
+            second = graph.order[low.bit_length() - 1]
+            shared = [path for path in mine if owners[path] & low]
+            findings.append(_pair(first, second, shared))
+    if total > MAX_PAIRS:
         findings.append(
             PlanFinding(
                 type="file_overlap",
                 severity="warning",
-                message=f"{len(pairs) - MAX_PAIRS} more pairs of parallel modules share files",
+                message=f"{total - MAX_PAIRS} more pairs of parallel modules share files",
                 field="files",
             )
         )
     return findings
+
+
+def _related(graph: DependencyGraph) -> dict[str, int]:
+    """For each module, the bit set of modules ordered with it: what it reaches and what reaches it."""
+    reach = graph.reach
+    dependents: dict[str, list[str]] = {}
+    for node, deps in graph.deps.items():
+        for dep in deps:
+            dependents.setdefault(dep, []).append(node)
+    above: dict[str, int] = {}
+    # Components come dependencies first: walked backwards, a module's
+    # dependents are done before it.
+    for component in reversed(graph.components):
+        members = set(component)
+        combined = 0
+        for node in component:
+            for user in dependents.get(node, ()):
+                if user not in members:
+                    combined |= above[user] | 1 << graph.rank[user]
+        for node in component:
+            above[node] = combined
+    return {node: reach[node] | above[node] | 1 << graph.rank[node] for node in graph.order}
+
+
+def _pair(first: str, second: str, shared: list[str]) -> PlanFinding:
+    return PlanFinding(
+        type="file_overlap",
+        severity="warning",
+        message=f'modules "{first}" and "{second}" can run in parallel (neither depends '
+        f"on the other) but both change {', '.join(shared)}; make one "
+        "depend on the other or split the files",
+        modules=[first, second],
+        files=shared,
+        field="files",
+    )
 
 
 @hookimpl

@@ -9,6 +9,7 @@ see :func:`new_run_id`).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import deque
 from datetime import datetime, timezone
@@ -16,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from forge.errors import clip
+from forge.errors import StateError, clip
 from forge.ids import is_valid_id
 from forge.models import WireModel
 from forge.store import (
@@ -28,6 +29,8 @@ from forge.store import (
     utc_now,
     valid_id,
 )
+
+logger = logging.getLogger("forge.events")
 
 Phase = Literal[
     "planning",
@@ -108,7 +111,14 @@ def log_event(
         severity=severity,
         data=data or {},
     )
-    append_line(forge_dir.log(run_id), entry.to_wire())
+    path = forge_dir.log(run_id)
+    try:
+        append_line(path, entry.to_wire())
+    except StateError as exc:
+        # The log is a record, not the work: a full disk, a read-only project
+        # or a link planted at the log must not fail the call (read-only tools
+        # keep working), so the event is lost with a warning on stderr.
+        logger.warning("event %s not logged: %s", event, exc)
 
 
 def summarize(value: Any, depth: int = 0) -> Any:

@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 
 from forge.errors import CorruptFileError, UsageError
 from forge.models import WireModel
-from forge.store import ForgeDir, peek_json, read_json, utc_now, write_json
+from forge.store import ForgeDir, peek_json, read_json, state_files, utc_now, write_json
 
 #: Largest state object accepted, serialised as JSON.
 MAX_STATE_BYTES = 1024 * 1024
@@ -89,13 +89,7 @@ def list_sessions(forge_dir: ForgeDir) -> SessionList:
     rows: list[tuple[str, SessionSummary]] = []
     notices: list[str] = []
     folder = forge_dir.sessions
-    try:
-        names = sorted(path.name for path in folder.iterdir())
-    except FileNotFoundError:
-        names = []
-    for name in names:
-        if name.startswith(".") or not name.endswith(".json"):
-            continue
+    for name in sorted(name for name, _ in state_files(folder, ".json")):
         path = folder / name
         state, problem = peek_json(path)
         if problem is not None or not isinstance(state, dict):

@@ -19,9 +19,20 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
+from forge.errors import StateError
 from forge.ids import is_valid_id
 from forge.models import WireModel
-from forge.store import ForgeDir, locked, newest, peek_json, utc_now, write_bytes_atomic
+from forge.plan.loader import MAX_PLAN_BYTES
+from forge.store import (
+    ForgeDir,
+    decode_json,
+    locked,
+    newest,
+    peek_json,
+    read_regular_file,
+    utc_now,
+    write_bytes_atomic,
+)
 from forge.validate.history import load_history
 
 ModuleState = Literal["pending", "running", "done", "failed"]
@@ -285,12 +296,21 @@ def _plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[str, An
         path = newest(forge_dir.plans, ".json")
     if path is None:
         return None, {}
-    plan, _ = peek_json(path)
+    plan = _read_plan(path)
     try:
         shown = path.relative_to(forge_dir.project_root).as_posix()
     except ValueError:
         shown = str(path)
     return shown, plan if isinstance(plan, dict) else {}
+
+
+def _read_plan(path: Path) -> Any:
+    """The plan's JSON, or ``None``: this runs after every call, so a plan too big
+    to check (or a FIFO, or text forge cannot write back) is not read at all."""
+    try:
+        return decode_json(read_regular_file(path, MAX_PLAN_BYTES))
+    except (OSError, StateError, ValueError, RecursionError):
+        return None
 
 
 def _module_ids(
@@ -305,13 +325,9 @@ def _module_ids(
                 found.append((module["id"], title if isinstance(title, str) else module["id"]))
         return found
     # No plan: show whatever modules have an attempt history in this run.
-    folder = forge_dir.iterations(run_id)
-    try:
-        names = sorted(p.name for p in folder.iterdir() if p.is_file())
-    except (FileNotFoundError, NotADirectoryError):
+    if run_id is not None and not is_valid_id(run_id):
         return []
-    ids = [n.removesuffix(".json") for n in names if n.endswith(".json") and n[0] != "."]
-    return [(i, i) for i in ids]
+    return [(i, i) for i in forge_dir.module_ids(run_id)]
 
 
 def _module(

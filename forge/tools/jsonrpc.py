@@ -45,11 +45,14 @@ class Envelope:
     id: str | int | None = None
     method: str | None = None
     tool: str | None = None
+    #: An ``id`` member that MCP does not allow (null, a fraction, an object,
+    #: an array): still a request, answered with ``id: null``.
+    odd_id: bool = False
 
     @property
     def is_request(self) -> bool:
         """A request expects an answer; a notification (no id) must never get one."""
-        return self.id is not None
+        return self.id is not None or self.odd_id
 
 
 def salvage(raw: str) -> Envelope:
@@ -66,7 +69,9 @@ def envelope_of(message: object) -> Envelope:
     if not isinstance(message, dict):
         return Envelope()
     request_id = message.get("id")
+    odd_id = False
     if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+        odd_id = "id" in message
         request_id = None
     method = message.get("method")
     params = message.get("params")
@@ -75,7 +80,41 @@ def envelope_of(message: object) -> Envelope:
         id=request_id,
         method=method if isinstance(method, str) else None,
         tool=tool if isinstance(tool, str) else None,
+        odd_id=odd_id,
     )
+
+
+def expose_odd_id(line: str) -> str:
+    """``line``, or, for a request whose ``id`` MCP forbids, the same request without ``jsonrpc``.
+
+    The SDK reads ``{"id": 1.5, "method": ...}`` (or a null, object or array
+    id) as a notification and drops it unanswered. Without its ``jsonrpc``
+    member the SDK cannot read it at all, so :class:`AnsweringReadStream`
+    answers it (``id: null``, saying what is wrong with the id).
+    """
+    if '"id"' not in line:
+        return line
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return line  # the SDK rejects it too, and it is answered as unreadable
+    if isinstance(message, dict) and "method" in message and envelope_of(message).odd_id:
+        message.pop("jsonrpc", None)
+        return json.dumps(message)
+    return line
+
+
+class OddIdLines:
+    """The lines of ``inner`` (stdin), each passed through :func:`expose_odd_id`."""
+
+    def __init__(self, inner: Any) -> None:
+        self._lines = inner.__aiter__()
+
+    def __aiter__(self) -> OddIdLines:
+        return self
+
+    async def __anext__(self) -> str:
+        return expose_odd_id(await self._lines.__anext__())
 
 
 def _top_level(raw: str, *, read_params: bool = True) -> dict[str, Any] | None:
@@ -212,8 +251,16 @@ def diagnose(error: Exception) -> tuple[Envelope, str, int]:
         (p["input"] for p in problems if p["type"] == "missing" and len(p["loc"]) == 2),
         None,
     )
+    envelope = envelope_of(message)
+    if envelope.odd_id:
+        return (
+            envelope,
+            "the request's id must be a string or an integer (not null, a fraction, "
+            "an object or an array)",
+            INVALID_REQUEST,
+        )
     return (
-        envelope_of(message),
+        envelope,
         "the message is not a JSON-RPC 2.0 request "
         '(expected {"jsonrpc": "2.0", "id": ..., "method": "...", "params": {...}})',
         INVALID_REQUEST,

@@ -11,21 +11,28 @@ service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import functools
 import gc
 import inspect
+import io
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any, TypeVar, get_type_hints
 
+import anyio
 import anyio.from_thread
 import anyio.to_thread
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     CallToolResult,
@@ -38,11 +45,12 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from forge import __version__
+from forge.cancellation import cancellable, shut_down
 from forge.errors import ConfigError, ForgeError, clip, describe_validation_error
 from forge.ids import is_valid_id
 from forge.plugin_manager import describe_exception
 from forge.tools.descriptions import DESCRIPTIONS, HINTS, TEXT_REPLIES
-from forge.tools.jsonrpc import AnsweringReadStream, diagnose
+from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, OddIdLines, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
 from forge.tools.service import ToolService
 from forge.workspace import ProgressCallback
@@ -52,6 +60,14 @@ TOOL_NAMES = tuple(TOOL_REQUESTS)
 #: Longest error message returned: an error may quote the caller's input
 #: (an unknown tool's name, a path), which can be megabytes long.
 MAX_ERROR_CHARS = 500
+#: Tools whose calls may run verify commands for minutes. They run in their
+#: own threads, at most :data:`LONG_CALLS` at once, so that quick calls
+#: (memory, logs, state), in the threads anyio lends everything else, never
+#: wait behind them.
+LONG_TOOLS = frozenset({"validate", "validate_plan"})
+LONG_CALLS = 100
+
+T = TypeVar("T")
 
 logger = logging.getLogger("forge.mcp")
 
@@ -77,9 +93,11 @@ class ForgeServer(MCPServer):
                 "history, memory, logs and session state in the project's .forge/ folder."
             ),
             log_level=level if level in _LEVELS else "WARNING",  # type: ignore[arg-type]
+            middleware=[_initialize_first],
         )
         self.service = service
         self.problem = problem
+        self._long_calls: anyio.CapacityLimiter | None = None  # made on the event loop
         for name in TOOL_NAMES:
             self.add_tool(
                 _tool_function(self, name),
@@ -128,21 +146,53 @@ class ForgeServer(MCPServer):
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
+    async def in_worker(self, tool: str, work: Callable[[], T]) -> T:
+        """Run a tool's ``work`` in a worker thread, stopped if the call is cancelled.
+
+        A cancelled call (``notifications/cancelled``, or stdin closing, which
+        cancels every call in flight) returns at once; its thread is told
+        through :mod:`forge.cancellation` and kills its command's process group.
+        """
+        limiter = None
+        if tool in LONG_TOOLS:
+            if self._long_calls is None:
+                self._long_calls = anyio.CapacityLimiter(LONG_CALLS)
+            limiter = self._long_calls
+        with cancellable() as cancel:
+            try:
+                return await anyio.to_thread.run_sync(work, limiter=limiter, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                cancel.set()
+                raise
+
     async def run_stdio_async(self) -> None:
-        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them."""
-        async with stdio_server() as (read_stream, write_stream):
-            await self._lowlevel_server.run(
-                AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
-                write_stream,
-                self._lowlevel_server.create_initialization_options(),
-            )
+        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them.
+
+        Returns once stdin closes, with every call's commands stopped: a
+        client that went away is owed nothing more.
+        """
+        try:
+            async with (
+                _claimed_stdin() as stdin,
+                stdio_server(stdin=stdin) as (
+                    read_stream,
+                    write_stream,
+                ),
+            ):
+                await self._lowlevel_server.run(
+                    AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
+                    write_stream,
+                    self._lowlevel_server.create_initialization_options(),
+                )
+        finally:
+            shut_down()
 
     async def _answer_unreadable(self, error: Exception) -> SessionMessage | None:
         """The reply to a line the SDK could not read as JSON-RPC; ``None`` for a notification."""
         envelope, detail, code = diagnose(error)
         if envelope.method is not None and not envelope.is_request:
             return None  # a notification: JSON-RPC forbids answering it
-        if envelope.method == "tools/call" and envelope.is_request:
+        if envelope.method == "tools/call" and envelope.id is not None:
             name = envelope.tool or "?"
             message = f"Error executing tool {name}: {detail}"
             if name in TOOL_REQUESTS and self.service is not None:
@@ -172,7 +222,7 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
     returns = get_type_hints(getattr(ToolService, name))["return"]
     takes_progress = "progress" in inspect.signature(getattr(ToolService, name)).parameters
 
-    def tool(**arguments: Any) -> Any:
+    def work(arguments: dict[str, Any]) -> Any:
         service = server.service
         if service is None:
             raise ToolError(server.problem)
@@ -193,6 +243,9 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
             ) from exc
         service.call_finished(name, returned)
         return returned
+
+    async def tool(**arguments: Any) -> Any:
+        return await server.in_worker(name, functools.partial(work, arguments))
 
     tool.__name__ = name
     tool.__doc__ = model.__doc__
@@ -232,6 +285,51 @@ def _one_line(name: str, exc: ToolError) -> str:
             cause, subject="arguments"
         )
     return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
+
+
+@contextlib.asynccontextmanager
+async def _claimed_stdin() -> AsyncIterator[Any]:
+    """stdin's lines for the SDK (see :class:`OddIdLines`), with fd 0 pointed at /dev/null.
+
+    The SDK claims fd 0 itself only when it reads stdin itself; as it does, the
+    wire moves to a private descriptor so that no child reads the protocol.
+    """
+    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    # closefd=False: a worker thread may still be blocked reading it at exit.
+    wire = io.TextIOWrapper(
+        os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace"
+    )
+    try:
+        yield OddIdLines(anyio.wrap_file(wire))
+    finally:
+        os.dup2(private, 0)
+
+
+async def _initialize_first(
+    ctx: ServerRequestContext[Any, Any], call_next: CallNext
+) -> HandlerResult:
+    """Say what is wrong with a request sent before ``initialize``.
+
+    The SDK answers it with a bare "Invalid request parameters", which sends a
+    client looking at its arguments.
+    """
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        if (
+            exc.error.message == "Invalid request parameters"
+            and ctx.request_id is not None
+            and ctx.session.client_params is None
+        ):
+            raise MCPError(
+                code=INVALID_REQUEST,
+                message=f"{clip(ctx.method, 100)} before initialize: send initialize, "
+                "then notifications/initialized, then your requests",
+            ) from exc
+        raise
 
 
 def create_server(root: Path | None = None, *, run_id: str | None = None) -> ForgeServer:

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ConfigDict, RootModel
 
 from forge.config import forge_home
-from forge.errors import UsageError, clip
+from forge.errors import StateError, UsageError, clip
 from forge.ids import is_valid_id
 from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
 from forge.models import ValidateRequest
@@ -95,7 +95,12 @@ class ToolService:
     ) -> None:
         self.engine = engine
         self.forge_dir = engine.forge_dir
-        self.forge_dir.ensure()
+        try:
+            self.forge_dir.ensure()
+        except StateError as exc:
+            # An unwritable project still answers: reads work, and each write
+            # says what is wrong as its own call's one-line error.
+            logger.info("%s", exc)
         self.memory = Memory(self.forge_dir.project_memory, global_memory_file())
         #: Where events of calls that name no run go.
         self.run_id = valid_id(run_id, "runId") if run_id else new_run_id()

@@ -12,11 +12,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from forge.cancellation import Cancelled, cancelled
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
 from forge.models import CheckResult, ValidateRequest
 from forge.parsing import LanguageRegistry, ParseCache
 from forge.plugin_manager import PluginHost, build_plugin_host
-from forge.store import ForgeDir
+from forge.store import ForgeDir, ensure_writable
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
@@ -111,17 +112,22 @@ class Engine:
         :param progress: told of each step (each plugin's checks, each command).
         """
         max_attempts = request.max_attempts or self.config.max_attempts
+        history = self.forge_dir.iteration(request.module_id, request.run_id)
         workspace = workspace_for(self, request, progress)
         baseline = Outcome()
-        if _usable_dir(workspace.cwd):  # else cwd_check halts below, nothing is judged
+        if _usable_dir(workspace.cwd):  # else cwd_check fails, nothing is judged or kept
+            # Fail before any command runs, not after, when the attempt could not be kept.
+            ensure_writable(history)
             baseline = resolve_request_base(self, request, workspace.cwd)
         results = self.run_checks(request, workspace)
+        if cancelled():
+            raise Cancelled("validate was cancelled; no attempt recorded")
         if self.halted(results):
             return unjudged(request, results, max_attempts)
         results = apply_baseline(self, request, workspace, results, baseline.base)
         score = Score.of(results)
         _, trend, notices = record_attempt(
-            self.forge_dir.iteration(request.module_id, request.run_id),
+            history,
             module_id=request.module_id,
             run_id=request.run_id,
             source="validate",

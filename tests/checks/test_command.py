@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
+import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge_testing import forge_executable, live_processes_mentioning
+
+from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
+from forge.models import CommandResult
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
-
-
-def live_processes_mentioning(marker: str) -> list[str]:
-    """Command lines of processes (not zombies) whose command line contains ``marker``."""
-    alive = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (proc / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state != "Z":
-            alive.append(cmdline)
-    return alive
 
 
 def survivors(marker: str, patience: float = 5.0) -> list[str]:
@@ -96,6 +87,51 @@ def test_background_leftovers_are_cleaned_up_after_a_normal_exit(tmp_path: Path)
     assert survivors(f"sleep {seconds}") == []
 
 
+def test_a_child_that_starts_its_own_session_is_killed_on_timeout(tmp_path: Path) -> None:
+    # Issue 19, item 10: setsid takes the child out of the process group, so
+    # killing the group alone left it running for good.
+    seconds = unique_sleep_seconds()
+    result = run_command(
+        f"setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & sleep {seconds}", tmp_path, timeout=1
+    )
+    assert result.timed_out
+    assert survivors(f"sleep {seconds}") == []
+
+
+def test_a_double_forked_daemon_is_cleaned_up_after_a_normal_exit(tmp_path: Path) -> None:
+    seconds = unique_sleep_seconds()
+    script = f"( setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & ) ; echo started"
+    result = run_command(script, tmp_path, timeout=30)
+    assert result.passed and result.stdout == "started\n"
+    assert survivors(f"sleep {seconds}") == []
+
+
+def test_a_cancelled_call_stops_its_command_and_its_group_at_once(tmp_path: Path) -> None:
+    # Issue 19, item 9: notifications/cancelled left the command running to its timeout.
+    seconds = unique_sleep_seconds()
+    results: list[CommandResult] = []
+    with cancellable() as cancel:
+        context = contextvars.copy_context()  # what anyio.to_thread hands the worker
+    worker = threading.Thread(
+        target=context.run,
+        args=(
+            lambda: results.append(
+                run_command(f"sleep {seconds} & sleep {seconds}", tmp_path, 600)
+            ),
+        ),
+    )
+    worker.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    cancel.set()
+    worker.join(10)
+    assert not worker.is_alive() and time.monotonic() - started < 3
+    (result,) = results
+    assert not result.passed and not result.timed_out
+    assert result.message.startswith("cancelled after ")
+    assert survivors(f"sleep {seconds}") == []
+
+
 def test_a_command_that_closes_its_output_is_not_cut_short(tmp_path: Path) -> None:
     result = run_command("exec >/dev/null 2>&1; sleep 1; exit 4", tmp_path, timeout=10)
     assert result.exit_code == 4
@@ -157,3 +193,24 @@ def test_per_call_timeout_and_config_timeout(run_forge: RunForge, project: Path)
     assert json.loads(completed.stdout)["results"][0]["timedOut"] is True
     completed = run_forge("validate", "--command", "sleep 1.5", "--timeout", "4", "--json")
     assert json.loads(completed.stdout)["results"][0]["passed"] is True
+
+
+def test_ctrl_c_in_the_cli_kills_the_running_command(project: Path) -> None:
+    seconds = unique_sleep_seconds()
+    forge = subprocess.Popen(
+        [forge_executable(), "validate", "--module-id", "m1", "--command", f"sleep {seconds}"],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    # forge's own command line mentions the sleep too: wait for the sleep itself.
+    while not any(c.startswith("sleep") for c in live_processes_mentioning(f"sleep {seconds}")):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    forge.send_signal(signal.SIGINT)
+    _, stderr = forge.communicate(timeout=30)
+    assert forge.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert [c for c in survivors(f"sleep {seconds}") if c.startswith("sleep")] == []

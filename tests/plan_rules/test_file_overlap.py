@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,3 +86,32 @@ def test_modules_on_one_cycle_are_not_parallel(check_inline: Check, make_module:
 
 def test_distinct_files_do_not_warn(check_inline: Check, make_module: Make) -> None:
     assert _overlaps(check_inline([make_module("a"), make_module("b")])) == []
+
+
+def test_many_parallel_modules_sharing_a_file_are_counted_in_linear_memory(
+    check_inline: Check, make_module: Make
+) -> None:
+    # Issue 19: 3,000 modules sharing one file took 8.9 s and 1.26 GB, because
+    # every one of the 4.5 million pairs was kept with its file list.
+    modules = [make_module(f"m{i}", files=["src/shared.py"]) for i in range(3_000)]
+    tracemalloc.start()
+    try:
+        report = check_inline(modules)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    overlaps = [f for f in report.warnings if f.type == "file_overlap"]
+    assert len(overlaps) == 101
+    assert overlaps[0].modules == ["m0", "m1"] and overlaps[99].modules == ["m0", "m100"]
+    pairs = 3_000 * 2_999 // 2
+    assert overlaps[-1].message == f"{pairs - 100} more pairs of parallel modules share files"
+    assert peak < 150 * 1024 * 1024, f"peak {peak / 1e6:.0f} MB"
+
+
+def test_a_pair_sharing_several_files_counts_once(check_inline: Check, make_module: Make) -> None:
+    modules = [make_module(f"m{i}", files=["a.py", "b.py"]) for i in range(20)]
+    overlaps = [f for f in check_inline(modules).warnings if f.type == "file_overlap"]
+    assert overlaps[0].files == ["a.py", "b.py"]
+    assert (
+        overlaps[-1].message == f"{20 * 19 // 2 - 100} more pairs of parallel modules share files"
+    )

@@ -1,0 +1,49 @@
+"""Stopping a call's work from outside its thread: a cancelled MCP request, a closed stdin.
+
+A tool call runs in a worker thread; the verify commands it starts can run
+for minutes. The MCP adapter opens a :func:`cancellable` scope around each
+call (the worker thread inherits it: ``anyio.to_thread`` copies the context)
+and sets its event when the client sends ``notifications/cancelled``; it calls
+:func:`shut_down` when stdin closes. Long-running work polls :func:`cancelled`
+and stops: :mod:`forge.checks.command` kills the command's process group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
+
+from forge.errors import ForgeError
+
+_current: ContextVar[threading.Event | None] = ContextVar("forge_cancel", default=None)
+#: Set once the process is shutting down (the MCP client went away): every
+#: call's work stops. Process-wide, as the client is.
+_shutdown = threading.Event()
+
+
+class Cancelled(ForgeError):
+    """The call was cancelled: its work stopped, and nothing of it was recorded."""
+
+
+@contextlib.contextmanager
+def cancellable() -> Iterator[threading.Event]:
+    """A scope whose work stops once the yielded event is set."""
+    event = threading.Event()
+    token = _current.set(event)
+    try:
+        yield event
+    finally:
+        _current.reset(token)
+
+
+def cancelled() -> bool:
+    """Whether the work of the current call should stop now."""
+    event = _current.get()
+    return _shutdown.is_set() or (event is not None and event.is_set())
+
+
+def shut_down() -> None:
+    """Stop the work of every call in this process, for good."""
+    _shutdown.set()

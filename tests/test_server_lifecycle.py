@@ -1,0 +1,225 @@
+"""Issue 19, items 9 and 11: the stdio server under cancellation, a closed stdin, load and odd ids.
+
+Raw JSON-RPC lines to the installed ``forge serve``, so the test sees exactly
+what a client would: which requests are answered, when, and which processes
+are still running afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from forge_testing import forge_executable, live_processes_mentioning, mount_tmpfs, unmount
+
+#: How long a reply may take on a loaded machine before the test gives up.
+PATIENCE = 30.0
+
+
+class Wire:
+    """``forge serve`` on pipes: send JSON-RPC lines, read the replies by id."""
+
+    def __init__(self, project: Path) -> None:
+        env = {**os.environ, "FORGE_CWD": str(project)}
+        self.process = subprocess.Popen(
+            [forge_executable(), "serve"],
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.replies: dict[str, dict[str, Any]] = {}
+        self._buffer = b""
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        assert self.process.stdin is not None
+        line = message if isinstance(message, str) else json.dumps(message)
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, request_id: Any, method: str, params: dict[str, Any] | None = None) -> None:
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}})
+
+    def call(self, request_id: Any, tool: str, arguments: dict[str, Any]) -> None:
+        self.request(request_id, "tools/call", {"name": tool, "arguments": arguments})
+
+    def initialize(self) -> None:
+        self.request(
+            "init",
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "wire", "version": "0"},
+            },
+        )
+        self.wait_for("init")
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _read(self, timeout: float) -> None:
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            raise EOFError("the server closed stdout")
+        self._buffer += chunk
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            if line.strip():
+                reply = json.loads(line)
+                self.replies[json.dumps(reply.get("id"))] = reply
+
+    def wait_for(self, request_id: Any, timeout: float = PATIENCE) -> dict[str, Any]:
+        key = json.dumps(request_id)
+        deadline = time.monotonic() + timeout
+        while key not in self.replies:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no reply to {request_id!r} within {timeout} s")
+            self._read(min(remaining, 0.1))
+        return self.replies.pop(key)
+
+    def next_reply(self, timeout: float = PATIENCE) -> dict[str, Any]:
+        """The next reply, whatever its id."""
+        deadline = time.monotonic() + timeout
+        while not self.replies:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no reply within {timeout} s")
+            self._read(min(remaining, 0.1))
+        return self.replies.pop(next(iter(self.replies)))
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture
+def wire(project: Path) -> Iterator[Wire]:
+    server = Wire(project)
+    try:
+        yield server
+    finally:
+        server.close()
+        # A failing test may leave its commands behind: only they (and this
+        # test, which is not killed) have the project as their working dir.
+        for proc in Path("/proc").iterdir():
+            try:
+                if (
+                    proc.name.isdigit()
+                    and int(proc.name) != os.getpid()
+                    and (proc / "cwd").readlink() == project
+                ):
+                    os.kill(int(proc.name), signal.SIGKILL)
+            except OSError:
+                continue
+
+
+def gone_within(marker: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while live_processes_mentioning(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def long_sleep() -> str:
+    """A command that sleeps for a duration no other process is likely to use."""
+    return f"sleep {3000 + uuid.uuid4().int % 5000}"
+
+
+def test_a_cancelled_validate_kills_its_command(wire: Wire) -> None:
+    wire.initialize()
+    sleep = long_sleep()
+    wire.call(1, "validate", {"moduleId": "m1", "commands": [f"{sleep} & {sleep}"]})
+    deadline = time.monotonic() + PATIENCE
+    while not live_processes_mentioning(sleep):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    assert gone_within(sleep, 5), "the cancelled command is still running"
+    wire.call(2, "memory_recall", {"query": "anything"})
+    assert "result" in wire.wait_for(2)  # still serving
+
+
+def test_closing_stdin_stops_the_server_and_its_commands(wire: Wire) -> None:
+    wire.initialize()
+    sleep = long_sleep()
+    wire.call(1, "validate", {"moduleId": "m1", "commands": [sleep]})
+    deadline = time.monotonic() + PATIENCE
+    while not live_processes_mentioning(sleep):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    assert wire.process.stdin is not None
+    wire.process.stdin.close()
+    wire.process.wait(timeout=10)
+    assert gone_within(sleep, 5)
+
+
+def test_forty_long_validates_do_not_starve_a_quick_call(wire: Wire) -> None:
+    wire.initialize()
+    for n in range(40):
+        wire.call(n, "validate", {"moduleId": f"m{n}", "commands": ["sleep 4"]})
+    time.sleep(1.0)
+    asked = time.monotonic()
+    wire.call("quick", "memory_recall", {"query": "anything"})
+    assert "result" in wire.wait_for("quick")
+    assert time.monotonic() - asked < 2.0, "a quick call waited behind long ones"
+    for n in range(40):
+        reply = wire.wait_for(n)
+        assert reply["result"]["structuredContent"]["passed"] is True
+    # One wave: 40 x 4 s in about 4 s, not two waves of 8 s.
+    assert time.monotonic() - asked < 7.5
+
+
+@pytest.mark.parametrize("request_id", [1.5, {"a": 1}, None, [1]], ids=repr)
+def test_a_request_with_an_odd_id_is_answered(wire: Wire, request_id: Any) -> None:
+    wire.initialize()
+    wire.call(request_id, "memory_recall", {"query": "x"})
+    reply = wire.next_reply()
+    assert reply["jsonrpc"] == "2.0" and reply["id"] in (request_id, None)
+    assert "id" in reply["error"]["message"], reply
+    wire.call(7, "memory_recall", {"query": "x"})
+    assert "result" in wire.wait_for(7)
+
+
+def test_a_call_before_initialize_is_told_to_initialize(wire: Wire) -> None:
+    wire.call(1, "memory_recall", {"query": "x"})
+    reply = wire.wait_for(1)
+    assert "initialize" in json.dumps(reply), reply
+
+
+def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
+    # It used to die with a traceback before answering initialize.
+    project = tmp_path / "ro"
+    mount_tmpfs(project, "size=1m,ro")
+    server = Wire(project)
+    try:
+        server.initialize()
+        server.call(1, "memory_recall", {"query": "x"})
+        assert server.wait_for(1)["result"]["isError"] is False
+        server.call(2, "validate", {"moduleId": "m1", "commands": ["true"]})
+        reply = server.wait_for(2)["result"]
+        assert reply["isError"] is True
+        assert "Read-only file system" in reply["content"][0]["text"]
+    finally:
+        server.close()
+        unmount(project)
