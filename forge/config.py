@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -80,12 +81,32 @@ class ForgeConfig(BaseModel):
     max_attempts: int = Field(default=DEFAULT_MAX_ATTEMPTS, ge=1, le=1_000)
     command_timeout: float = Field(default=DEFAULT_COMMAND_TIMEOUT, gt=0, le=3_600)
     max_parse_bytes: int = Field(default=DEFAULT_MAX_PARSE_BYTES, ge=1)
+    min_tests: int = Field(
+        default=1,
+        ge=0,
+        le=1_000_000,
+        description=(
+            "Fewest tests a verify command's test runner must run (skipped ones do not "
+            "count); 0 turns the rule off."
+        ),
+    )
+    tests_exempt: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Verify commands judged by their exit code alone, whatever test summary they "
+            "print: exact commands or fnmatch patterns."
+        ),
+    )
     base_ref: str | None = Field(
         default=None,
         min_length=1,
         description="Default git revision validate judges against ('auto': merge-base with "
         "the default branch); the baseRef argument and --base win.",
     )
+
+    def exempt_from_tests(self, command: str) -> bool:
+        """Whether ``tests-exempt`` lists ``command``, as written or as a pattern."""
+        return any(command == entry or fnmatchcase(command, entry) for entry in self.tests_exempt)
 
     def plugin_config(self, plugin: str) -> dict[str, Any]:
         """The ``[tool.forge.<plugin>]`` table, or an empty dict."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -108,7 +108,10 @@ class ValidateRequest(WireModel):
     commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
-        description="Verify commands, run with sh in the working dir; each must exit 0.",
+        description=(
+            "Verify commands, run with sh in the working dir; each must exit 0, and a test "
+            "runner in it must run at least one test."
+        ),
     )
     files: list[PathText] = Field(
         default_factory=list,
@@ -269,6 +272,25 @@ class FileResult(CheckResult):
         return self.target
 
 
+class TestCounts(WireModel):
+    """What a test runner reported running, read from its summary in a command's output."""
+
+    __test__: ClassVar[bool] = False  # pytest: a model, not a test class to collect
+
+    runner: str = Field(
+        description=(
+            "pytest, unittest, node:test, jest, vitest, mocha, go test, cargo test, or tests "
+            "(a plain 'N passed, N failed' line); several joined by ' + '."
+        )
+    )
+    passed: int = Field(ge=0, description="Tests that passed (pytest's xpassed included).")
+    failed: int = Field(ge=0, description="Tests that failed.")
+    skipped: int = Field(ge=0, description="Tests skipped, todo, or expected to fail.")
+    errors: int = Field(
+        ge=0, description="Tests that raised an error rather than failed, and collection errors."
+    )
+
+
 class CommandResult(CheckResult):
     """Outcome of one verify command."""
 
@@ -287,6 +309,10 @@ class CommandResult(CheckResult):
     stderr: str = Field(default="", description="The tail of standard error, capped in size.")
     stdout_bytes: int = Field(default=0, description="Bytes the command wrote to stdout in all.")
     stderr_bytes: int = Field(default=0, description="Bytes the command wrote to stderr in all.")
+    tests: TestCounts | None = Field(
+        default=None,
+        description="The test runner's counts, when the output holds a summary forge recognises.",
+    )
 
 
 class SyntaxLocation(Location):

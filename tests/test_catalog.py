@@ -59,6 +59,7 @@ def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
         "file_check",
         "syntax_check",
         "contract_check",
+        "switched_off",
         "command",
     ]
     halting = [d.id for d in declared if d.halts_on_failure]

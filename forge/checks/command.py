@@ -16,6 +16,11 @@ by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
 inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
 the group. Where there is no ``/proc`` (macOS), or for a child that clears its
 environment, only the process group is killed (SECURITY.md says so).
+
+While the output streams, test-runner summaries are read from it
+(:mod:`forge.runner_summary`), so they count even when they scroll out of the
+kept tail: the result carries the runner's counts, and a runner that ran no
+test fails the command whatever its exit code.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from typing import IO
 from forge import hookimpl
 from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
+from forge.runner_summary import SummaryScanner, combine, describe, judge, total
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -48,15 +54,17 @@ _READ_SIZE = 64 * 1024
 
 
 class _Tail:
-    """The last ``limit`` bytes of a stream, and how many bytes it had in all."""
+    """The last ``limit`` bytes of a stream, how many bytes it had in all, its test summaries."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.total = 0
         self.buffer = bytearray()
+        self.summaries = SummaryScanner()
 
     def add(self, chunk: bytes) -> None:
         self.total += len(chunk)
+        self.summaries.feed(chunk)
         self.buffer += chunk
         if len(self.buffer) > self.limit:
             del self.buffer[: len(self.buffer) - self.limit]
@@ -116,8 +124,15 @@ def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait:
             selector.unregister(stream)
 
 
-def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
-    """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does."""
+def run_command(
+    command: str, cwd: Path, timeout: float, *, min_tests: int | None = 1
+) -> CommandResult:
+    """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does.
+
+    ``min_tests``: the fewest tests a recognised test runner must run for the
+    command to pass (see :func:`forge.runner_summary.judge`); None leaves the
+    verdict to the exit code alone (an exempt command).
+    """
     started = time.monotonic()
     token = secrets.token_hex(16)
     try:
@@ -195,15 +210,29 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
     stdout, stderr = tails[process.stdout], tails[process.stderr]
+    for tail in (stdout, stderr):
+        tail.summaries.close()
+    runs = combine(tail.summaries for tail in (stdout, stderr))
+    tests = total(runs)
     passed = exit_code == 0 and not timed_out and not stopped
+    verdict = (
+        None
+        if timed_out or stopped or min_tests is None
+        else judge(runs, exit_code=exit_code, min_tests=min_tests)
+    )
     if timed_out:
         message = f"timed out after {timeout:g} s; the command's process group was killed"
     elif stopped:
         message = f"cancelled after {duration_ms} ms; the command's process group was killed"
     elif exit_code < 0:
         message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
+    elif verdict is not None:
+        passed = False
+        message = verdict
     else:
         message = f"exit {exit_code} in {duration_ms} ms"
+        if tests is not None:
+            message += f": {describe(tests)}"
     return CommandResult(
         type="command",
         target=command,
@@ -216,18 +245,22 @@ def run_command(command: str, cwd: Path, timeout: float) -> CommandResult:
         stderr=stderr.text(),
         stdout_bytes=stdout.total,
         stderr_bytes=stderr.total,
+        tests=tests,
     )
 
 
 @hookimpl
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
     """Run each of the request's ``commands`` in turn, in the working dir."""
-    timeout = request.timeout or workspace.config.command_timeout
+    config = workspace.config
+    timeout = request.timeout or config.command_timeout
     results = []
     for number, command in enumerate(request.commands, 1):
         if cancelled():  # the rest would only be killed at once
             break
-        results.append(run_command(command, workspace.cwd, timeout))
+        exempt = config.exempt_from_tests(command)
+        min_tests = None if exempt else config.min_tests
+        results.append(run_command(command, workspace.cwd, timeout, min_tests=min_tests))
         workspace.report_progress(f"command {number}/{len(request.commands)}: {command}")
     return results
 
@@ -235,4 +268,10 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
 @hookimpl
 def forge_checks() -> list[CheckDescriptor]:
     """``command``: shown after the file checks; a command is about no file."""
-    return [CheckDescriptor(id="command", summary="A verify command exits 0.", order=50)]
+    return [
+        CheckDescriptor(
+            id="command",
+            summary="A verify command exits 0, and a test runner in it ran at least one test.",
+            order=50,
+        )
+    ]

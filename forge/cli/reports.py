@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge import __version__
-from forge.models import CheckResult, Location
+from forge.models import CheckResult, Location, TestCounts
 from forge.validate.report import ValidateReport
 from forge.validate.verdict import counts_as_failure
 
@@ -66,6 +66,12 @@ def places(result: CheckResult) -> list[Location]:
         location if location.path else location.model_copy(update={"path": result.target})
         for location in result.locations
     ]
+
+
+def tests_of(result: CheckResult) -> TestCounts | None:
+    """The test runner's counts a verify command's result carries, if its output had a summary."""
+    tests = getattr(result, "tests", None)
+    return tests if isinstance(tests, TestCounts) else None
 
 
 def file_of(result: CheckResult, working_dir: Path, checks: Catalog[CheckDescriptor]) -> str | None:
@@ -183,6 +189,13 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
         name=result.target,
         time=f"{duration / 1000:.3f}",
     )
+    tests = tests_of(result)
+    if tests is not None:
+        # Per-testcase properties, as pytest's record_property writes them (Jenkins
+        # and GitLab read them): what the verify command's test runner ran.
+        properties = ET.SubElement(case, "properties")
+        for name, value in tests.to_wire().items():
+            ET.SubElement(properties, "property", name=f"tests.{name}", value=str(value))
     if result.passed:
         return
     if result.pre_existing:
@@ -262,7 +275,7 @@ def to_sarif(
                             f"{result.message}"
                         },
                         "descriptor": {"id": result.type},
-                        "properties": {"moduleId": run.module_id, "target": result.target},
+                        "properties": _sarif_properties(run, result),
                     }
                 )
     root_uri = project_root.resolve().as_uri().rstrip("/") + "/"
@@ -333,13 +346,21 @@ def _sarif_results(
                 "level": "error",
                 "message": {"text": message or result.message or result.type},
                 "locations": [{"physicalLocation": physical}],
-                "properties": {"moduleId": run.module_id, "target": result.target},
+                "properties": _sarif_properties(run, result),
             }
         )
         if run.report is not None and run.report.base_commit is not None:
             # SARIF 3.27.24: against a baseline, "unchanged" results were there before.
             out[-1]["baselineState"] = "unchanged" if pre_existing else "new"
     return out
+
+
+def _sarif_properties(run: ModuleRun, result: CheckResult) -> dict[str, Any]:
+    properties: dict[str, Any] = {"moduleId": run.module_id, "target": result.target}
+    tests = tests_of(result)
+    if tests is not None:
+        properties["tests"] = tests.to_wire()
+    return properties
 
 
 def _artifact(path: str, working_dir: Path, project_root: Path) -> dict[str, Any]:

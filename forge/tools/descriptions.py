@@ -13,7 +13,8 @@ DESCRIPTIONS: dict[str, str] = {
     "validate": """\
 Check that a plan module really landed: its files exist, parse (syntax_check), \
 honour their import/export contracts (contract_check), and its verify commands \
-exit 0 (command). Call it after a worker reports a module done, and again after \
+exit 0 (command; a test runner's summary in the output is read too: its counts come \
+back as "tests", and a run that ran no test fails). Call it after a worker reports a module done, and again after \
 each fix. Records the attempt for (runId, moduleId), so it is not read-only: \
 attempt N+1 follows attempt N, and the commands you pass run through the shell \
 in the working dir and may change files there.

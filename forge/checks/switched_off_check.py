@@ -1,0 +1,87 @@
+"""``switched_off``: with a base revision, no listed test file switches tests off.
+
+A change that makes the suite pass by skipping, focusing away or emptying
+tests is caught here: each listed test file is compared with itself at the
+base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``) by
+:func:`forge.switched_off.newly_switched_off`. Without a base the check gives
+no result; files that are not test files give none either.
+"""
+
+from __future__ import annotations
+
+from forge import hookimpl
+from forge.errors import ForgeError, clip
+from forge.git import resolve_base
+from forge.models import CheckDescriptor, CheckResult, FileResult, Location, ValidateRequest
+from forge.switched_off import is_test_file, newly_switched_off
+from forge.workspace import Workspace
+
+CHECK_ID = "switched_off"
+#: Findings named in a result's one-line message; locations list them all.
+SHOWN_IN_MESSAGE = 3
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+    """One result per listed test file, when the request has a base revision."""
+    ref = request.base_ref or workspace.config.base_ref
+    if not ref or not request.files:
+        return []
+    try:
+        base = resolve_base(workspace.cwd, ref)
+    except (ForgeError, OSError):
+        return []  # the baseline stage reports a base that does not resolve
+    if base is None:
+        return []
+    texts: dict[str, str] = {}
+    for file in dict.fromkeys(request.files):
+        path = workspace.resolve(file)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        except OSError:
+            text = None
+        if text is not None and is_test_file(file, text):
+            texts[file] = text
+    if not texts:
+        return []
+    old = base.contents([workspace.resolve(file) for file in texts])
+    results: list[CheckResult] = []
+    for file, text in texts.items():
+        before = old.get(workspace.resolve(file))
+        found = newly_switched_off(
+            file, before.decode("utf-8", errors="replace") if before is not None else None, text
+        )
+        if not found:
+            message = "no test switched off since the base"
+        else:
+            shown = "; ".join(finding.message for finding in found[:SHOWN_IN_MESSAGE])
+            more = (
+                f" (+{len(found) - SHOWN_IN_MESSAGE} more)" if len(found) > SHOWN_IN_MESSAGE else ""
+            )
+            plural = "s" if len(found) != 1 else ""
+            message = clip(f"{len(found)} test{plural} switched off: {shown}{more}", 500)
+        results.append(
+            FileResult(
+                type=CHECK_ID,
+                target=file,
+                passed=not found,
+                message=message,
+                locations=[
+                    Location(line=f.line, column=f.column, message=f.message) for f in found
+                ],
+            )
+        )
+    return results
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``switched_off``: after the contract checks, before the commands; about a file."""
+    return [
+        CheckDescriptor(
+            id=CHECK_ID,
+            summary="No test in a listed test file was newly skipped, focused away or emptied.",
+            order=45,
+            targets_file=True,
+        )
+    ]

@@ -1,0 +1,349 @@
+"""Tests newly switched off in a changed file: the old text against the new.
+
+A worker told to make the tests pass can make them stop running instead: a
+``@pytest.mark.skip`` added, ``it.only`` leaving every other test out,
+``t.Skip()``, ``#[ignore]``, or a test body emptied of its assertions.
+:func:`newly_switched_off` compares a file's text at the base revision with
+its text now and returns what the change switched off. Findings are matched
+by kind and test name, never by line, so moving a test or editing above it
+does not make an old marker look new.
+
+Python is read with :mod:`ast`; JavaScript and TypeScript with their
+tree-sitter grammars; Go and Rust line by line (gofmt and rustfmt layouts).
+A file that does not parse gives no finding (``syntax_check`` reports it).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any, Literal
+
+Kind = Literal["skip", "only", "no_assertion"]
+
+#: Languages by file suffix.
+LANGUAGES = {
+    ".py": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+}
+
+
+@dataclass(frozen=True)
+class SwitchedOff:
+    """One test switched off: what, which test, and where in the new text."""
+
+    kind: Kind
+    test: str = ""
+    line: int = 1
+    column: int = 1
+    message: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Identity across revisions: kind, test and marker, not the line."""
+        return (self.kind, self.test, self.message)
+
+
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "testing"})
+_TEST_NAMES = re.compile(
+    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*\.(?:test|spec)\.[cm]?[jt]sx?|.*_test\.go)$"
+)
+
+
+def is_test_file(path: str, text: str) -> bool:
+    """Whether ``path`` holds tests: by the runners' naming rules, or a Rust test module."""
+    pure = PurePath(path)
+    if _TEST_NAMES.match(pure.name) or _TEST_DIRS & set(pure.parts[:-1]):
+        return pure.suffix.lower() in LANGUAGES
+    return pure.suffix == ".rs" and ("#[test]" in text or "#[cfg(test)]" in text)
+
+
+def newly_switched_off(path: str, old: str | None, new: str) -> list[SwitchedOff]:
+    """What the change from ``old`` to ``new`` switched off in the test file ``path``.
+
+    ``old`` is None for a file the change adds: everything found counts. A
+    finding present in both texts (same kind, test and marker) is not new;
+    one of two identical markers added to the same test still is. A file
+    that is not a test file (:func:`is_test_file`) gives nothing: a
+    ``def test_connection()`` in application code is not a test.
+    """
+    language = LANGUAGES.get(PurePath(path).suffix.lower())
+    if language is None or not is_test_file(path, new):
+        return []
+    found = _find(language, new)
+    before = Counter(finding.key for finding in _find(language, old)) if old else Counter()
+    fresh = []
+    for finding in found:
+        if before[finding.key]:
+            before[finding.key] -= 1
+        else:
+            fresh.append(finding)
+    return fresh
+
+
+def switched_off(path: str, text: str) -> list[SwitchedOff]:
+    """Every switched-off test in ``text`` (a file's whole content), in order."""
+    language = LANGUAGES.get(PurePath(path).suffix.lower())
+    return _find(language, text) if language else []
+
+
+def _find(language: str, text: str) -> list[SwitchedOff]:
+    if language == "python":
+        found = list(_python(text))
+    elif language in {"javascript", "typescript", "tsx"}:
+        found = list(_ecmascript(language, text))
+    elif language == "go":
+        found = list(_go(text))
+    else:
+        found = list(_rust(text))
+    return sorted(found, key=lambda finding: (finding.line, finding.column))
+
+
+# --- Python ------------------------------------------------------------------------
+
+_PY_SKIP_DECORATORS = {
+    "pytest.mark.skip": "@pytest.mark.skip",
+    "pytest.mark.skipif": "@pytest.mark.skipif",
+    "pytest.mark.xfail": "@pytest.mark.xfail",
+    "unittest.skip": "@unittest.skip",
+    "unittest.skipIf": "@unittest.skipIf",
+    "unittest.skipUnless": "@unittest.skipUnless",
+    "unittest.expectedFailure": "@unittest.expectedFailure",
+    "skip": "@skip",
+    "skipIf": "@skipIf",
+    "skipUnless": "@skipUnless",
+    "expectedFailure": "@expectedFailure",
+}
+_PY_SKIP_CALLS = {"pytest.skip", "pytest.xfail", "self.skipTest"}
+#: A call whose name holds one of these can be an assertion (helpers included).
+_ASSERTING = re.compile(r"assert|raises|warns|fail|expect|verify|check|should|must", re.I)
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        return _dotted(node.func)
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _python(text: str) -> Iterator[SwitchedOff]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    for node, owner in _python_tests(tree):
+        name = f"{owner}.{node.name}" if owner else node.name
+        for decorator in node.decorator_list:
+            marker = _PY_SKIP_DECORATORS.get(_dotted(decorator))
+            if marker:
+                yield _at(decorator, "skip", name, f"{name}: {marker} added")
+        asserts = skipped = False
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Assert | ast.Raise):
+                asserts = True  # a raise fails the test as surely as an assert
+            if isinstance(inner, ast.Call):
+                called = _dotted(inner.func)
+                if called in _PY_SKIP_CALLS and _on_the_test_level(node, inner):
+                    skipped = True
+                    yield _at(inner, "skip", name, f"{name}: {called}() added")
+                elif _ASSERTING.search(called):
+                    asserts = True
+        if not asserts and not skipped:
+            yield _at(node, "no_assertion", name, f"{name} has no assertion")
+
+
+def _on_the_test_level(function: ast.AST, call: ast.AST) -> bool:
+    """A skip call on the test's own level (not under an ``if``) switches the whole test off."""
+    body = getattr(function, "body", [])
+    return any(isinstance(statement, ast.Expr) and statement.value is call for statement in body)
+
+
+def _python_tests(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]:
+    functions = ast.FunctionDef | ast.AsyncFunctionDef
+    for node in tree.body:
+        if isinstance(node, functions) and node.name.startswith("test"):
+            yield node, ""
+        elif isinstance(node, ast.ClassDef) and (
+            node.name.startswith("Test") or any("TestCase" in _dotted(b) for b in node.bases)
+        ):
+            for item in node.body:
+                if isinstance(item, functions) and item.name.startswith("test"):
+                    yield item, node.name
+
+
+def _at(node: ast.AST, kind: Kind, test: str, message: str) -> SwitchedOff:
+    return SwitchedOff(
+        kind, test, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, message
+    )
+
+
+# --- JavaScript and TypeScript ------------------------------------------------------
+
+_JS_TEST_CALLS = {"it", "test", "specify"}
+_JS_BLOCKS = {"describe", "suite", "context"}
+_JS_SWITCHES = {"skip": "skip", "only": "only", "todo": "skip", "fixme": "skip"}
+_JS_PREFIXED = {
+    "xit": "skip",
+    "xtest": "skip",
+    "xdescribe": "skip",
+    "xcontext": "skip",
+    "xspecify": "skip",
+    "fit": "only",
+    "fdescribe": "only",
+}
+
+
+def _parser(language: str) -> Any:
+    import tree_sitter
+
+    if language == "javascript":
+        import tree_sitter_javascript
+
+        grammar = tree_sitter_javascript.language()
+    else:
+        import tree_sitter_typescript
+
+        grammar = (
+            tree_sitter_typescript.language_tsx()
+            if language == "tsx"
+            else tree_sitter_typescript.language_typescript()
+        )
+    return tree_sitter.Parser(tree_sitter.Language(grammar))
+
+
+def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
+    source = text.encode()
+    tree = _parser(language).parse(source)
+    if tree.root_node.has_error:
+        return
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.children))
+        if node.type != "call_expression":
+            continue
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is None or arguments is None:
+            continue
+        spelled = source[callee.start_byte : callee.end_byte].decode()
+        head, _, switch = spelled.partition(".")
+        name = _js_title(source, arguments)
+        kind: Kind | None = None
+        if head in _JS_TEST_CALLS | _JS_BLOCKS and switch in _JS_SWITCHES:
+            kind = "only" if _JS_SWITCHES[switch] == "only" else "skip"
+        elif spelled in _JS_PREFIXED:
+            kind = "only" if _JS_PREFIXED[spelled] == "only" else "skip"
+        if kind is not None:
+            what = (
+                f"{spelled} added: every other test in the file is switched off"
+                if kind == "only"
+                else f"{spelled} added"
+            )
+            yield _node_at(node, kind, name, f"{name}: {what}" if name else what)
+        elif spelled in _JS_TEST_CALLS:
+            body = _js_callback(arguments)
+            if body is not None and not _js_asserts(source, body):
+                yield _node_at(node, "no_assertion", name, f"{name or spelled} has no assertion")
+
+
+def _js_title(source: bytes, arguments: Any) -> str:
+    for child in arguments.named_children:
+        if child.type in {"string", "template_string"}:
+            return source[child.start_byte + 1 : child.end_byte - 1].decode()
+    return ""
+
+
+def _js_callback(arguments: Any) -> Any:
+    for child in arguments.named_children:
+        if child.type in {"arrow_function", "function_expression", "function"}:
+            return child.child_by_field_name("body")
+    return None
+
+
+def _js_asserts(source: bytes, body: Any) -> bool:
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type in {"call_expression", "throw_statement", "new_expression"}:
+            callee = node.child_by_field_name("function") or node
+            spelled = source[callee.start_byte : callee.end_byte].decode()
+            if node.type == "throw_statement" or _ASSERTING.search(spelled):
+                return True
+        stack.extend(node.children)
+    return False
+
+
+def _node_at(node: Any, kind: Kind, test: str, message: str) -> SwitchedOff:
+    row, column = node.start_point
+    return SwitchedOff(kind, test, row + 1, column + 1, message)
+
+
+# --- Go and Rust ----------------------------------------------------------------------
+
+_GO_FUNC = re.compile(r"^func (Test\w*)\(\s*(\w+) \*testing\.T\s*\)")
+_GO_ASSERTING = re.compile(
+    r"\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require)\.|\bpanic\("
+)
+
+
+def _go(text: str) -> Iterator[SwitchedOff]:
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        match = _GO_FUNC.match(lines[index])
+        if not match:
+            index += 1
+            continue
+        name, t = match[1], match[2]
+        end = index + 1
+        while end < len(lines) and lines[end] != "}":
+            end += 1
+        body = lines[index + 1 : end]
+        skip = re.compile(rf"^\s*{re.escape(t)}\.(Skip|Skipf|SkipNow)\(")
+        asserts = False
+        for offset, line in enumerate(body, start=index + 2):
+            marker = skip.match(line)
+            if marker:
+                column = line.index(t) + 1
+                message = f"{name}: {t}.{marker[1]}() added"
+                yield SwitchedOff("skip", name, offset, column, message)
+            # Handing t to a helper, or a subtest, may well assert.
+            if _GO_ASSERTING.search(line) or re.search(rf"[(,]\s*{re.escape(t)}\s*[,)]", line):
+                asserts = True
+        if not asserts and not any(skip.match(line) for line in body):
+            yield SwitchedOff("no_assertion", name, index + 1, 1, f"{name} has no assertion")
+        index = end + 1
+
+
+_RUST_IGNORE = re.compile(r"^\s*#\[ignore\b")
+_RUST_FN = re.compile(r"^\s*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)")
+
+
+def _rust(text: str) -> Iterator[SwitchedOff]:
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if not _RUST_IGNORE.match(line):
+            continue
+        name = next(
+            (m[1] for later in lines[index + 1 : index + 10] if (m := _RUST_FN.match(later))),
+            "",
+        )
+        message = f"{name}: #[ignore] added" if name else "#[ignore] added"
+        yield SwitchedOff("skip", name, index + 1, line.index("#") + 1, message)
