@@ -200,6 +200,11 @@ def ignores_its_parameters(names: list[str]) -> bool:
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
+    """Whether the marker at ``start:end`` is quoted: ``'XXX'``, or inside ``"# TODO: ..."``."""
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
-    return before in {"'", '"', "`"} or after in {"'", '"', "`"}
+    if before in {"'", '"', "`"} or after in {"'", '"', "`"}:
+        return True
+    # Inside a string that opens before it and closes after it (a comment quoting
+    # another comment); apostrophes are left out, "don't" opens nothing.
+    return any(text.count(q, 0, start) % 2 == 1 and q in text[end:] for q in ('"', "`"))

@@ -267,3 +267,15 @@ def test_js_ts_placeholders_still_found(
     source: str, filename: str, expected: list[object], find: Find
 ) -> None:
     assert find(source, filename) == expected
+
+
+def test_a_comment_quoting_another_comments_marker_is_not_one(find: Find) -> None:
+    quoting = (
+        "DEFENDED = {\n"
+        '    # "# TODO: implement auth-int": the branch really is missing upstream.\n'
+        '    ("httpx/_auth.py", "todo_comment"),\n'
+        "}\n"
+    )
+    assert find(quoting, "tests/test_real.py") == []
+    asking = 'def f():\n    # TODO: implement "auth-int"\n    pass\n'
+    assert find(asking, "src/auth.py") != []
