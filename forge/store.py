@@ -559,15 +559,22 @@ def update_json(path: Path, change: Callable[[Any], T]) -> tuple[T, list[str]]:
 
 def remove(path: Path) -> bool:
     """Delete ``path`` under its lock; ``True`` when there was a file to delete."""
+    existed = True
     with locked(path):
         try:
             with _folder_of(path, create=False) as (folder, name):
-                os.unlink(name, dir_fd=folder)
+                try:
+                    os.unlink(name, dir_fd=folder)
+                except FileNotFoundError:
+                    existed = False
+                # Its lock goes too, still held: a waiter sees it gone and starts over.
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{name}.lock", dir_fd=folder)
         except FileNotFoundError:
             return False
         except OSError as exc:
             raise _unwritable(path, exc) from exc
-    return True
+    return existed
 
 
 # --- JSONL -----------------------------------------------------------------------
@@ -760,13 +767,8 @@ def locked(path: Path) -> Iterator[None]:
         yield
         return
     lock_path = path.with_name(f"{path.name}.lock")
+    fd = _lock_file(lock_path, time.monotonic() + LOCK_TIMEOUT_SECONDS)
     try:
-        with _folder_of(lock_path, create=True) as (folder, name):
-            fd = _open_file(folder, name, os.O_RDWR, lock_path, create=True)
-    except OSError as exc:
-        raise _unwritable(lock_path, exc) from exc
-    try:
-        _acquire(fd, lock_path)
         held.add(key)
         try:
             yield
@@ -776,8 +778,36 @@ def locked(path: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-def _acquire(fd: int, lock_path: Path) -> None:
-    deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
+def _lock_file(lock_path: Path, deadline: float) -> int:
+    """A descriptor of ``lock_path`` holding its ``flock``, the file still at that path.
+
+    :func:`remove` deletes a lock file while holding it; a process that was
+    waiting on the deleted file then holds a lock nobody else sees, so it
+    checks, once it holds the lock, that the path still names its file, and
+    starts over when it does not.
+    """
+    while True:
+        try:
+            with _folder_of(lock_path, create=True) as (folder, name):
+                fd = _open_file(folder, name, os.O_RDWR, lock_path, create=True)
+                try:
+                    _acquire(fd, lock_path, deadline)
+                    mine = os.fstat(fd)
+                    try:
+                        there = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                    except FileNotFoundError:
+                        there = None
+                except BaseException:
+                    os.close(fd)
+                    raise
+        except OSError as exc:
+            raise _unwritable(lock_path, exc) from exc
+        if there is not None and (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino):
+            return fd
+        os.close(fd)  # the lock file was removed while we waited: lock the new one
+
+
+def _acquire(fd: int, lock_path: Path, deadline: float) -> None:
     pause = 0.001
     while True:
         try:

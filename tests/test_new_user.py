@@ -332,11 +332,6 @@ async def test_tools_carry_a_title(project: Path) -> None:
     assert all(tool.title for tool in tools), [tool.name for tool in tools if not tool.title]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: removing a lock file is safe only once store.locked() re-checks, after "
-    "flock, that the file it locked is still the one at the path (harden's store rewrite)",
-)
 async def test_a_reset_leaves_no_lock_file(project: Path) -> None:
     async with served(project) as client:
         await call(client, "iteration_state", {"moduleId": "m1", "action": "update", "runId": "r1", "update": {"status": "failed"}})  # fmt: skip

@@ -141,3 +141,39 @@ def test_state_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
     append_line(tmp_path / "log.jsonl", {"command": "TOKEN=secret npm test"})
     for name in ("state.json", "log.jsonl"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+
+
+def test_removing_a_held_lock_file_keeps_writers_apart(tmp_path: Path) -> None:
+    """remove() deletes the lock file it holds; a waiter must not then share a lock."""
+    import threading
+    import time
+
+    from forge.store import locked, remove, write_json
+
+    target = tmp_path / ".forge" / "modules" / "m1.json"
+    inside = 0
+    most = 0
+    guard = threading.Lock()
+
+    def work(removes: bool) -> None:
+        nonlocal inside, most
+        for _ in range(30):
+            with locked(target):
+                with guard:
+                    inside += 1
+                    most = max(most, inside)
+                time.sleep(0.001)
+                write_json(target, {"attempts": []})
+                with guard:
+                    inside -= 1
+                if removes:
+                    remove(target)
+
+    threads = [threading.Thread(target=work, args=(n % 2 == 0,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert most == 1
+    remove(target)
+    assert not target.with_name("m1.json.lock").exists()
