@@ -482,7 +482,7 @@ def test_a_lock_held_too_long_is_a_one_line_error(
     )
     try:
         assert process.stdout is not None and process.stdout.readline() == "held\n"
-        monkeypatch.setattr(store, "LOCK_TIMEOUT_SECONDS", 0.5)
+        monkeypatch.setattr(store.locks, "LOCK_TIMEOUT_SECONDS", 0.5)
         with pytest.raises(
             StateError, match=r"r1\.json\.lock is held by another process"
         ) as caught:

@@ -1,0 +1,93 @@
+"""The data forge passes around: requests, check results, reports, plugin descriptors.
+
+These pydantic models are the single source of every schema forge shows: the
+MCP tools' input and output schemas, the JSON the CLI prints, and what hook
+implementations receive and return. On the wire every field is camelCase
+(``moduleId``, ``exitCode``); in Python it is snake_case.
+
+Plugins import from here: subclass :class:`CheckResult` to add fields of
+your own check, return :class:`Language` from ``forge_languages`` and
+:class:`PlanFinding` from ``forge_check_plan``.
+
+The models live in submodules by job: :mod:`~forge.models.wire` (the base and
+limits), :mod:`~forge.models.request`, :mod:`~forge.models.results` and
+:mod:`~forge.models.descriptors`. Import them from ``forge.models``.
+"""
+
+from forge.models.descriptors import (
+    MAX_FINDING_MESSAGE,
+    MAX_FINDING_NAME,
+    CheckDescriptor,
+    Language,
+    PlanFinding,
+    PlanRuleDescriptor,
+    Severity,
+    SyntaxAuthority,
+    SyntaxVerdict,
+)
+from forge.models.request import (
+    MODULE_ID_DESCRIPTION,
+    RUN_ID_DESCRIPTION,
+    ContractPair,
+    ValidateRequest,
+)
+from forge.models.results import (
+    CheckResult,
+    CommandResult,
+    ContractResult,
+    FileResult,
+    Location,
+    MissingImport,
+    SyntaxLocation,
+    SyntaxResult,
+    TestCounts,
+)
+from forge.models.wire import (
+    CHECK_TYPE_PATTERN,
+    MAX_BASE_REF_CHARS,
+    MAX_COMMAND_LENGTH,
+    MAX_COMMANDS,
+    MAX_CONTRACT_CHECKS,
+    MAX_FILES,
+    MAX_PATH_LENGTH,
+    MAX_TIMEOUT_SECONDS,
+    CommandText,
+    PathText,
+    WireModel,
+)
+
+__all__ = [
+    "CHECK_TYPE_PATTERN",
+    "MAX_BASE_REF_CHARS",
+    "MAX_COMMANDS",
+    "MAX_COMMAND_LENGTH",
+    "MAX_CONTRACT_CHECKS",
+    "MAX_FILES",
+    "MAX_FINDING_MESSAGE",
+    "MAX_FINDING_NAME",
+    "MAX_PATH_LENGTH",
+    "MAX_TIMEOUT_SECONDS",
+    "MODULE_ID_DESCRIPTION",
+    "RUN_ID_DESCRIPTION",
+    "CheckDescriptor",
+    "CheckResult",
+    "CommandResult",
+    "CommandText",
+    "ContractPair",
+    "ContractResult",
+    "FileResult",
+    "Language",
+    "Location",
+    "MissingImport",
+    "PathText",
+    "PlanFinding",
+    "PlanRuleDescriptor",
+    "Severity",
+    "SyntaxAuthority",
+    "SyntaxLocation",
+    "SyntaxResult",
+    "SyntaxVerdict",
+    "TestCounts",
+    "ValidateRequest",
+    "WireModel",
+]

@@ -1,0 +1,92 @@
+"""What one ``validate`` call asks for: :class:`ValidateRequest`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from forge.ids import SafeId
+from forge.models.wire import (
+    MAX_BASE_REF_CHARS,
+    MAX_COMMANDS,
+    MAX_CONTRACT_CHECKS,
+    MAX_FILES,
+    MAX_TIMEOUT_SECONDS,
+    CommandText,
+    PathText,
+    WireModel,
+)
+
+
+class ContractPair(WireModel):
+    """One ``{exporter, importer}`` pair: what the importer takes from the exporter must exist."""
+
+    exporter: PathText = Field(description="File that exports names.")
+    importer: PathText = Field(description="File that imports from it.")
+
+
+MODULE_ID_DESCRIPTION = "Plan module id, e.g. m1 or auth-api; keys the attempt history."
+RUN_ID_DESCRIPTION = (
+    "Run id, e.g. run-2026-01-15; attempts and events are kept per run. Omit only for one-off use."
+)
+
+
+class ValidateRequest(WireModel):
+    """Everything one ``validate`` call asks for."""
+
+    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
+    commands: list[CommandText] = Field(
+        default_factory=list,
+        max_length=MAX_COMMANDS,
+        description=(
+            "Verify commands, run with sh in the working dir; each must exit 0, and a test "
+            "runner in it must run at least one test."
+        ),
+    )
+    files: list[PathText] = Field(
+        default_factory=list,
+        max_length=MAX_FILES,
+        description="Files the module must have produced, relative to the working dir "
+        "(absolute allowed). Existing files of a known language are also parsed.",
+    )
+    contract_checks: list[ContractPair] = Field(
+        default_factory=list,
+        max_length=MAX_CONTRACT_CHECKS,
+        description="Exporter/importer pairs: every name the importer takes from the "
+        "exporter must really be exported.",
+    )
+    cwd: PathText | None = Field(
+        default=None,
+        description="Working dir, e.g. a worker's worktree; relative to the project root. "
+        "Default: the project root.",
+    )
+    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    timeout: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_TIMEOUT_SECONDS,
+        description="Per-command timeout in seconds (default 120).",
+    )
+    auto_contracts: bool = Field(
+        default=True,
+        description="Also check every local import of the listed files (default true).",
+    )
+    max_attempts: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000,
+        description="Attempts before ESCALATE (default 3, or [tool.forge] max-attempts).",
+    )
+    plugin_options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description='Options for check plugins by plugin name, e.g. {"stubs": {}}.',
+    )
+    base_ref: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_BASE_REF_CHARS,
+        description="Git revision to judge against: findings the file checks also find in "
+        "the file at this revision are marked preExisting and do not fail the module. 'auto' = "
+        "merge-base with the default branch. Default: [tool.forge] base-ref, else none.",
+    )

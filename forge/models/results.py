@@ -1,0 +1,193 @@
+"""What checks return: :class:`CheckResult`, its :class:`Location` and its built-in kinds."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import (
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+)
+
+from forge.models.wire import CHECK_TYPE_PATTERN, WireModel
+
+
+def _not_set(value: bool) -> bool:
+    """``exclude_if`` for a flag shown only when set: the wire stays as it was without it."""
+    return not value
+
+
+class Location(WireModel):
+    """One place a check result is about: the one channel every report format reads."""
+
+    # A check may send more about a place (the syntax check's sourceLine): the
+    # output schema must let a client accept it.
+    model_config = ConfigDict(json_schema_extra={"additionalProperties": True})
+
+    path: str | None = Field(
+        default=None,
+        description="The file, relative to the working dir (or absolute); null: the result's "
+        "target.",
+    )
+    line: int = Field(ge=1, description="1-based line.")
+    column: int = Field(ge=1, description="1-based column, in characters.")
+    message: str = Field(description="What is wrong there, one line.")
+    pre_existing: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Already there at the base revision (baseRef); present only when true.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_null_path(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A place in the result's own target names no path: the wire stays as
+        # the syntax check always sent it.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("path") is None:
+            data.pop("path", None)
+        return data
+
+
+class CheckResult(WireModel):
+    """One check's verdict about one target.
+
+    Plugins subclass this to carry their own fields; every result has at least
+    ``type`` (the check id), ``target`` (the file, command or pair it is about)
+    and ``passed``. The failure identity used by the attempt history is
+    ``type:target``, so keep ``target`` stable between runs and put text that
+    changes from run to run in ``message``.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(pattern=CHECK_TYPE_PATTERN, description="Check id, e.g. file_check.")
+    target: str = Field(description="What the check is about: a path, a command, a pair.")
+    passed: bool
+    message: str = Field(default="", description="One line for people and agents.")
+    plugin: str | None = Field(default=None, description="Plugin that produced the result.")
+    locations: list[SerializeAsAny[Location]] = Field(
+        default_factory=list,
+        description="Where in which files the result applies (the first few), in check order.",
+    )
+    pre_existing: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Every finding was already there at the base revision (baseRef): shown, "
+        "but counted neither in score nor in passed. Present only when true.",
+    )
+
+    @property
+    def failure_key(self) -> str:
+        """Identity of this failure across attempts: ``type:target``, never the message."""
+        return f"{self.type}:{self.target}"
+
+
+class FileResult(CheckResult):
+    """A result about one listed file (``file_check``, ``syntax_check``)."""
+
+    # The Node reference server names the file ``file``; orchestrator prompts read it.
+    @computed_field(description="The file as listed: the reference server's name for target.")
+    def file(self) -> str:
+        """The file this result is about (the same as ``target``)."""
+        return self.target
+
+
+class TestCounts(WireModel):
+    """What a test runner reported running, read from its summary in a command's output."""
+
+    __test__: ClassVar[bool] = False  # pytest: a model, not a test class to collect
+
+    runner: str = Field(
+        description=(
+            "pytest, unittest, node:test, jest, vitest, mocha, go test, cargo test, or tests "
+            "(a plain 'N passed, N failed' line); several joined by ' + '."
+        )
+    )
+    passed: int = Field(ge=0, description="Tests that passed (pytest's xpassed included).")
+    failed: int = Field(ge=0, description="Tests that failed.")
+    skipped: int = Field(ge=0, description="Tests skipped, todo, or expected to fail.")
+    errors: int = Field(
+        ge=0, description="Tests that raised an error rather than failed, and collection errors."
+    )
+
+
+class CommandResult(CheckResult):
+    """Outcome of one verify command."""
+
+    # The Node reference server names the command ``command``; orchestrator prompts read it.
+    @computed_field(description="The command as given: the reference server's name for target.")
+    def command(self) -> str:
+        """The command this result is about (the same as ``target``)."""
+        return self.target
+
+    exit_code: int | None = Field(
+        description="Exit status; negative for a signal; null if not started."
+    )
+    timed_out: bool = False
+    duration_ms: int = 0
+    stdout: str = Field(default="", description="The tail of standard output, capped in size.")
+    stderr: str = Field(default="", description="The tail of standard error, capped in size.")
+    stdout_bytes: int = Field(default=0, description="Bytes the command wrote to stdout in all.")
+    stderr_bytes: int = Field(default=0, description="Bytes the command wrote to stderr in all.")
+    tests: TestCounts | None = Field(
+        default=None,
+        description="The test runner's counts, when the output holds a summary forge recognises.",
+    )
+
+
+class SyntaxLocation(Location):
+    """One place where a file does not parse (``path`` null: the result's target)."""
+
+    source_line: str = Field(description="The line as written (long lines are cut).")
+
+
+class SyntaxResult(FileResult):
+    """Outcome of one file's syntax check: its language's authority decides, tree-sitter locates."""
+
+    language: str = Field(description="Language the file was parsed as, e.g. python.")
+    error_count: int = Field(
+        default=0, ge=0, description="Syntax errors found in all; locations lists the first few."
+    )
+
+
+class MissingImport(WireModel):
+    """A name the importer takes that the exporter does not export, and where."""
+
+    name: str = Field(description="The missing name; 'default' for a default import.")
+    line: int = Field(ge=1, description="1-based line in the importer.")
+    column: int = Field(ge=1, description="1-based column in the importer, in characters.")
+    suggestion: str | None = Field(
+        default=None,
+        description="An exported name that was probably meant ('default': the default export).",
+    )
+
+
+class ContractResult(CheckResult):
+    """Outcome of one exporter/importer pair: ``target`` is ``exporter -> importer``."""
+
+    exporter: str = Field(description="The file that exports names.")
+    importer: str = Field(description="The file that imports from it.")
+    exported_names: list[str] = Field(
+        default_factory=list, description="What the exporter exports (star re-exports followed)."
+    )
+    imported_names: list[str] = Field(
+        default_factory=list, description="What the importer takes from the exporter."
+    )
+    missing: list[str] = Field(
+        default_factory=list, description="Imported names the exporter does not export."
+    )
+    missing_details: list[MissingImport] = Field(
+        default_factory=list, description="Each missing name with its place and a suggestion."
+    )
+    exports_known: bool = Field(
+        default=True,
+        description="False when the exports cannot be known (then nothing is reported missing).",
+    )
+    automatic: bool = Field(
+        default=False,
+        description="True for a pair found from a listed file's imports, not asked for.",
+    )
