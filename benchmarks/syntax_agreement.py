@@ -59,7 +59,8 @@ from corpus import (
 )
 
 from forge.checks.syntax_check import check_syntax
-from forge.parsing import LanguageRegistry, NotParsed, ParseCache, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry, NotParsed
 from forge.plugin_manager import build_plugin_host
 
 SUFFIXES = {

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from forge.config import ForgeConfig
-from forge.parsing import LanguageRegistry, ParseCache, ParsedFile, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry, ParsedFile
 
 #: Told of each step of a validate call: (steps done so far, total if known, what was done).
 ProgressCallback = Callable[[int, "int | None", str], None]

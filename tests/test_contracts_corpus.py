@@ -30,7 +30,8 @@ import pytest
 from forge.checks.contract_check import forge_run_checks
 from forge.config import ForgeConfig
 from forge.models import ContractResult, ValidateRequest
-from forge.parsing import LanguageRegistry, ParseCache
+from forge.parse_cache import ParseCache
+from forge.parsing import LanguageRegistry
 from forge.plugin_manager import build_plugin_host
 from forge.workspace import Workspace
 

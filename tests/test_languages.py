@@ -12,7 +12,8 @@ from forge_testing import RunForge
 import forge.languages
 from forge.checks.syntax_check import check_syntax
 from forge.languages import language_pack
-from forge.parsing import LanguageRegistry, ParseCache, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry
 from forge.plugin_manager import build_plugin_host
 
 BUILTIN = {"python", "javascript", "typescript", "tsx"}

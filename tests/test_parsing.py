@@ -14,7 +14,8 @@ import tree_sitter_python
 
 from forge import hookimpl
 from forge.models import Language
-from forge.parsing import LanguageRegistry, NotParsed, ParseCache, ParsedFile, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry, NotParsed, ParsedFile
 from forge.plugin_manager import build_plugin_host
 
 MAX = 5 * 1024 * 1024

@@ -20,7 +20,8 @@ import pytest
 
 from forge.checks.command import TAIL_BYTES, run_command
 from forge.models import TestCounts
-from forge.runner_summary import MAX_LINE_BYTES, SummaryScanner, combine, describe
+from forge.runner_summary import MAX_LINE_BYTES, SummaryScanner, combine
+from forge.runner_verdict import describe
 
 if TYPE_CHECKING:
     from forge_testing import RunForge

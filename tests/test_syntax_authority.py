@@ -18,7 +18,8 @@ from forge_testing import RunForge
 from forge.checks.syntax_check import check_syntax
 from forge.languages.python import interpreter_meets, lowest_version
 from forge.models import SyntaxResult
-from forge.parsing import LanguageRegistry, ParseCache, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry
 from forge.plugin_manager import build_plugin_host
 
 

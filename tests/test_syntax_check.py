@@ -17,7 +17,8 @@ from forge import hookimpl
 from forge.checks.syntax_check import check_syntax
 from forge.config import ForgeConfig
 from forge.models import CheckResult, Language, SyntaxResult, ValidateRequest
-from forge.parsing import LanguageRegistry, NotParsed, ParseCache, ParseSession
+from forge.parse_cache import ParseCache, ParseSession
+from forge.parsing import LanguageRegistry, NotParsed
 from forge.plugin_manager import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace

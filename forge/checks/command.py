@@ -18,8 +18,8 @@ the group. Where there is no ``/proc`` (macOS), or for a child that clears its
 environment, only the process group is killed (SECURITY.md says so).
 
 While the output streams, test-runner summaries are read from it
-(:mod:`forge.runner_summary`), so they count even when they scroll out of the
-kept tail: the result carries the runner's counts, and a runner that ran no
+(:mod:`forge.runner_summary`; :mod:`forge.runner_verdict` judges them), so
+they count even when they scroll out of the kept tail: the result carries the runner's counts, and a runner that ran no
 test fails the command whatever its exit code.
 """
 
@@ -38,7 +38,8 @@ from typing import IO
 from forge import hookimpl
 from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
-from forge.runner_summary import SummaryScanner, combine, describe, judge, total
+from forge.runner_summary import SummaryScanner, combine
+from forge.runner_verdict import describe, judge, total
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -130,7 +131,7 @@ def run_command(
     """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does.
 
     ``min_tests``: the fewest tests a recognised test runner must run for the
-    command to pass (see :func:`forge.runner_summary.judge`); None leaves the
+    command to pass (see :func:`forge.runner_verdict.judge`); None leaves the
     verdict to the exit code alone (an exempt command).
     """
     started = time.monotonic()

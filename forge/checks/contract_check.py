@@ -24,14 +24,14 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.checks.syntax_check import find_errors
-from forge.contracts import (
+from forge.contract_analysis import (
     Comparison,
     ContractAnalyzer,
     ContractError,
-    ImportContext,
     describe_missing,
     normalize,
 )
+from forge.contracts import ImportContext
 from forge.models import (
     CheckDescriptor,
     CheckResult,

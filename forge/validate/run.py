@@ -15,7 +15,8 @@ from pathlib import Path
 from forge.cancellation import Cancelled, cancelled
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
 from forge.models import CheckResult, ValidateRequest
-from forge.parsing import LanguageRegistry, ParseCache
+from forge.parse_cache import ParseCache
+from forge.parsing import LanguageRegistry
 from forge.plugin_manager import PluginHost, build_plugin_host
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base

@@ -13,8 +13,8 @@ import tree_sitter
 
 from forge import hookimpl
 from forge.config import ForgeConfig
+from forge.contract_analysis import ContractAnalyzer
 from forge.contracts import (
-    ContractAnalyzer,
     ExportSet,
     ImportRef,
     ParsedSource,
