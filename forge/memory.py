@@ -30,15 +30,9 @@ from typing import Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from forge.errors import CorruptFileError, UsageError
-from forge.memory_index import (
-    Document,
-    MemoryIndex,
-    dedup_hash,
-    index_path,
-    open_memory_file,
-    read_line,
-    refresh,
-)
+from forge.memory_index import Document, MemoryIndex, dedup_hash
+from forge.memory_index_file import index_path
+from forge.memory_index_refresh import open_memory_file, read_line, refresh
 from forge.models import WireModel
 from forge.store import (
     append_line,
