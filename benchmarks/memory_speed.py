@@ -33,7 +33,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from forge.memory import BM25_B, BM25_K1, Memory, tokenize
+from forge.memory import Memory
+from forge.memory_ranking import BM25_B, BM25_K1, tokenize
 from forge.store import append_line
 
 CATEGORIES = ("convention", "test_command", "tool_usage", "architecture", "dependency")

@@ -5,24 +5,19 @@ Project memory is ``.forge/memory/project.jsonl``; global memory is
 ``{id, timestamp, pattern, category, confidence, tags}``.
 
 Recall ranks with Okapi BM25 over each entry's pattern, category and tags
-(k1 = 1.2, b = 0.75, the Lucene idf ``ln(1 + (N - df + 0.5) / (df + 0.5))``
-that is never negative); ties go to higher confidence, then to the newer
-entry. A parsed and tokenised index of each file is kept while the file's
-size and mtime stay the same, so a long-running server answers from memory.
+(:mod:`forge.memory_ranking`). A parsed and tokenised index of each file is
+kept while the file's size and mtime stay the same, so a long-running server
+answers from memory.
 """
 
 from __future__ import annotations
 
 import contextlib
-import heapq
-import itertools
-import math
 import os
-import re
 import secrets
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -30,15 +25,10 @@ from typing import Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from forge.errors import CorruptFileError, UsageError
-from forge.memory_index import (
-    Document,
-    MemoryIndex,
-    dedup_hash,
-    index_path,
-    open_memory_file,
-    read_line,
-    refresh,
-)
+from forge.memory_index import Document, MemoryIndex, dedup_hash
+from forge.memory_index_file import index_path
+from forge.memory_index_refresh import open_memory_file, read_line, refresh
+from forge.memory_ranking import best_matches, tokenize
 from forge.models import WireModel
 from forge.store import (
     append_line,
@@ -70,11 +60,6 @@ DEFAULT_CONFIDENCE = 0.7
 DEFAULT_RECALL_LIMIT = 10
 MAX_RECALL_LIMIT = 200
 MAX_QUERY_LENGTH = 2_000
-
-BM25_K1 = 1.2
-BM25_B = 0.75
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 class MemoryEntry(WireModel):
@@ -149,19 +134,6 @@ def read_memory(path: Path) -> MemoryFile:
 def normalize_pattern(pattern: str) -> str:
     """The dedup key of a pattern: whitespace folded, case folded."""
     return " ".join(pattern.split()).casefold()
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased words (underscores split words: ``test_command`` is two).
-
-    A plural ``s`` is dropped from longer words so ``tests`` finds ``test``.
-    """
-    words = []
-    for word in _WORD.findall(text.casefold()):
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        words.append(word)
-    return words
 
 
 class Memory:
@@ -308,9 +280,15 @@ class Memory:
                         "skipped; the next memory_save in that scope moves them aside"
                     )
             words = list(dict.fromkeys(tokenize(query)))
-            searched, best = _best(words, sources, category, max(1, min(limit, MAX_RECALL_LIMIT)))
+            searched, best = best_matches(
+                words,
+                [index for _, index, _ in sources],
+                category,
+                max(1, min(limit, MAX_RECALL_LIMIT)),
+            )
             found: list[tuple[float, Scope, MemoryEntry]] = []
-            for score, s, index, fd, doc in best:
+            for score, number, doc in best:
+                s, index, fd = sources[number]
                 entry = _entry_at(fd, index.offsets[doc])
                 if entry is None:
                     if not retry:
@@ -386,99 +364,6 @@ def _opened(path: Path) -> Iterator[int | None]:
 def _entry_at(fd: int, offset: int) -> MemoryEntry | None:
     """The entry whose line starts at ``offset``; ``None`` when that is not an entry's line."""
     return parse_entry(read_line(fd, offset))
-
-
-def _only(
-    docs: Sequence[int], tfs: Sequence[int], keep: Callable[[int], bool]
-) -> tuple[list[int], list[int]]:
-    pairs = [(doc, tf) for doc, tf in zip(docs, tfs, strict=True) if keep(doc)]
-    return [doc for doc, _ in pairs], [tf for _, tf in pairs]
-
-
-def _best(
-    words: list[str],
-    sources: list[tuple[Scope, MemoryIndex, int]],
-    category: str | None,
-    limit: int,
-) -> tuple[int, list[tuple[float, Scope, MemoryIndex, int, int]]]:
-    """How many entries were searched, and the ``limit`` best by Okapi BM25 of ``words``.
-
-    Only entries holding a query word are scored. Ties go to confidence, then
-    to the newer timestamp, then to the later entry (entries saved within one
-    millisecond share a timestamp; project entries come before global ones).
-    """
-    codes = [None if category is None else index.category_code(category) for _, index, _ in sources]
-    count = length = 0
-    for (_, index, _), code in zip(sources, codes, strict=True):
-        if category is None:
-            count += index.count
-            length += sum(index.category_lengths)
-        elif code is not None:
-            count += index.category_counts[code]
-            length += index.category_lengths[code]
-    if not words or not count:
-        return count, []
-    average = length / count or 1.0
-    # (entries, term frequencies) of each word in each source, category filter applied
-    postings: dict[str, list[list[tuple[Sequence[int], Sequence[int]]]]] = {}
-    for word in words:
-        postings[word] = []
-        for (_, index, _), code in zip(sources, codes, strict=True):
-            parts = index.postings.get(word)
-            if category is not None:
-                kinds = index.category
-                parts = [
-                    _only(docs, tfs, lambda doc: kinds[doc] == code)  # noqa: B023 - used at once
-                    for docs, tfs in parts
-                ]
-            postings[word].append(parts)
-    scores: list[dict[int, float]] = [{} for _ in sources]
-    longest = max((index.longest for _, index, _ in sources), default=0)
-    # BM25's length normalisation, by entry length: entries share a handful of lengths
-    norms = [BM25_K1 * (1 - BM25_B + BM25_B * size / average) for size in range(longest + 1)]
-    factor = BM25_K1 + 1
-    for word in words:
-        df = sum(len(docs) for per_source in postings[word] for docs, _ in per_source)
-        if not df:
-            continue
-        weight = math.log(1 + (count - df + 0.5) / (df + 0.5))
-        once = [weight * 1 * factor / (1 + norm) for norm in norms]  # most words occur once
-        for (_, index, _), parts, scored in zip(sources, postings[word], scores, strict=True):
-            lengths, get = index.lengths, scored.get
-            for docs, tfs in parts:
-                for doc, tf in zip(docs, tfs, strict=True):
-                    if tf == 1:
-                        scored[doc] = get(doc, 0.0) + once[lengths[doc]]
-                    else:
-                        norm = norms[lengths[doc]]
-                        scored[doc] = get(doc, 0.0) + weight * tf * factor / (tf + norm)
-    every = [score for scored in scores for score in scored.values()]
-    if not every:
-        return count, []
-    floor = heapq.nlargest(limit, every)[-1]
-    # Fewer than ``limit`` entries score above the limit-th best score: all of
-    # them are in; the rest are the best of those that tie with it.
-    above: list[tuple[int, int]] = []
-    tied: list[tuple[int, int]] = []
-    for number, scored in enumerate(scores):
-        for doc, score in scored.items():
-            if score > floor:
-                above.append((number, doc))
-            elif score == floor:
-                tied.append((number, doc))
-    bases = list(itertools.accumulate((index.count for _, index, _ in sources), initial=0))
-
-    def rank(hit: tuple[int, int]) -> tuple[float, float, str, int]:
-        number, doc = hit
-        index = sources[number][1]
-        return (scores[number][doc], index.confidence[doc], index.stamps[doc], bases[number] + doc)
-
-    best = sorted(above, key=rank, reverse=True)
-    best += heapq.nlargest(limit - len(best), tied, key=rank)
-    return count, [
-        (scores[number][doc], sources[number][0], sources[number][1], sources[number][2], doc)
-        for number, doc in best
-    ]
 
 
 def _render(

@@ -10,7 +10,8 @@ import pytest
 from mcp_client import call, call_error, connect
 
 from forge.errors import UsageError
-from forge.memory import Memory, tokenize
+from forge.memory import Memory
+from forge.memory_ranking import tokenize
 
 
 @pytest.fixture

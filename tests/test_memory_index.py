@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from forge.memory import BM25_B, BM25_K1, Memory, tokenize
-from forge.memory_index import PERSIST_TAIL_BYTES, index_path
+from forge.memory import Memory
+from forge.memory_index_file import index_path
+from forge.memory_index_refresh import PERSIST_TAIL_BYTES
+from forge.memory_ranking import BM25_B, BM25_K1, tokenize
 
 WORDS = [
     "pytest",

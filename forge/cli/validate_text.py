@@ -1,0 +1,122 @@
+"""``forge validate``'s text output: a report as lines per check, a plan run as a table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forge.cli.output import paint, table
+from forge.cli.progress import format_duration
+
+if TYPE_CHECKING:
+    from forge.cli.reports import ModuleRun
+    from forge.models import CheckResult
+    from forge.validate.report import ValidateReport
+
+#: Lines of a failing command's output tail shown in text mode.
+SHOWN_OUTPUT_LINES = 12
+
+
+def module_line(run: ModuleRun) -> str:
+    """One line as a module finishes: PASS/FAIL/SKIP, the id, the score, the time."""
+    if run.report is None:
+        return f"{paint('SKIP', 'yellow')} {run.module_id}: {run.skipped}"
+    mark = paint("PASS", "green") if run.report.passed else paint("FAIL", "red")
+    return f"{mark} {run.module_id} (score {run.report.score:.2f}, {format_duration(run.seconds)})"
+
+
+def render_summary(runs: list[ModuleRun]) -> str:
+    """Every failing module's report, then a table of all modules and the verdict."""
+    lines: list[str] = []
+    for run in runs:
+        if run.report is not None and not run.report.passed:
+            lines.append(paint(f"== {run.module_id}: {run.title or run.module_id}", "bold"))
+            lines.append(render_report(run.report))
+            lines.append("")
+    rows = [
+        [
+            run.module_id,
+            run.status,
+            f"{run.report.score:.2f}" if run.report else "-",
+            str(run.report.attempt) if run.report else "-",
+            run.report.recommendation if run.report else "-",
+            _reason(run),
+        ]
+        for run in runs
+    ]
+    lines.append(table(["MODULE", "STATUS", "SCORE", "ATTEMPT", "NEXT", "REASON"], rows))
+    counts = {s: sum(r.status == s for r in runs) for s in ("passed", "failed", "skipped")}
+    all_passed = counts["passed"] == len(runs)
+    verdict = paint("PASSED", "green") if all_passed else paint("FAILED", "red")
+    lines.append(
+        f"{verdict}: {counts['passed']}/{len(runs)} modules passed, "
+        f"{counts['failed']} failed, {counts['skipped']} skipped"
+    )
+    return "\n".join(lines)
+
+
+def _reason(run: ModuleRun) -> str:
+    if run.report is None:
+        return run.skipped or ""
+    from forge.validate.verdict import counts_as_failure
+
+    failures = [r for r in run.report.results if counts_as_failure(r)]
+    if not failures:
+        return ""
+    first = failures[0]
+    more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
+    return f"{first.type} {first.target}: {first.message}{more}"
+
+
+def render_report(report: ValidateReport) -> str:
+    """The report as text: one line per check, details under failures, a summary line."""
+    lines: list[str] = []
+    width = max((len(result.type) for result in report.results), default=0)
+    for result in report.results:
+        if result.passed:
+            mark = paint("PASS", "green")
+        else:
+            mark = paint("OLD ", "yellow") if result.pre_existing else paint("FAIL", "red")
+        lines.append(f"{mark} {result.type.ljust(width)}  {result.target}: {result.message}")
+        if not result.passed:
+            lines.extend(_details(result))
+    judged = [result for result in report.results if not result.pre_existing]
+    passed = sum(result.passed for result in judged)
+    verdict = paint("PASSED", "green") if report.passed else paint("FAILED", "red")
+    attempt = f", attempt {report.attempt}" if report.attempt else ""
+    old = sum(location.pre_existing for result in report.results for location in result.locations)
+    baseline = f", {old} pre-existing at {report.base_commit[:12]}" if report.base_commit else ""
+    lines.append(
+        f"{verdict}: {passed}/{len(judged)} checks passed (score {report.score:.2f})"
+        f"{baseline}{attempt} -> {report.recommendation}"
+        + (f" ({report.reason})" if report.recommendation == "ESCALATE" else "")
+    )
+    lines.extend(f"note: {notice}" for notice in report.notices)
+    return "\n".join(lines)
+
+
+def _details(result: CheckResult) -> list[str]:
+    from forge.models import SyntaxLocation
+
+    details: list[str] = []
+    # path:line:col: message at the start of a line, the form editors and CI
+    # annotators (problem matchers, errorformat) recognise; the source under it.
+    for location in result.locations:
+        path = location.path or result.target
+        old = " (pre-existing)" if location.pre_existing else ""
+        details.append(f"{path}:{location.line}:{location.column}: {location.message}{old}")
+        if isinstance(location, SyntaxLocation) and location.source_line.strip():
+            pad = "".join(
+                "\t" if char == "\t" else " "
+                for char in location.source_line[: location.column - 1]
+            )
+            details.append(paint(f"    {location.source_line}", "dim"))
+            details.append(f"    {pad}^")
+    if getattr(result, "error_count", 0) > len(result.locations):
+        details.append(f"    ... and {result.error_count - len(result.locations)} more")  # type: ignore[attr-defined]
+    for stream in ("stderr", "stdout"):
+        text = getattr(result, stream, "") or ""
+        tail = text.rstrip("\n").splitlines()[-SHOWN_OUTPUT_LINES:]
+        if tail:
+            details.append(paint(f"    {stream}:", "dim"))
+            details.extend(f"      {line}" for line in tail)
+    return details
