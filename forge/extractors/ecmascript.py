@@ -44,15 +44,15 @@ from forge.contracts import (
     node_text,
     position,
 )
-from forge.extractors.packages import (
+from forge.extractors.node_packages import (
     NodeProject,
     ambient_modules,
     node_builtins,
     npm_package_name,
     read_jsonc,
-    scan_folder,
     which_node,
 )
+from forge.extractors.packages import scan_folder
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query

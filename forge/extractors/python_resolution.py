@@ -2,7 +2,7 @@
 
 :func:`diagnose` says why an import resolves to no file: a missing module of
 the project, or a package the project's environment and manifests do not
-provide (see :mod:`forge.extractors.packages`).
+provide (see :mod:`forge.extractors.python_packages`).
 """
 
 # Resolution runs once per import specifier, hundreds of times per large file:
@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 from forge.contracts import ImportContext, close_names, did_you_mean
-from forge.extractors.packages import (
+from forge.extractors.packages import scan_folder
+from forge.extractors.python_packages import (
     normalize_distribution,
     python_declared,
     python_environment,
-    scan_folder,
 )
 
 #: The files that make a folder a package.
