@@ -1,0 +1,197 @@
+"""Where a Python import leads: the module file it names, or why it names none.
+
+:func:`diagnose` says why an import resolves to no file: a missing module of
+the project, or a package the project's environment and manifests do not
+provide (see :mod:`forge.extractors.python_packages`).
+"""
+
+# Resolution runs once per import specifier, hundreds of times per large file:
+# plain os.path strings here, pathlib objects only for what is returned.
+# ruff: noqa: PTH112, PTH113, PTH118, PTH120, PTH123
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from forge.contracts import ImportContext, close_names, did_you_mean
+from forge.extractors.packages import scan_folder
+from forge.extractors.python_packages import (
+    normalize_distribution,
+    python_declared,
+    python_environment,
+)
+
+#: The files that make a folder a package.
+INIT_NAMES = ("__init__.py", "__init__.pyi")
+
+
+def resolve(specifier: str, importer: Path, root: Path) -> Path | None:
+    """The module file of ``specifier`` (``a.b``, ``..x``) written in ``importer``."""
+    level = len(specifier) - len(specifier.lstrip("."))
+    dotted = specifier[level:]
+    parts = dotted.split(".") if dotted else []
+    if level:
+        base = importer.parent
+        for _ in range(level - 1):
+            base = base.parent
+        return _module_file(str(base), parts)
+    if not parts:
+        return None
+    for start in _search_roots(importer, root):
+        found = _module_file(start, parts)
+        if found is not None:
+            return found
+    return None
+
+
+def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | None:
+    """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know.
+
+    A relative import, or an absolute one into a package of the project,
+    must name a module that exists; any other absolute import must name
+    the standard library or a package the project's environment provides
+    or its manifests declare. Without an environment forge cannot map
+    import names to distributions, so it says nothing about packages.
+    """
+    level = len(specifier) - len(specifier.lstrip("."))
+    parts = [part for part in specifier[level:].split(".") if part]
+    if not parts:
+        return None  # `from . import x`: the package itself, maybe a namespace package
+    if level:
+        base = str(importer.parent)
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        if _module_exists(base, parts) or _rewires_imports(base, parts):
+            return None
+        candidates = _near_modules(base, parts, "." * level)
+        for other in range(1, level + 3):  # one level too deep or too shallow
+            up = str(importer.parent)
+            for _ in range(other - 1):
+                up = os.path.dirname(up)
+            if other != level and _module_exists(up, parts) and _is_package(up):
+                candidates.append("." * other + ".".join(parts))
+        return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+    top = parts[0]
+    for start in _search_roots(importer, context.root):
+        if not (_is_package(os.path.join(start, top)) or _is_module(start, top)):
+            if os.path.isdir(os.path.join(start, top)):
+                return None  # a namespace package may have other portions: cannot know
+            continue
+        if _module_exists(start, parts) or _rewires_imports(start, parts):
+            return None
+        candidates = _near_modules(start, parts, "")
+        return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
+    for folder in _ancestors(importer.parent, context.root):
+        if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
+            return None  # on the path of a runner that adds it (pytest's rootdir, conftest)
+    environment = context.remember(
+        "python-environment",
+        lambda: python_environment(context.root, context.options.get("python-environment")),
+    )
+    stdlib = environment.stdlib if environment is not None else sys.stdlib_module_names
+    if top in stdlib or environment is None:
+        return None
+    declared = context.remember("python-declared", lambda: python_declared(context.root))
+    if top in environment.modules or normalize_distribution(top) in declared:
+        return None
+    candidates = close_names(top, environment.modules | declared)
+    return f"package '{top}' is not installed or declared{did_you_mean(candidates)}"
+
+
+def _module_file(base: str, parts: list[str]) -> Path | None:
+    if not parts:
+        found = [os.path.join(base, name) for name in INIT_NAMES]
+    else:
+        # One stat rules out most absolute imports (installed packages)
+        # before the four candidate files are tried.
+        folder = os.path.join(base, *parts[:-1])
+        if not os.path.isdir(folder):
+            return None
+        stem = os.path.join(folder, parts[-1])
+        found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
+    for candidate in found:
+        if os.path.isfile(candidate):
+            return Path(candidate)
+    return None
+
+
+def _search_roots(importer: Path, root: Path) -> list[str]:
+    """Where absolute imports start: above the importer's top package, the working dir, ``src/``."""
+    top, parent = os.path.split(importer)[0], ""
+    while top != parent and os.path.isfile(top + "/__init__.py"):
+        top, parent = os.path.split(top)[0], top
+    return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))
+
+
+def _is_module(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
+    stem = os.path.join(folder, name)
+    if os.path.lexists(stem + ".py") or os.path.lexists(stem + ".pyi"):  # a FIFO is there too
+        return True
+    return any(
+        entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
+        for entry in scan_folder(folder)
+    )
+
+
+def _is_package(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in INIT_NAMES)
+
+
+def _module_exists(base: str, parts: list[str]) -> bool:
+    """Whether ``parts`` names a module, a package or a namespace folder under ``base``."""
+    folder = os.path.join(base, *parts)
+    return os.path.isdir(folder) or _is_module(os.path.dirname(folder), parts[-1])
+
+
+def _rewires_imports(base: str, parts: list[str]) -> bool:
+    """Whether a module on the way to ``parts`` edits ``__path__`` or ``sys.modules``.
+
+    Such a module (requests' ``packages.py`` aliases ``requests.packages.urllib3``)
+    makes submodules importable that no file holds: forge cannot know them.
+    """
+    for end in range(1, len(parts)):
+        folder = os.path.join(base, *parts[:end])
+        source = os.path.join(folder, "__init__.py") if os.path.isdir(folder) else folder + ".py"
+        try:
+            with open(source, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if "__path__" in text or "sys.modules" in text:
+            return True
+    return False
+
+
+def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:
+    """Specifiers like ``prefix + parts`` that exist, one segment respelled."""
+    for index in range(len(parts)):
+        folder = os.path.join(base, *parts[:index])
+        if _module_exists(base, parts[: index + 1]):
+            continue
+        names = {
+            name
+            for entry in scan_folder(folder)
+            if (name := Path(entry.name).stem if entry.is_file() else entry.name).isidentifier()
+        }
+        found = []
+        for near in close_names(parts[index], names - {"__init__"}):
+            respelled = [*parts[:index], near, *parts[index + 1 :]]
+            if _module_exists(base, respelled):
+                found.append(prefix + ".".join(respelled))
+        return found
+    return []
+
+
+def _ancestors(folder: Path, root: Path) -> list[str]:
+    """``folder`` and its parents up to ``root`` (none when ``folder`` is outside it)."""
+    found: list[str] = []
+    current = str(folder)
+    while current.startswith(str(root)):
+        found.append(current)
+        if current == str(root):
+            break
+        current = os.path.dirname(current)
+    return found
