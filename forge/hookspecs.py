@@ -96,8 +96,10 @@ def forge_checks() -> list[CheckDescriptor] | None:
     (one sentence, shown as the SARIF rule description), ``order`` (results
     are listed by it, lower first; forge's own checks use 0-50),
     ``halts_on_failure`` (a failure stops the remaining checks and records no
-    attempt) and ``targets_file`` (a result's ``target`` is a file path, so
-    reports point at it even without a line). ``None`` or ``[]`` declares
+    attempt), ``targets_file`` (a result's ``target`` is a file path, so
+    reports point at it even without a line) and ``judges_edits`` (a failure
+    blocks an agent's edit in ``forge hook``: only for quick checks that judge
+    a file as written, never work in progress). ``None`` or ``[]`` declares
     nothing; results of an undeclared type are listed last.
 
     **Conflicts:** ids are unique. A second plugin declaring a taken id is an

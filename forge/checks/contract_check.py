@@ -293,5 +293,6 @@ def forge_checks() -> list[CheckDescriptor]:
                 "resolves to a file, module or package the project has."
             ),
             order=40,
+            judges_edits=True,
         )
     ]

@@ -255,5 +255,6 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="A file parses: its language's complete parser decides, tree-sitter locates.",
             order=30,
             targets_file=True,
+            judges_edits=True,
         )
     ]

@@ -64,8 +64,6 @@ FILE_TOOLS = {
 #: Codex's edit tool: ``tool_input.command`` holds the patch text.
 PATCH_TOOLS = frozenset({"apply_patch"})
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
-#: The checks an edit answers to; the rest (commands, plugins' checks) wait for the stop.
-EDIT_CHECKS = ("syntax_check", "contract_check")
 #: Finding lines in a block reason: enough to act on, short enough to read.
 MAX_FINDINGS = 6
 #: Longest reason given to the model.
@@ -185,9 +183,13 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     request = ValidateRequest(
         module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *neighbours]]
     )
+    # The checks an edit answers to are those declared to judge edits; the rest
+    # (commands, work-in-progress checks such as placeholders) wait for the stop.
+    checks = engine.plugins.checks
     findings: list[str] = []
     for result in engine.run_checks(request, workspace_for(engine, request)):
-        if result.passed or result.type not in EDIT_CHECKS:
+        declared = checks.get(result.type)
+        if result.passed or declared is None or not declared.judges_edits:
             continue
         if _concerns(result, edited, cwd):
             findings.extend(result_findings(result, cwd))

@@ -30,6 +30,11 @@ class CheckDescriptor(WireModel):
     targets_file: bool = Field(
         default=False, description="A result's ``target`` is a file path, even a missing one."
     )
+    judges_edits: bool = Field(
+        default=False,
+        description="A failure blocks an agent's edit (``forge hook`` on PostToolUse): the "
+        "check is quick and judges a file as written, never work still in progress.",
+    )
 
 
 class PlanRuleDescriptor(WireModel):

@@ -122,6 +122,20 @@ def test_a_good_write_is_allowed_silently(project: Path) -> None:
     assert stderr == ""
 
 
+def test_work_in_progress_checks_wait_for_the_stop(project: Path) -> None:
+    """forge-stubs does not declare ``judges_edits``: a placeholder mid-edit is not blocked."""
+    write(project / "helpers.py", "def x():\n    return 1\n")
+    # A project import: not the standalone shortcut, the declared checks run.
+    draft = write(project / "calc.py", "from helpers import x\n\n\ndef add(a, b):\n    pass\n")
+    decision, stderr = run_hook(
+        post_tool_use(project, "Write", {"file_path": str(draft), "content": draft.read_text()}),
+        cwd=project,
+        env={"FORGE_DISABLE_PLUGINS": ""},
+    )
+    assert decision is None, decision
+    assert stderr == ""
+
+
 def test_an_edit_importing_a_name_its_neighbour_does_not_export_is_blocked(project: Path) -> None:
     write(project / "api.py", "def total():\n    return 1\n")
     app = write(project / "app.py", "from api import totals\n")
