@@ -32,36 +32,7 @@ from pathlib import Path
 
 import anyio
 from mcp import Client, StdioServerParameters
-
-CATEGORIES = ("convention", "test_command", "tool_usage", "architecture", "dependency")
-WORDS = [
-    "pytest",
-    "vitest",
-    "ruff",
-    "mypy",
-    "docker",
-    "alembic",
-    "postgres",
-    "redis",
-    "auth",
-    "login",
-    "api",
-    "cache",
-    "queue",
-    "worker",
-    "deploy",
-    "release",
-    "build",
-    "lint",
-    "format",
-    "schema",
-    "migration",
-    "fixture",
-    "mock",
-    "clock",
-    "retry",
-]
-
+from memory_speed import write_store  # the same synthetic store, a sibling script
 
 BARE_SERVER = """
 from mcp.server.mcpserver import MCPServer
@@ -98,18 +69,7 @@ def _prepare(project: Path) -> None:
         )
     memory = project / ".forge" / "memory"
     memory.mkdir(parents=True)
-    with (memory / "project.jsonl").open("w", encoding="utf-8") as handle:
-        for i in range(10_000):
-            words = " ".join(WORDS[(i * k + 7) % len(WORDS)] for k in range(1, 9))
-            entry = {
-                "id": f"mem_{i}",
-                "timestamp": f"2026-01-01T00:00:{i % 60:02d}.000Z",
-                "pattern": f"pattern {i}: {words}",
-                "category": CATEGORIES[i % len(CATEGORIES)],
-                "confidence": round((i % 10) / 10, 1),
-                "tags": [WORDS[i % len(WORDS)]],
-            }
-            handle.write(json.dumps(entry) + "\n")
+    write_store(memory / "project.jsonl", 10_000)
     modules = [
         {
             "id": f"mod-{i}",
