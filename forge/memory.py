@@ -27,7 +27,7 @@ from pydantic import ConfigDict, Field, ValidationError
 from forge.errors import CorruptFileError, UsageError
 from forge.memory_index import Document, MemoryIndex, dedup_hash
 from forge.memory_index_file import index_path
-from forge.memory_index_refresh import open_memory_file, read_line, refresh
+from forge.memory_index_refresh import read_line, refresh
 from forge.memory_ranking import best_matches, tokenize
 from forge.models import WireModel
 from forge.store import (
@@ -36,6 +36,7 @@ from forge.store import (
     describe_bad_lines,
     locked,
     numbered_lines,
+    open_state_file,
     set_aside_lines,
     utc_now,
 )
@@ -353,7 +354,7 @@ def _document(line: bytes) -> Document | None:
 
 @contextlib.contextmanager
 def _opened(path: Path) -> Iterator[int | None]:
-    fd = open_memory_file(path)
+    fd = open_state_file(path)  # no link, FIFO or folder: refused like any state file
     try:
         yield fd
     finally:

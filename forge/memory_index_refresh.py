@@ -16,7 +16,6 @@ from pathlib import Path
 
 from forge.memory_index import Document, MemoryIndex, Source
 from forge.memory_index_file import BadIndexError, index_path, read_index, write_index
-from forge.store import open_state_file
 
 logger = logging.getLogger("forge.memory")
 
@@ -67,15 +66,6 @@ def scan(data: bytes, start_offset: int, start_line: int) -> Iterator[tuple[int,
         if data[position:end].strip():
             yield number, start_offset + position, data[position:end]
         position = end + 1
-
-
-def open_memory_file(path: Path) -> int | None:
-    """A read-only descriptor of the memory file ``path``, or ``None`` when there is none.
-
-    A link, FIFO or folder there is refused (:class:`forge.errors.StateError`)
-    without blocking, as every state file is.
-    """
-    return open_state_file(path)
 
 
 def refresh(
