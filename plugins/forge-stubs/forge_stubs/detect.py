@@ -29,13 +29,33 @@ RULES = {
 DECLARATION_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
 
 
+#: Minified bundles: a tool wrote them, and their empty functions are Babel's helpers.
+MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
+
+
 def is_declaration_file(path: PurePath) -> bool:
     """True for ``.pyi`` and ``.d.ts`` files, which are never checked."""
     return path.name.lower().endswith(DECLARATION_SUFFIXES)
 
 
+def is_minified_file(path: PurePath) -> bool:
+    """True for ``*.min.js`` bundles, which are never checked."""
+    return path.name.lower().endswith(MINIFIED_SUFFIXES)
+
+
+def extended_classes(tree: Tree, source: bytes, language: str) -> frozenset[str]:
+    """The names of the classes one file's classes extend (``class Flask(App)`` gives ``App``)."""
+    names: frozenset[str] = RULES[language].extended_classes(Source(source, tree))
+    return names
+
+
 def find_placeholders(
-    tree: Tree, source: bytes, language: str, path: PurePath, options: StubOptions
+    tree: Tree,
+    source: bytes,
+    language: str,
+    path: PurePath,
+    options: StubOptions,
+    extended: frozenset[str] = frozenset(),
 ) -> list[StubFinding]:
     """Every placeholder in one file, in source order.
 
@@ -47,13 +67,16 @@ def find_placeholders(
         depend on it (``__init__.py`` is never an empty module; test code has
         fakes and hooks that are empty on purpose).
     :param options: what to look for and what to leave alone.
+    :param extended: classes other files extend (:func:`extended_classes`): their
+        empty and not-implemented methods are default hooks, as for classes this
+        file extends.
     """
     rules = RULES[language]
     src = Source(source, tree)
     comments = src.captures("comments", "comment")
     findings: list[StubFinding] = []
     flagged_rows: set[int] = set()
-    functions = rules.functions(src, options, path)
+    functions = rules.functions(src, options, path, extended)
     for function in functions:
         if function.placeholder is None or _marked_intentional(src, function, comments, options):
             continue

@@ -116,6 +116,11 @@ _NOTHING_TO_RELEASE = frozenset(
 
 #: Folder names and file-name patterns of test code.
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"})
+#: Folders of stand-ins for something real (yargs' ``platform-shims/``, ``__mocks__/``):
+#: their empty bodies are what they stand in with.
+_STAND_IN_FOLDER = re.compile(
+    r"(?:.*[-_])?(?:shims?|polyfills?|mocks?|__mocks__|fakes?|stubs)", re.IGNORECASE
+)
 _TEST_FILE = re.compile(
     r"(?:test_.*\.py|.*_test\.py|conftest\.py|.*[._-](?:test|spec)\.[cm]?[jt]sx?)", re.IGNORECASE
 )
@@ -179,6 +184,11 @@ def is_test_file(path: PurePath) -> bool:
     return _TEST_FILE.fullmatch(path.name) is not None or any(
         part.lower() in _TEST_FOLDERS for part in path.parts[:-1]
     )
+
+
+def stands_in(path: PurePath) -> bool:
+    """True for files under a folder of stand-ins: ``shims/``, ``polyfills/``, ``mocks/``, ``stubs/``."""
+    return any(_STAND_IN_FOLDER.fullmatch(part) for part in path.parts[:-1])
 
 
 def empty_by_name(name: str) -> bool:

@@ -36,6 +36,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    stands_in,
 )
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
@@ -58,9 +59,16 @@ _FUNCTIONS = {
 }
 
 
-def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
-    """Every function of the file with a body, with its placeholder body if it has one."""
-    facts = FileFacts(test_file=is_test_file(path), extended=_extended_classes(src))
+def functions(
+    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+) -> list[Function]:
+    """Every function of the file with a body, with its placeholder body if it has one.
+
+    ``extended`` names classes other files extend, beside those this file extends.
+    """
+    facts = FileFacts(
+        test_file=is_test_file(path) or stands_in(path), extended=extended_classes(src) | extended
+    )
     found = []
     for match in src.matches("javascript"):
         node, body = match["function"], match["body"]
@@ -88,7 +96,50 @@ def _deliberate(
         or ignores_its_parameters(_parameter_names(src, node))
         or _stored_value(src, node)
         or _parameter_properties_only(node, name)
+        or _constructor_of_a_prototype(src, name)
+        or _in_fallback_object(src, node)
     )
+
+
+def _constructor_of_a_prototype(src: Source, name: str) -> bool:
+    """An empty constructor whose prototype the file sets up (Babel's ``function Generator() {}``)."""
+    own = name.rsplit(".", 1)[-1]
+    pattern = re.compile(rf"(?<![\w$]){re.escape(own)}\.prototype\b")
+    return own[:1].isupper() and pattern.search(src.text(src.tree.root_node)) is not None
+
+
+def _in_fallback_object(src: Source, node: Node) -> bool:
+    """A member of the no-op side of ``ready ? {real members} : {no-op members}``.
+
+    axios' cookie helpers give environments without cookies ``{write() {}, ...}``:
+    the other branch of the conditional implements the same member for real.
+    """
+    member = node.parent if node.parent is not None and node.parent.type == "pair" else node
+    key = member.child_by_field_name("key" if member.type == "pair" else "name")
+    own_object = member.parent
+    branch = own_object
+    while (
+        branch is not None
+        and branch.parent is not None
+        and (branch.parent.type == "parenthesized_expression")
+    ):
+        branch = branch.parent
+    conditional = branch.parent if branch is not None else None
+    if key is None or own_object is None or own_object.type != "object" or conditional is None:
+        return False
+    if conditional.type != "ternary_expression":
+        return False
+    sides = [conditional.child_by_field_name(f) for f in ("consequence", "alternative")]
+    other = next((side for side in sides if side is not None and side != branch), None)
+    while other is not None and other.type == "parenthesized_expression":
+        other = other.named_children[0] if other.named_children else None
+    if other is None or other.type != "object":
+        return False
+    for sibling in other.named_children:
+        sibling_key = sibling.child_by_field_name("key" if sibling.type == "pair" else "name")
+        if sibling_key is not None and src.text(sibling_key) == src.text(key):
+            return True
+    return False
 
 
 def is_empty_module(src: Source) -> Node | None:
@@ -222,7 +273,8 @@ def _parameter_names(src: Source, node: Node) -> list[str]:
     return names
 
 
-def _extended_classes(src: Source) -> frozenset[str]:
+def extended_classes(src: Source) -> frozenset[str]:
+    """The last names of the classes this file's classes extend."""
     names: set[str] = set()
     for heritage in src.captures("classes", "heritage"):
         names.update(name.rsplit(".", 1)[-1] for name in _EXTENDS.findall(src.text(heritage)))

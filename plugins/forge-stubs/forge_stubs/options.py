@@ -79,6 +79,7 @@ class StubOptions(BaseModel):
             "intentionally left empty",
             "intentionally blank",
             "no-op",
+            "noop",
             "does nothing",
             "do nothing",
             "nothing to do",

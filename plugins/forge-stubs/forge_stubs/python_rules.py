@@ -36,6 +36,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    stands_in,
 )
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
@@ -49,11 +50,16 @@ _LITERALS = {"integer", "float", "string", "concatenated_string", "true", "false
 _CONTAINERS = {"list", "tuple", "set", "dictionary", "pair", "parenthesized_expression"}
 
 
-def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
-    """Every function and method of the file, with its placeholder body if it has one."""
+def functions(
+    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+) -> list[Function]:
+    """Every function and method of the file, with its placeholder body if it has one.
+
+    ``extended`` names classes other files extend, beside those this file extends.
+    """
     facts = FileFacts(
-        test_file=is_test_file(path),
-        extended=_extended_classes(src),
+        test_file=is_test_file(path) or stands_in(path),
+        extended=extended_classes(src) | extended,
         declaring_decorators=_hookspec_markers(src),
     )
     found = []
@@ -258,7 +264,8 @@ def _base_names(src: Source, cls: Node) -> list[str]:
     return names
 
 
-def _extended_classes(src: Source) -> frozenset[str]:
+def extended_classes(src: Source) -> frozenset[str]:
+    """The last names of the classes this file's classes extend."""
     names: set[str] = set()
     stack = [src.tree.root_node]
     while stack:

@@ -253,3 +253,35 @@ def test_a_file_the_plugin_cannot_handle_fails_alone(
     assert results["stub.ts"]["findings"][0]["kind"] == "not_implemented"
     built_in = {(r["type"], r["target"]) for r in report["results"]}
     assert {("file_check", "strange.py"), ("syntax_check", "strange.py")} <= built_in
+
+
+def test_a_base_extended_in_another_listed_file_keeps_its_abstract_methods(
+    project: Path, make_file: MakeFile
+) -> None:
+    # Flask: sansio's App raises NotImplementedError where flask.app.Flask overrides.
+    make_file(
+        "src/flask/sansio/app.py",
+        "class App:\n    def create_jinja_environment(self):\n        raise NotImplementedError()\n",
+    )
+    make_file(
+        "src/flask/app.py",
+        "from .sansio.app import App\n\n\nclass Flask(App):\n"
+        "    def create_jinja_environment(self):\n        return 1\n",
+    )
+    make_file(
+        "src/flask/plain.py",
+        "class Other:\n    def run(self):\n        raise NotImplementedError\n",
+    )
+    both = stub_results(validate(project, ["src/flask/sansio/app.py", "src/flask/app.py"]))
+    assert both["src/flask/sansio/app.py"]["passed"], both
+    # Alone, nothing says App is a base: its raise is a placeholder, as is Other's.
+    alone = stub_results(validate(project, ["src/flask/sansio/app.py", "src/flask/plain.py"]))
+    assert not alone["src/flask/sansio/app.py"]["passed"]
+    assert not alone["src/flask/plain.py"]["passed"]
+
+
+def test_minified_files_are_not_checked(project: Path, make_file: MakeFile) -> None:
+    make_file("dist/app.min.js", "function a(){}function b(c){}\n")
+    make_file("dist/app.js", "export function a() {}\n")
+    results = stub_results(validate(project, ["dist/app.min.js", "dist/app.js"]))
+    assert set(results) == {"dist/app.js"}

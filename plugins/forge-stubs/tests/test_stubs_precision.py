@@ -228,6 +228,36 @@ JS_DELIBERATE = [
     ),
 ]
 
+JS_DELIBERATE += [
+    pytest.param(
+        "export default env.standard ?\n  {\n    write(name, value) { document.cookie = name + value; },\n"
+        "    read(name) { return find(name); },\n"
+        "    remove(name) { this.write(name, '', Date.now() - 86400000); }\n  } :\n"
+        "  // Non-standard browser env (web workers, react-native) lack needed support.\n"
+        "  {\n    write() {},\n    read() { return null; },\n    remove: function remove() {}\n  };\n",
+        "lib/helpers/cookies.js",
+        id="axios-fallback-object",
+    ),
+    pytest.param(
+        "export default {\n  assert: {\n    notStrictEqual: (a, b) => {\n      // noop.\n    },\n"
+        "  },\n  process: {\n    // exit is noop browser:\n    exit: () => {},\n  },\n};\n",
+        "lib/shim.js",
+        id="yargs-noop-comments",
+    ),
+    pytest.param(
+        "export default {\n  y18n: {\n    setLocale: () => {},\n    updateLocale: () => {},\n"
+        "  },\n  process: {\n    emitWarning: (warning, name) => {},\n  },\n};\n",
+        "lib/platform-shims/browser.js",
+        id="yargs-platform-shims",
+    ),
+    pytest.param(
+        "function Generator() {}\nfunction GeneratorFunction() {}\n"
+        "GeneratorFunction.prototype = Object.create(Generator.prototype);\n",
+        "dist/axios.js",
+        id="babel-empty-constructors",
+    ),
+]
+
 JS_PLACEHOLDERS = [
     pytest.param(
         "test('masking', () => {});\nit('works', function () {\n});\n",
@@ -247,6 +277,17 @@ JS_PLACEHOLDERS = [
         "src/shop.ts",
         [(3, "price", "hardcoded_return")],
         id="hardcoded-under-placeholder-comment",
+    ),
+    pytest.param(
+        "export const api = {\n  fetchUser(id) {},\n  saveUser(user) {}\n};\n"
+        "export function Header() {}\n",
+        "src/api.js",
+        [
+            (2, "fetchUser", "empty_body"),
+            (3, "saveUser", "empty_body"),
+            (5, "Header", "empty_body"),
+        ],
+        id="object-and-component-left-empty",
     ),
     pytest.param(
         "// TODO: implement paging\nexport const page = 1;\n",
