@@ -517,3 +517,28 @@ def test_a_stub_importer_is_judged_against_the_stubs_beside_the_source(project: 
     write(project, {"src/attr/__init__.py": "__getattr__ = _make_getattr(__name__)\n"})
     results = contract_results(engine(project), files=["src/attrs/__init__.py"])
     assert [r.passed for r in results] == [True]
+
+
+def test_module_attributes_set_or_expected_missing_are_not_taken(project: Path) -> None:
+    # packaging's tests reset tags._glibc_version; pluggy's expect pluggy.nope to raise.
+    write(
+        project,
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/tags.py": "def sys_tags(): return []\n",
+            "tests/test_tags.py": (
+                "import pytest\nfrom pkg import tags\n\n\ndef test_reset():\n"
+                "    tags._glibc_version = []\n    tags.cache, other = {}, 1\n    del tags.gone\n\n\n"
+                "def test_missing():\n    with pytest.raises(AttributeError):\n        tags.nope\n"
+                "    tags.sys_tags()\n"
+            ),
+        },
+    )
+    results = contract_results(engine(project), files=["tests/test_tags.py"])
+    assert results and [r.message for r in results if not r.passed] == []
+    # A read outside those places is still judged.
+    write(project, {"tests/test_tags.py": "from pkg import tags\n\nprint(tags._glibc_version)\n"})
+    results = contract_results(engine(project), files=["tests/test_tags.py"])
+    assert [r.message for r in results if not r.passed] == [
+        "1 name imported from src/pkg/tags.py is not exported: _glibc_version"
+    ]

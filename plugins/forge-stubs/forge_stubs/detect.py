@@ -85,8 +85,14 @@ def find_placeholders(
             continue
         findings.append(_finding(src, node.start_byte, function.name, kind))
         flagged_rows.update(rows(function.node))
-    for comment in comments:
-        offset = marker_in_comment(src.text(comment), options)
+    for index, comment in enumerate(comments):
+        following = comments[index + 1] if index + 1 < len(comments) else None
+        next_line = (
+            src.text(following)
+            if following is not None and following.start_point.row == comment.end_point.row + 1
+            else None
+        )
+        offset = marker_in_comment(src.text(comment), options, next_line)
         if offset is None or comment.start_point.row in flagged_rows:
             continue  # a comment inside a flagged function adds nothing
         start = comment.start_byte + len(src.text(comment)[:offset].encode("utf-8"))

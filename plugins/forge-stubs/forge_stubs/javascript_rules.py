@@ -97,15 +97,45 @@ def _deliberate(
         or _stored_value(src, node)
         or _parameter_properties_only(node, name)
         or _constructor_of_a_prototype(src, name)
+        or _overrides_a_sibling(src, node)
         or _in_fallback_object(src, node)
     )
 
 
 def _constructor_of_a_prototype(src: Source, name: str) -> bool:
-    """An empty constructor whose prototype the file sets up (Babel's ``function Generator() {}``)."""
-    own = name.rsplit(".", 1)[-1]
-    pattern = re.compile(rf"(?<![\w$]){re.escape(own)}\.prototype\b")
-    return own[:1].isupper() and pattern.search(src.text(src.tree.root_node)) is not None
+    """An empty constructor the file builds on: ``F.prototype = ...`` or ``new F``.
+
+    Babel's ``function Generator() {}``, lodash's ``function object() {}``.
+    """
+    own = re.escape(name.rsplit(".", 1)[-1])
+    pattern = re.compile(rf"(?<![\w$.]){own}\.prototype\b|\bnew\s+{own}(?![\w$])")
+    return pattern.search(src.text(src.tree.root_node)) is not None
+
+
+def _overrides_a_sibling(src: Source, node: Node) -> bool:
+    """A subclass's empty method that another class of the file defines: it turns that off.
+
+    hono's ``LatticeV2Processor extends EventProcessor`` has ``getCookies() {}``.
+    """
+    body = node.parent if node.type == "method_definition" else None
+    cls = body.parent if body is not None else None
+    name = node.child_by_field_name("name")
+    if cls is None or cls.type not in _CLASSES or name is None:
+        return False
+    if not any(child.type == "class_heritage" for child in cls.children):
+        return False
+    stack = [src.tree.root_node]
+    while stack:
+        other = stack.pop()
+        stack.extend(other.named_children)
+        if other.type not in _CLASSES or other == cls:
+            continue
+        other_body = other.child_by_field_name("body")
+        for member in other_body.named_children if other_body is not None else []:
+            member_name = member.child_by_field_name("name")
+            if member_name is not None and src.text(member_name) == src.text(name):
+                return True
+    return False
 
 
 def _in_fallback_object(src: Source, node: Node) -> bool:
@@ -242,7 +272,8 @@ def _stored_value(src: Source, node: Node) -> bool:
     if parent is None or parent.type != "assignment_expression":
         return False
     left = parent.child_by_field_name("left")
-    if left is not None and src.text(left).startswith("this."):
+    # `onResult = () => {}` rebinds a callback; work left undone would be declared.
+    if left is not None and (left.type == "identifier" or src.text(left).startswith("this.")):
         return True
     outer = parent.parent
     while outer is not None and outer.type == "parenthesized_expression":

@@ -80,6 +80,7 @@ class StubOptions(BaseModel):
             "intentionally blank",
             "no-op",
             "noop",
+            "no operation",
             "does nothing",
             "do nothing",
             "nothing to do",
