@@ -29,8 +29,10 @@ RULES = {
 DECLARATION_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
 
 
-#: Minified bundles: a tool wrote them, and their empty functions are Babel's helpers.
+#: Build output: a bundler wrote it (Babel's helpers, a types-only module compiled
+#: to an empty file), no worker; the sources it came from are what to check.
 MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
+BUILD_FOLDERS = frozenset({"dist"})
 
 
 def is_declaration_file(path: PurePath) -> bool:
@@ -38,9 +40,11 @@ def is_declaration_file(path: PurePath) -> bool:
     return path.name.lower().endswith(DECLARATION_SUFFIXES)
 
 
-def is_minified_file(path: PurePath) -> bool:
-    """True for ``*.min.js`` bundles, which are never checked."""
-    return path.name.lower().endswith(MINIFIED_SUFFIXES)
+def is_build_output(path: PurePath) -> bool:
+    """True for ``*.min.js`` bundles and files under ``dist/`` (``path`` relative to the project)."""
+    return path.name.lower().endswith(MINIFIED_SUFFIXES) or not BUILD_FOLDERS.isdisjoint(
+        path.parts[:-1]
+    )
 
 
 def extended_classes(tree: Tree, source: bytes, language: str) -> frozenset[str]:

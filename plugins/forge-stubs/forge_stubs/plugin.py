@@ -47,7 +47,7 @@ def check_file(
     """``stub_check``'s result for one listed file; None when the check does not apply to it.
 
     It does not apply to ignored files, declaration files (``.pyi``, ``.d.ts``),
-    minified bundles, files of other languages, and files forge could not parse
+    build output (``*.min.js``, ``dist/``), files of other languages, and files forge could not parse
     (missing, binary, too large: ``file_check`` and ``syntax_check`` say so).
     ``extended`` names the classes the other listed files extend.
     """
@@ -73,9 +73,10 @@ def _parsed(path: Path, workspace: Workspace) -> ParsedFile | None:
     """The file's tree when the check applies to it: a source file of a language with rules."""
     # Imported here, not at module level: forge imports every plugin to list
     # it, and listing must not load tree-sitter.
-    from forge_stubs.detect import RULES, is_declaration_file, is_minified_file
+    from forge_stubs.detect import RULES, is_build_output, is_declaration_file
 
-    if is_declaration_file(path) or is_minified_file(path):
+    # Relative to the project: a checkout under ~/dist/ is not all build output.
+    if is_declaration_file(path) or is_build_output(PurePath(workspace.display(path))):
         return None
     try:
         parsed = workspace.parse(path)

@@ -280,8 +280,10 @@ def test_a_base_extended_in_another_listed_file_keeps_its_abstract_methods(
     assert not alone["src/flask/plain.py"]["passed"]
 
 
-def test_minified_files_are_not_checked(project: Path, make_file: MakeFile) -> None:
-    make_file("dist/app.min.js", "function a(){}function b(c){}\n")
-    make_file("dist/app.js", "export function a() {}\n")
-    results = stub_results(validate(project, ["dist/app.min.js", "dist/app.js"]))
-    assert set(results) == {"dist/app.js"}
+def test_build_output_is_not_checked(project: Path, make_file: MakeFile) -> None:
+    make_file("assets/app.min.js", "function a(){}function b(c){}\n")
+    make_file("dist/cjs/types.js", "")
+    make_file("dist/app.js", "function F() {}\nexport { F };\n")
+    make_file("src/app.js", "export function a() {}\n")
+    files = ["assets/app.min.js", "dist/cjs/types.js", "dist/app.js", "src/app.js"]
+    assert set(stub_results(validate(project, files))) == {"src/app.js"}
