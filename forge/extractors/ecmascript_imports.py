@@ -109,6 +109,10 @@ def _reexport(stmt: Node, source: bytes) -> ImportRef:
     return _ref(stmt, stmt.child_by_field_name("source"), source, names)
 
 
+#: Methods of the promise ``import()`` returns.
+_PROMISE_METHODS = frozenset({"then", "catch", "finally"})
+
+
 def _call(
     kind: str,
     call: Node,
@@ -123,8 +127,12 @@ def _call(
         call, context = context, context.parent
     if context is not None and context.type == "member_expression":
         prop = context.child_by_field_name("property")
+        promised = call.type == "call_expression" and kind == "dynamic_import"
         if prop is not None and prop.type == "property_identifier":
-            names.append(imported(prop, source, node_text(prop, source)))
+            name = node_text(prop, source)
+            # import('./x.js').then(...): the promise's method, not a name of the module.
+            if not (promised and name in _PROMISE_METHODS):
+                names.append(imported(prop, source, name))
     elif context is not None and context.type == "variable_declarator":
         binding = context.child_by_field_name("name")
         if binding is not None and binding.type == "identifier":

@@ -542,3 +542,23 @@ def test_module_attributes_set_or_expected_missing_are_not_taken(project: Path) 
     assert [r.message for r in results if not r.passed] == [
         "1 name imported from src/pkg/tags.py is not exported: _glibc_version"
     ]
+
+
+def test_the_promise_of_a_dynamic_import_is_not_the_module(project: Path) -> None:
+    # vitest's bundle: `await import('./cli-api.js').then(function (n) { return n.q; })`.
+    write(
+        project,
+        {
+            "dist/cli-api.js": "export function q() {}\n",
+            "dist/cac.js": (
+                "const { startVitest } = await import('./cli-api.js').then((n) => n.q);\n"
+                "import('./cli-api.js').catch(() => {}).finally(() => {});\n"
+                "const { q } = await import('./cli-api.js');\n"
+            ),
+        },
+    )
+    results = contract_results(engine(project), files=["dist/cac.js"])
+    assert results and [r.message for r in results if not r.passed] == []
+    write(project, {"dist/cac.js": "const m = await import('./cli-api.js');\nm.then(1);\n"})
+    results = contract_results(engine(project), files=["dist/cac.js"])
+    assert [r.passed for r in results] == [False]

@@ -29,7 +29,7 @@ _NOT_IMPLEMENTED = (
 
 #: Phrases after a comment marker that ask for an implementation.
 _ASKS_FOR_CODE = (
-    r"implement|\bstub|placeholder|fill\s+(?:this\s+|it\s+|me\s+)?in\b|write\s+(?:this|me|it)\b"
+    r"implement|\bstub|placeholder|fill\s+(?:this\s+|it\s+|me\s+)?in\b|\bwrite\s+(?:this|me|it)\b"
     r"|your\s+code|add\s+(?:the\s+)?(?:logic|code|body|implementation)"
     r"|not\s+(?:yet\s+)?(?:done|written|finished|complete)"
 )
@@ -81,6 +81,14 @@ def _marker_pattern(markers: tuple[str, ...]) -> re.Pattern[str] | None:
 
 _ASKS = re.compile(_ASKS_FOR_CODE, re.IGNORECASE)
 _BARE = re.compile(r"[\W_]*")
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _line_before(comment: str, offset: int) -> str:
+    """The text before ``offset`` on its line, without the comment's opening (``#``, ``//``, ``/*``)."""
+    line = comment[:offset].rsplit("\n", 1)[-1]
+    return line.lstrip().removeprefix("/*").removeprefix("//").removeprefix("#").lstrip("*! ")
+
 
 #: Words in an error message that declare an abstract member, not a missing one:
 #: "must be implemented by subclasses", "override this".
@@ -149,8 +157,12 @@ def marker_in_comment(
             return match.start()
         after, *below = comment[match.end() :].split("\n", 2)[:2]
         after = after.removesuffix("*/")
+        if _BARE.fullmatch(after) and _WORDS.search(_line_before(comment, match.start())):
+            continue  # "Consider it a TODO.": the word in a sentence, not a tag
         if _BARE.fullmatch(after) and (below or next_line is not None):
             after = below[0].removesuffix("*/") if below else str(next_line)
+        if after.rstrip().endswith("?"):
+            continue  # "TODO should we implement it everywhere?": a question, not missing code
         if _ASKS.search(after) or _BARE.fullmatch(after):
             return match.start()
     return None

@@ -81,6 +81,7 @@ class StubOptions(BaseModel):
             "no-op",
             "noop",
             "no operation",
+            "pragma: no cover",
             "does nothing",
             "do nothing",
             "nothing to do",

@@ -116,6 +116,8 @@ def _deliberate(
     own = _own_name(src, node)
     if facts.test_file and not _is_test(own, node):
         return True
+    if cls is not None and _rebound(src, own):
+        return True
     if placeholder[0] in {"not_implemented", "hardcoded_return"}:
         return False
     parameters = _parameter_names(src, node, cls)
@@ -123,7 +125,9 @@ def _deliberate(
         return True
     if _is_dunder(own) and not parameters:
         return True  # __init__(self) or __aenter__(self): nothing was given to do anything with
-    if cls is not None and (_handed_over(src, own) or _overrides_a_sibling(src, cls, own)):
+    if (cls is not None or _at_top_level(node)) and _handed_over(src, own, method=cls is not None):
+        return True
+    if cls is not None and _overrides_a_sibling(src, cls, own):
         return True
     if _default_for_a_parameter(src, node, own):
         return True
@@ -137,10 +141,30 @@ def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def _handed_over(src: Source, method: str) -> bool:
-    """A method the file hands over as a callback (``{"on_end": self.on_end}``) and never calls."""
-    uses = re.findall(rf"\bself\.{re.escape(method)}\b(\s*\()?", src.text(src.tree.root_node))
+def _handed_over(src: Source, name: str, *, method: bool) -> bool:
+    """A function the file hands over and never calls.
+
+    ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``.
+    """
+    owner = r"\bself\." if method else r"(?<![\w.])"
+    uses = re.findall(rf"{owner}{re.escape(name)}\b(\s*\()?", src.text(src.tree.root_node))
+    if not method:
+        uses = uses[1:]  # the `def name(` itself
     return bool(uses) and not any(uses)
+
+
+def _at_top_level(node: Node) -> bool:
+    parent = node.parent
+    if parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    return parent is not None and parent.type == "module"
+
+
+def _rebound(src: Source, method: str) -> bool:
+    """A method the instance replaces at run time: ``self.read = sock.recv``, ``setattr(self, "read", f)``."""
+    name = re.escape(method)
+    pattern = rf"\bself\.{name}\s*=[^=]|\bsetattr\(\s*self\s*,\s*[\"']{name}[\"']"
+    return re.search(pattern, src.text(src.tree.root_node)) is not None
 
 
 def _overrides_a_sibling(src: Source, cls: Node, method: str) -> bool:

@@ -146,6 +146,42 @@ DELIBERATE += [
     ),
 ]
 
+DELIBERATE += [
+    pytest.param(
+        "def _frontend_dependency_endpoint() -> None:\n    pass  # pragma: no cover\n",
+        "fastapi/routing.py",
+        id="never-run-by-pragma",
+    ),
+    pytest.param(
+        'def old_callback():\n    """\n    Old callback help.\n    """\n\n\n'
+        "users_app = typer.Typer(callback=old_callback)\n",
+        "docs_src/subcommands/tutorial004.py",
+        id="function-handed-over",
+    ),
+    pytest.param(
+        "class BrotliDecoder:\n    def __init__(self):\n"
+        '        setattr(self, "_decompress", self._obj.process)\n\n'
+        "    def _decompress(self, data: bytes) -> bytes:\n        raise NotImplementedError()\n\n"
+        "class Stream:\n    def __init__(self, sock):\n        self.read = sock.recv\n\n"
+        "    def read(self, n):\n        pass\n",
+        "src/urllib3/response.py",
+        id="method-rebound-at-run-time",
+    ),
+    pytest.param(
+        "def getresponse(self):\n    # TODO should we implement it everywhere?\n"
+        '    _shutdown = getattr(self.sock, "shutdown", None)\n\n'
+        "def read_chunked(self):\n"
+        "    # FIXME: Rewrite this method and make it a class with a better structured logic.\n"
+        "    return self._read()\n\n"
+        "def test_lazy_load_twice():\n"
+        "    # This branch should generally bail here, but maybe someday it will\n"
+        "    # work? Perhaps by some sort of magic. Consider it a TODO.\n"
+        "    assert read() == 1\n",
+        "src/urllib3/connection.py",
+        id="markers-in-questions-and-prose",
+    ),
+]
+
 PLACEHOLDERS = [
     pytest.param(
         "@cli.command()\ndef deploy():\n    pass\n",
@@ -183,6 +219,14 @@ PLACEHOLDERS = [
             (11, "start.finish", "pass"),
         ],
         id="look-alikes-of-deliberate-bodies",
+    ),
+    pytest.param(
+        "def handler(event):\n    pass\n\n\nhandler(1)\n\n\n"
+        "def later():\n    # TODO: write this\n    return compute()\n\n\n"
+        "def fetch():\n    # TODO: fetch pages?\n    # TODO\n    return []\n",
+        "src/handlers.py",
+        [(2, "handler", "pass"), (9, "later", "todo_comment"), (15, "fetch", "todo_comment")],
+        id="look-alikes-of-deliberate-markers",
     ),
     pytest.param(
         "class Database:\n    def connect(self):\n        pass\n",
