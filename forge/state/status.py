@@ -157,16 +157,47 @@ def write_status(forge_dir: ForgeDir, status: Status) -> None:
     Serialised by pydantic's own JSON writer: the standard library's indented
     encoder is pure Python, and a 1,000-module status is written after every call.
     """
-    data = status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
+    data = _serialised(forge_dir.status, status)
     # Rewritten after every call and rebuilt from the histories when lost: an
     # fsync (milliseconds each) would be most of a read-only call's cost.
     write_bytes_atomic(forge_dir.status, data, durable=False)
-    _remember(forge_dir.status, status)
+    _remember(forge_dir.status, status, data)
 
 
-#: The status this process last wrote or read, with the file's identity then: a
-#: call that finds the file as it left it need not read and validate it again.
-_last: dict[Path, tuple[tuple[int, int, int], Status]] = {}
+#: Where the counts start in the indented JSON of a :class:`Status`: every field
+#: before them is a string or null, and JSON strings hold no raw newline.
+_COUNTS_AT = b'\n  "counts": '
+
+
+def _serialised(path: Path, status: Status) -> bytes:
+    """``status`` as the file's bytes: ``model_dump_json(by_alias=True, indent=2)`` and a newline.
+
+    A call that changed no progress only stamps the time and the tool: the
+    counts and the module lines (nearly all of the file, milliseconds to
+    serialise at 1,000 modules) are then the very objects written last, and
+    their bytes are reused behind a freshly serialised head.
+    """
+    known = _last.get(path)
+    if (
+        known is not None
+        and known[2]
+        and known[1].modules is status.modules
+        and known[1].counts is status.counts
+    ):
+        # Cache rule: the bytes are those of the module list and counts objects
+        # written last; models are never mutated in place (patches copy), so the
+        # same objects serialise to the same bytes.
+        tail = known[2][known[2].index(_COUNTS_AT) :]
+        head = status.model_copy(update={"modules": []}).model_dump_json(by_alias=True, indent=2)
+        data = head.encode("utf-8")
+        return data[: data.index(_COUNTS_AT)] + tail
+    return status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
+
+
+#: The status this process last wrote or read, with the file's identity then and
+#: the bytes written: a call that finds the file as it left it need not read and
+#: validate it again (rule: the identity, inode, size and mtime, is unchanged).
+_last: dict[Path, tuple[tuple[int, int, int], Status, bytes]] = {}
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -177,10 +208,10 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _remember(path: Path, status: Status) -> None:
+def _remember(path: Path, status: Status, data: bytes) -> None:
     signature = _signature(path)
     if signature is not None:
-        _last[path] = (signature, status)
+        _last[path] = (signature, status, data)
 
 
 def _stored_status(path: Path) -> Status | None:
@@ -194,7 +225,7 @@ def _stored_status(path: Path) -> Status | None:
         current = Status.model_validate(stored)
     except ValidationError:
         return None
-    _remember(path, current)
+    _remember(path, current, b"")  # bytes another writer wrote: not reused
     return current
 
 
@@ -212,9 +243,11 @@ def refresh_status(
 
     ``change`` says what the call changed. ``"rebuild"`` reads the session, the
     plan and every module's history again. ``None`` (the call changed no
-    progress: memory, logs, a read) only stamps the time and the tool, and a
+    progress: memory, logs, a read) only stamps the time and the tool;
+    ``"plan"`` (``validate_plan``: the planner may just have written its plan)
+    stamps too unless a plan file changed since the status was written; and a
     :class:`ModuleStatus` (from the validate report just built) replaces that
-    module's line. Both fall back to a rebuild when the file on disk is not
+    module's line. They fall back to a rebuild when the file on disk is not
     this run's status, or does not list the module. ``plan_path`` and
     ``skipped`` are :func:`build_status`'s, for a rebuild.
     """
@@ -232,10 +265,12 @@ def refresh_status(
 
 
 #: What a call changed, for :func:`refresh_status`.
-StatusChange = Literal["rebuild"] | ModuleStatus | None
+StatusChange = Literal["rebuild", "plan"] | ModuleStatus | None
 
 
-def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | None) -> Status | None:
+def _patched(
+    forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Literal["plan"] | None
+) -> Status | None:
     """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
     if run_id is None:
         return None
@@ -244,6 +279,10 @@ def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Non
         return None
     if module is None:
         return current
+    if module == "plan":
+        if current.plan_path is None:  # a rebuild would show a plan only if one exists now
+            return current if newest(forge_dir.plans, ".json") is None else None
+        return current if _plan_unchanged(forge_dir, current) else None
     if module.id not in {m.id for m in current.modules}:
         # A module outside the plan the status lists: a rebuild would not list
         # it either, unless the plan changed since the status was written.
@@ -259,17 +298,21 @@ def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Non
 
 
 def _plan_unchanged(forge_dir: ForgeDir, current: Status) -> bool:
-    """True when ``current`` lists a plan's modules and that plan is older than the status."""
+    """True when ``current`` lists a plan's modules and that plan is older than the status.
+
+    Older strictly: a plan written in the same tick of the file system's clock
+    as the status may be the newer one.
+    """
     if current.plan_path is None:
         return False
     plan = Path(current.plan_path)
     plan = plan if plan.is_absolute() else forge_dir.project_root / plan
     written, listed = _signature(forge_dir.status), _signature(plan)
-    if written is None or listed is None or listed[2] > written[2]:
+    if written is None or listed is None or listed[2] >= written[2]:
         return False
     latest = newest(forge_dir.plans, ".json")  # a newer plan would take over on a rebuild
     changed = _signature(latest) if latest is not None else None
-    return changed is None or changed[2] <= written[2]
+    return changed is None or changed[2] < written[2]
 
 
 def module_status(module_id: str, *, attempts: int, passed: bool, score: float) -> ModuleStatus:

@@ -193,8 +193,9 @@ class ToolService:
         """Rewrite ``.forge/status.json`` from what the call just returned.
 
         A validate report patches its module's line; a call that changed no
-        progress (memory, logs, reads) only stamps the status; the rest rebuild
-        it. Status is a courtesy: a failure here is logged, never raised.
+        progress (memory, logs, reads, a plan check of an unchanged plan) only
+        stamps the status; the rest rebuild it. Status is a courtesy: a failure
+        here is logged, never raised.
         """
         try:
             refresh_status(
@@ -390,6 +391,8 @@ def _change_of(tool: str, result: object) -> StatusChange:
         )
     if tool in _NO_PROGRESS:
         return None
+    if tool == "validate_plan":
+        return "plan"
     if isinstance(result, IterationStateResult) and isinstance(result.root, IterationState):
         return None
     if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
