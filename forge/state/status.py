@@ -14,6 +14,7 @@ progress as far as it can); judging plans is ``validate_plan``'s job.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -107,20 +108,15 @@ def build_status(
         run rather than the newest snapshot's.
     :param skipped: modules the run did not validate because a dependency failed.
     """
-    session: dict[str, Any] = {}
     if run_id is None and plan_path is None:
         latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
-    if run_id is not None:
-        loaded, _ = peek_json(forge_dir.session(run_id))
-        session = loaded if isinstance(loaded, dict) else {}
+    session = _session(forge_dir, run_id)
     shown_plan, plan = _plan(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
     )
-    snapshot_statuses = session.get("moduleStatuses")
-    if not isinstance(snapshot_statuses, dict):
-        snapshot_statuses = {}
+    snapshot_statuses = _snapshot_statuses(session)
     modules = [
         _module(
             forge_dir,
@@ -149,6 +145,20 @@ def build_status(
 
 
 _STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
+
+
+def _session(forge_dir: ForgeDir, run_id: str | None) -> dict[str, Any]:
+    """The session snapshot of ``run_id`` (``{}`` when there is none)."""
+    if run_id is None:
+        return {}
+    loaded, _ = peek_json(forge_dir.session(run_id))
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _snapshot_statuses(session: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's ``moduleStatuses``: what the orchestrator says of each module."""
+    statuses = session.get("moduleStatuses")
+    return statuses if isinstance(statuses, dict) else {}
 
 
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
@@ -245,9 +255,9 @@ def refresh_status(
     plan and every module's history again. ``None`` (the call changed no
     progress: memory, logs, a read) only stamps the time and the tool;
     ``"plan"`` (``validate_plan``: the planner may just have written its plan)
-    stamps too unless a plan file changed since the status was written; and a
+    stamps too unless a plan file changed since the status was written; a
     :class:`ModuleStatus` (from the validate report just built) replaces that
-    module's line. They fall back to a rebuild when the file on disk is not
+    module's line, and :class:`HistoryChanged` reads that module's line again. They fall back to a rebuild when the file on disk is not
     this run's status, or does not list the module. ``plan_path`` and
     ``skipped`` are :func:`build_status`'s, for a rebuild.
     """
@@ -264,12 +274,21 @@ def refresh_status(
     return status
 
 
+@dataclass(frozen=True)
+class HistoryChanged:
+    """A call rewrote ``module_id``'s attempt history (an update, a reset): its line is read again."""
+
+    module_id: str
+
+
 #: What a call changed, for :func:`refresh_status`.
-StatusChange = Literal["rebuild", "plan"] | ModuleStatus | None
+StatusChange = Literal["rebuild", "plan"] | ModuleStatus | HistoryChanged | None
 
 
 def _patched(
-    forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Literal["plan"] | None
+    forge_dir: ForgeDir,
+    run_id: str | None,
+    module: ModuleStatus | HistoryChanged | Literal["plan"] | None,
 ) -> Status | None:
     """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
     if run_id is None:
@@ -283,14 +302,19 @@ def _patched(
         if current.plan_path is None:  # a rebuild would show a plan only if one exists now
             return current if newest(forge_dir.plans, ".json") is None else None
         return current if _plan_unchanged(forge_dir, current) else None
-    if module.id not in {m.id for m in current.modules}:
+    titles = {m.id: m.title for m in current.modules}
+    module_id = module.module_id if isinstance(module, HistoryChanged) else module.id
+    if module_id not in titles:
         # A module outside the plan the status lists: a rebuild would not list
         # it either, unless the plan changed since the status was written.
         return current if _plan_unchanged(forge_dir, current) else None
-    modules = [
-        module.model_copy(update={"title": m.title}) if m.id == module.id else m
-        for m in current.modules
-    ]
+    if isinstance(module, HistoryChanged):
+        # Read back as a rebuild reads it: this module's history alone.
+        reported = _snapshot_statuses(_session(forge_dir, run_id)).get(module_id)
+        line = _module(forge_dir, run_id, module_id, titles[module_id], reported)
+    else:
+        line = module.model_copy(update={"title": titles[module_id]})
+    modules = [line if m.id == module_id else m for m in current.modules]
     counts = {state: sum(m.state == state for m in modules) for state in _STATES}
     return current.model_copy(
         update={"modules": modules, "counts": StatusCounts(total=len(modules), **counts)}

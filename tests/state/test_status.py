@@ -81,6 +81,33 @@ async def test_status_after_a_mixed_sequence_equals_a_rebuild(project: Path) -> 
         ("session_state", {"action": "list"}),
         ("session_state", {"action": "load", "runId": "r1"}),
         ("iteration_state", {"moduleId": "m2", "runId": "r1", "action": "reset"}),
+        # A history outside the run (no runId): the run's line falls back to it.
+        (
+            "iteration_state",
+            {"moduleId": "m4", "action": "update", "update": {"status": "failed", "score": 0.2}},
+        ),
+        (
+            "iteration_state",
+            {"moduleId": "m3", "runId": "r1", "action": "update", "update": {"status": "passed"}},
+        ),
+        (
+            "iteration_state",
+            {
+                "moduleId": "extra",
+                "runId": "r1",
+                "action": "update",
+                "update": {"status": "failed"},
+            },
+        ),
+        (
+            "session_state",
+            {
+                "action": "save",
+                "runId": "r1",
+                "state": {"currentPhase": "review", "moduleStatuses": {"m2": "running"}},
+            },
+        ),
+        ("iteration_state", {"moduleId": "m2", "runId": "r1", "action": "reset"}),
         ("validate", {"moduleId": "elsewhere", "runId": "r1", "files": ["m1.py"]}),
         ("validate_plan", {"plan": _plan(["Inline"], "Not on disk")}),
         ("forge_logs", {"runId": "no-such-run"}),
