@@ -13,6 +13,7 @@ progress as far as it can); judging plans is ``validate_plan``'s job.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,7 +129,6 @@ def build_status(
         )
         for module_id, title in _module_ids(forge_dir, run_id, plan)
     ]
-    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
     objective = plan.get("objective")
     phase = session.get("currentPhase")
     return Status(
@@ -139,12 +139,18 @@ def build_status(
         objective=objective if isinstance(objective, str) else None,
         current_phase=phase if isinstance(phase, str) else None,
         last_tool=last_tool,
-        counts=StatusCounts(total=len(modules), **counts),
+        counts=_counts(modules),
         modules=modules,
     )
 
 
 _STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
+
+
+def _counts(modules: list[ModuleStatus]) -> StatusCounts:
+    """How many of ``modules`` are in each state."""
+    found = Counter(m.state for m in modules)
+    return StatusCounts(total=len(modules), **{state: found[state] for state in _STATES})
 
 
 def _session(forge_dir: ForgeDir, run_id: str | None) -> dict[str, Any]:
@@ -167,47 +173,47 @@ def write_status(forge_dir: ForgeDir, status: Status) -> None:
     Serialised by pydantic's own JSON writer: the standard library's indented
     encoder is pure Python, and a 1,000-module status is written after every call.
     """
-    data = _serialised(forge_dir.status, status)
+    data = _serialised(status)
     # Rewritten after every call and rebuilt from the histories when lost: an
     # fsync (milliseconds each) would be most of a read-only call's cost.
     write_bytes_atomic(forge_dir.status, data, durable=False)
-    _remember(forge_dir.status, status, data)
+    _remember(forge_dir.status, status)
 
 
-#: Where the counts start in the indented JSON of a :class:`Status`: every field
-#: before them is a string or null, and JSON strings hold no raw newline.
-_COUNTS_AT = b'\n  "counts": '
+#: The indented JSON of the module lines written last, by line object. A patch
+#: copies only the line it changes and a stamp none: the other lines are the
+#: very objects written before (nearly all of the file, milliseconds to
+#: serialise at 1,000 modules). Cache rule: the models are frozen, so one object
+#: always serialises to the same bytes; only the last status's lines are kept.
+_lines: dict[int, tuple[ModuleStatus, bytes]] = {}
 
 
-def _serialised(path: Path, status: Status) -> bytes:
-    """``status`` as the file's bytes: ``model_dump_json(by_alias=True, indent=2)`` and a newline.
-
-    A call that changed no progress only stamps the time and the tool: the
-    counts and the module lines (nearly all of the file, milliseconds to
-    serialise at 1,000 modules) are then the very objects written last, and
-    their bytes are reused behind a freshly serialised head.
-    """
-    known = _last.get(path)
-    if (
-        known is not None
-        and known[2]
-        and known[1].modules is status.modules
-        and known[1].counts is status.counts
-    ):
-        # Cache rule: the bytes are those of the module list and counts objects
-        # written last; models are never mutated in place (patches copy), so the
-        # same objects serialise to the same bytes.
-        tail = known[2][known[2].index(_COUNTS_AT) :]
-        head = status.model_copy(update={"modules": []}).model_dump_json(by_alias=True, indent=2)
-        data = head.encode("utf-8")
-        return data[: data.index(_COUNTS_AT)] + tail
-    return status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
+def _serialised(status: Status) -> bytes:
+    """``status`` as ``model_dump_json(by_alias=True, indent=2)`` writes it, and a newline."""
+    head = status.model_copy(update={"modules": []}).model_dump_json(by_alias=True, indent=2)
+    data = head.encode("utf-8")
+    if not status.modules:
+        return data + b"\n"
+    known, lines, chunks = _lines, {}, []
+    for module in status.modules:
+        hit = known.get(id(module))
+        if hit is not None and hit[0] is module:
+            chunk = hit[1]
+        else:  # a line of the list, indented two levels deeper
+            own = module.model_dump_json(by_alias=True, indent=2).encode("utf-8")
+            chunk = b"    " + own.replace(b"\n", b"\n    ")
+        lines[id(module)] = (module, chunk)
+        chunks.append(chunk)
+    known.clear()
+    known.update(lines)
+    # ``modules`` is the last field: the head ends in its empty list, ``[]\n}``.
+    return data[:-4] + b"[\n" + b",\n".join(chunks) + b"\n  ]\n}\n"
 
 
-#: The status this process last wrote or read, with the file's identity then and
-#: the bytes written: a call that finds the file as it left it need not read and
-#: validate it again (rule: the identity, inode, size and mtime, is unchanged).
-_last: dict[Path, tuple[tuple[int, int, int], Status, bytes]] = {}
+#: The status this process last wrote or read, with the file's identity then: a
+#: call that finds the file as it left it need not read and validate it again
+#: (rule: the identity, inode, size and mtime, is unchanged).
+_last: dict[Path, tuple[tuple[int, int, int], Status]] = {}
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -218,10 +224,10 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _remember(path: Path, status: Status, data: bytes) -> None:
+def _remember(path: Path, status: Status) -> None:
     signature = _signature(path)
     if signature is not None:
-        _last[path] = (signature, status, data)
+        _last[path] = (signature, status)
 
 
 def _stored_status(path: Path) -> Status | None:
@@ -235,7 +241,7 @@ def _stored_status(path: Path) -> Status | None:
         current = Status.model_validate(stored)
     except ValidationError:
         return None
-    _remember(path, current, b"")  # bytes another writer wrote: not reused
+    _remember(path, current)
     return current
 
 
@@ -315,10 +321,7 @@ def _patched(
     else:
         line = module.model_copy(update={"title": titles[module_id]})
     modules = [line if m.id == module_id else m for m in current.modules]
-    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
-    return current.model_copy(
-        update={"modules": modules, "counts": StatusCounts(total=len(modules), **counts)}
-    )
+    return current.model_copy(update={"modules": modules, "counts": _counts(modules)})
 
 
 def _plan_unchanged(forge_dir: ForgeDir, current: Status) -> bool:

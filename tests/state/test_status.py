@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mcp_client import call, connect
 
-from forge.state.status import Status, build_status
+from forge.state.status import ModuleStatus, Status, StatusCounts, build_status, write_status
 from forge.store import ForgeDir
 
 pytestmark = pytest.mark.anyio
@@ -139,3 +139,45 @@ async def test_status_after_a_mixed_sequence_equals_a_rebuild(project: Path) -> 
 def forge_dir_mtime(project: Path) -> float:
     """When ``status.json`` was last written."""
     return (project / ".forge/status.json").stat().st_mtime
+
+
+def test_the_file_is_pydantic_s_json_of_the_status_however_it_was_assembled(
+    tmp_path: Path,
+) -> None:
+    """Lines reused from the last write, new ones, none at all: the same bytes as one dump."""
+    forge_dir = ForgeDir(tmp_path)
+    forge_dir.ensure()
+    line = ModuleStatus(
+        id="m1",
+        title='Ünïcode "quoted" \\ title\twith a tab',
+        state="running",
+        status=None,
+        attempts=0,
+        score=None,
+        updated_at=None,
+    )
+    empty = Status(
+        updated_at="2026-11-23T09:00:00.000Z",
+        started_at=None,
+        run_id="r1",
+        plan_path=None,
+        objective="Ünïcode",
+        current_phase=None,
+        last_tool="validate",
+        counts=StatusCounts(total=0, done=0, running=0, failed=0, pending=0),
+        modules=[],
+    )
+    two = empty.model_copy(
+        update={
+            "modules": [line, line.model_copy(update={"id": "m2", "score": 0.5})],
+            "counts": StatusCounts(total=2, done=0, running=2, failed=0, pending=0),
+        }
+    )
+    stamped = two.model_copy(update={"last_tool": "forge_logs"})
+    patched = stamped.model_copy(
+        update={"modules": [two.modules[0], line.model_copy(update={"id": "m2", "state": "done"})]}
+    )
+    for status in (empty, two, stamped, patched, empty):
+        write_status(forge_dir, status)
+        expected = status.model_dump_json(by_alias=True, indent=2) + "\n"
+        assert forge_dir.status.read_bytes() == expected.encode("utf-8")
