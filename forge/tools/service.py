@@ -41,7 +41,7 @@ from forge.state.sessions import (
     load_session,
     save_session,
 )
-from forge.state.status import StatusChange, module_status, refresh_status
+from forge.state.status import HistoryChanged, StatusChange, module_status, refresh_status
 from forge.store import utc_now, valid_id
 from forge.tools.requests import (
     ForgeLogsRequest,
@@ -192,9 +192,11 @@ class ToolService:
     def call_finished(self, tool: str, result: object) -> None:
         """Rewrite ``.forge/status.json`` from what the call just returned.
 
-        A validate report patches its module's line; a call that changed no
-        progress (memory, logs, reads) only stamps the status; the rest rebuild
-        it. Status is a courtesy: a failure here is logged, never raised.
+        A validate report patches its module's line, an iteration update or
+        reset reads that module's line again; a call that changed no progress
+        (memory, logs, reads, a plan check of an unchanged plan) only stamps
+        the status; the rest (a session save) rebuild it. Status is a courtesy: a failure
+        here is logged, never raised.
         """
         try:
             refresh_status(
@@ -390,8 +392,12 @@ def _change_of(tool: str, result: object) -> StatusChange:
         )
     if tool in _NO_PROGRESS:
         return None
-    if isinstance(result, IterationStateResult) and isinstance(result.root, IterationState):
-        return None
+    if tool == "validate_plan":
+        return "plan"
+    if isinstance(result, IterationStateResult):
+        if isinstance(result.root, IterationState):
+            return None
+        return HistoryChanged(result.root.module_id)
     if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
         return None
     return "rebuild"

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from forge.plan import PlanReport, check_plan
-from forge.plan.loader import MAX_PLAN_MODULES
+from forge.plan.loader import BULK_MODULES, MAX_PLAN_MODULES, build_plan
+from forge.plan.model import PlanModule
 from forge.plugin_manager import PluginHost
 
 Check = Callable[..., PlanReport]
@@ -218,3 +219,24 @@ def test_a_plan_with_too_many_modules_is_one_schema_error(check_inline: Check) -
     report = check_inline({"modules": modules})
     assert [(e.type, e.field) for e in report.errors] == [("schema", "modules")]
     assert "10,001 entries; a plan may have at most 10,000" in report.errors[0].message
+
+
+def test_a_big_plan_is_built_as_one_module_at_a_time_would_build_it(
+    check_inline: Check, make_module: Make
+) -> None:
+    """From BULK_MODULES on, modules are validated in one call; the plan and the findings agree."""
+    small = [make_module(f"m{n}", dependsOn=[f"m{n - 1}"] if n else []) for n in range(4)]
+    filler = [make_module(f"f{n}", files=[f"f{n}.py"]) for n in range(BULK_MODULES)]
+    bulk = [*small, *filler]
+    built = build_plan({"modules": bulk})
+    assert built.findings == [] and built.plan is not None
+    assert built.plan.modules == [PlanModule.model_validate(m) for m in bulk]
+    # One broken module: reported as on the small path, the others kept.
+    broken = [*bulk[:2], make_module("bad", title="", complexity="huge"), *bulk[2:]]
+    report = check_inline(broken)
+    assert report.module_count == len(bulk)
+    assert [(f.type, f.field) for f in report.errors] == [
+        ("schema", "title"),
+        ("schema", "complexity"),
+    ]
+    assert check_inline(broken[:6]).errors == report.errors
