@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import ConfigDict, RootModel
 
@@ -70,13 +70,23 @@ logger = logging.getLogger("forge.tools")
 EVENT_FAILURES = 20
 
 
-class IterationStateResult(RootModel[IterationState | IterationUpdated | IterationReset]):
+R = TypeVar("R")
+
+
+class _DeferredRoot(RootModel[R], Generic[R]):
+    # ``RootModel[X]`` builds its validator when it is written; a subclass of
+    # this one waits for its first use, like every WireModel (a CLI call that
+    # never answers iteration_state or session_state never builds them).
+    model_config = ConfigDict(defer_build=True)
+
+
+class IterationStateResult(_DeferredRoot[IterationState | IterationUpdated | IterationReset]):
     """``iteration_state``: the state (get), the appended attempt (update) or a confirmation (reset)."""
 
     model_config = ConfigDict(json_schema_extra={"type": "object"})
 
 
-class SessionStateResult(RootModel[SessionSaved | SessionLoaded | SessionList]):
+class SessionStateResult(_DeferredRoot[SessionSaved | SessionLoaded | SessionList]):
     """``session_state``: ``{saved, ...}`` (save), ``{found, ...}`` (load) or ``{sessions}`` (list)."""
 
     model_config = ConfigDict(json_schema_extra={"type": "object"})

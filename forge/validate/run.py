@@ -67,6 +67,9 @@ class Engine:
     def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
         """Every check of every plugin, plugin failures included, in declared order."""
         catalog = self.plugins.checks
+        # Plugins are imported when their hooks are first needed: import this
+        # step's now, so one that fails to import is reported below.
+        self.plugins.require("forge_languages", "forge_run_checks")
         results = [
             _plugin_failure(
                 info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
