@@ -65,6 +65,13 @@ class PluginInfo(WireModel):
     error: str | None = None
 
 
+def _record(**fields: Any) -> PluginInfo:
+    """A :class:`PluginInfo` of forge's own making, not validated: building the model's
+    validator would cost every command milliseconds, and only ``forge plugins``
+    serialises these records."""
+    return PluginInfo.model_construct(**fields)
+
+
 T = TypeVar("T")
 
 
@@ -94,6 +101,7 @@ class _Pending:
     """An entry point whose hooks are known from the cache, not imported yet."""
 
     entry_point: FoundEntryPoint
+    info: dict[str, str]
     index: int
     hooks: frozenset[str]
 
@@ -225,23 +233,20 @@ class PluginHost:
         self, entry_point: FoundEntryPoint, info: dict[str, str], hooks: frozenset[str]
     ) -> None:
         shown = sorted(hook for hook in hooks if hook not in DECLARATION_HOOKS)
-        index = self._add(PluginInfo(**info, hooks=shown, status="loaded"))
-        self._pending[entry_point.name] = _Pending(entry_point, index, hooks)
+        index = self._add(_record(**info, hooks=shown, status="loaded"))
+        self._pending[entry_point.name] = _Pending(entry_point, info, index, hooks)
 
     def _load_pending(self, name: str) -> None:
         pending = self._pending.pop(name)
         entry_point = pending.entry_point
-        info = self.plugins[pending.index].model_dump(
-            include={"name", "distribution", "version", "module"}
-        )
-        self.plugins[pending.index] = self._load(entry_point, info)
+        self.plugins[pending.index] = self._load(entry_point, pending.info)
 
     def _load(self, entry_point: FoundEntryPoint, info: dict[str, str]) -> PluginInfo:
         """Import and register one entry point; what it implements goes to the cache."""
         try:
             plugin = entry_point.load()
         except Exception as exc:  # an uninstallable plugin must not stop forge
-            return PluginInfo(
+            return _record(
                 **info, status="failed", error=f"import failed: {describe_exception(exc)}"
             )
         loaded = self._register(entry_point.name, plugin, info)
@@ -257,7 +262,7 @@ class PluginHost:
         pm = self._pm
         if pm.has_plugin(name):
             owner = pm.get_plugin(name)
-            return PluginInfo(
+            return _record(
                 **info,
                 status="failed",
                 error=f"name {name!r} is already taken by {getattr(owner, '__name__', owner)!r}",
@@ -265,7 +270,7 @@ class PluginHost:
         try:
             pm.register(plugin, name=name)
         except Exception as exc:  # e.g. PluginValidationError: a hook argument not in the spec
-            return PluginInfo(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+            return _record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
         callers = pm.get_hookcallers(plugin) or []
         wrappers = sorted(
             caller.name
@@ -276,7 +281,7 @@ class PluginHost:
         if wrappers:
             # forge calls each implementation on its own: a wrapper has nothing to wrap.
             pm.unregister(plugin)
-            return PluginInfo(
+            return _record(
                 **info,
                 status="failed",
                 error=f"rejected: {', '.join(wrappers)} is a hook wrapper, which forge does not "
@@ -287,8 +292,8 @@ class PluginHost:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
             pm.unregister(plugin)
-            return PluginInfo(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
-        return PluginInfo(**info, hooks=hooks, status="loaded")
+            return _record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+        return _record(**info, hooks=hooks, status="loaded")
 
     def _save_cache(self) -> None:
         if self._cache is not None:
@@ -378,7 +383,7 @@ def build_plugin_host(
             "module": entry_point.value,
         }
         if entry_point.name in blocked:
-            host._add(PluginInfo(**info, status="disabled"))
+            host._add(_record(**info, status="disabled"))
             continue
         hooks = host._cache.hooks(entry_point.value) if host._cache is not None else None
         if hooks is not None and names[entry_point.name] == 1:
