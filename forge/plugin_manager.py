@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import ModuleType
@@ -69,7 +69,8 @@ def _record(**fields: Any) -> PluginInfo:
     """A :class:`PluginInfo` of forge's own making, not validated: building the model's
     validator would cost every command milliseconds, and only ``forge plugins``
     serialises these records."""
-    return PluginInfo.model_construct(**fields)
+    # Every field given: a default_factory would cost pydantic an inspect.signature call.
+    return PluginInfo.model_construct(**{"hooks": [], "declares": [], "error": None, **fields})
 
 
 T = TypeVar("T")
@@ -152,15 +153,17 @@ class PluginHost:
 
         return build_catalog(self, "forge_plan_rules", PlanRuleDescriptor, core_plan_rules())
 
-    def require(self, *hook_names: str) -> None:
+    def require(self, *hook_names: str, only: Collection[str] | None = None) -> None:
         """Import and register every plugin not imported yet that implements one of ``hook_names``.
 
         Call it before reading :attr:`failed` for a step that calls those hooks,
         so a plugin that fails to import now is reported with that step.
+
+        :param only: these plugins alone (default: every plugin).
         """
         wanted = set(hook_names)
         for name, pending in list(self._pending.items()):
-            if pending.hooks & wanted:
+            if pending.hooks & wanted and (only is None or name in only):
                 self._load_pending(name)
         self._save_cache()
 
@@ -170,7 +173,14 @@ class PluginHost:
             self._load_pending(name)
         self._save_cache()
 
-    def call(self, hook_name: str, returns: type[T], **kwargs: Any) -> Iterator[Returned[T]]:
+    def call(
+        self,
+        hook_name: str,
+        returns: type[T],
+        *,
+        only: Collection[str] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Returned[T]]:
         """Call every implementation of ``hook_name`` on its own, in pluggy's call order.
 
         Each implementation's return value is checked: ``None`` is no items, a
@@ -178,10 +188,16 @@ class PluginHost:
         failure, and so is an exception, which never stops the others
         (pluggy's own hook call would stop at the first one). Every call is
         traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
+
+        :param only: call these plugins' implementations alone (default: every plugin's).
+        :param kwargs: the hook's arguments.
         """
-        self.require(hook_name)
+        self.require(hook_name, only=only)
         caller = getattr(self._pm.hook, hook_name)
-        for impl in self._call_order(caller.get_hookimpls()):
+        impls = caller.get_hookimpls()
+        if only is not None:
+            impls = [impl for impl in impls if impl.plugin_name in only]
+        for impl in self._call_order(impls):
             name = impl.plugin_name
             started = time.perf_counter()
             try:
