@@ -159,6 +159,7 @@ def main() -> None:
             root = Path(temp) / name
             target = make_project(root, neighbour=name == "module")
             env = {**os.environ, "FORGE_CWD": str(root)}
+            env.pop("PYTHONDONTWRITEBYTECODE", None)  # users have bytecode caches
             env.pop("FORGE_MODULE_ID", None)
             if name == "module":
                 env["FORGE_MODULE_ID"] = "orders"

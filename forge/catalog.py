@@ -25,21 +25,31 @@ CORE = "forge"
 #: Where results of a type nobody declared are shown: after every declared one.
 UNDECLARED_ORDER = 1_000_000
 
-#: Results the core produces itself: a plugin that failed to load, raised, or conflicts.
-CORE_CHECKS = (
-    CheckDescriptor(
-        id="plugin_error", summary="A plugin loaded and ran without raising.", order=10
-    ),
-)
-#: Findings the core produces itself, before any rule runs.
-CORE_PLAN_RULES = (
-    PlanRuleDescriptor(
-        id="schema", summary="The plan is readable JSON with every required field.", order=0
-    ),
-    PlanRuleDescriptor(
-        id="plugin_error", summary="A plan-rule plugin loaded and ran without raising.", order=1
-    ),
-)
+
+def core_checks() -> tuple[CheckDescriptor, ...]:
+    """Results the core produces itself: a plugin that failed to load, raised, or conflicts."""
+    # Functions, not constants: a descriptor built at import would build its
+    # model's validator in every command, ``forge plan check`` included.
+    return (
+        CheckDescriptor(
+            id="plugin_error", summary="A plugin loaded and ran without raising.", order=10
+        ),
+    )
+
+
+def core_plan_rules() -> tuple[PlanRuleDescriptor, ...]:
+    """Findings the core produces itself, before any rule runs."""
+    return (
+        PlanRuleDescriptor(
+            id="schema", summary="The plan is readable JSON with every required field.", order=0
+        ),
+        PlanRuleDescriptor(
+            id="plugin_error",
+            summary="A plan-rule plugin loaded and ran without raising.",
+            order=1,
+        ),
+    )
+
 
 D = TypeVar("D", CheckDescriptor, PlanRuleDescriptor)
 

@@ -74,7 +74,11 @@ class ForgeConfig(BaseModel):
     """
 
     model_config = ConfigDict(
-        alias_generator=_kebab, populate_by_name=True, extra="allow", frozen=True
+        alias_generator=_kebab,
+        populate_by_name=True,
+        extra="allow",
+        frozen=True,
+        defer_build=True,
     )
 
     disable: list[str] = Field(default_factory=list, description="Plugin names not to load.")

@@ -14,6 +14,14 @@ points are read again. ``FORGE_NO_CACHE=1`` turns the cache off.
 The cache holds names and ``module:attr`` strings only; loading a plugin
 imports its module exactly as :meth:`importlib.metadata.EntryPoint.load` does.
 A missing, unreadable or foreign cache file is just a miss.
+
+The same file remembers which hooks each plugin module implements (learnt the
+first time it is imported), so a command imports a plugin only when one of
+its hooks is called (:class:`forge.plugin_manager.PluginHost`). Those names
+are valid while the installed distributions are unchanged (the fingerprint
+above) and while every file defining the plugin or one of its hook
+implementations keeps its modification time and size: editing a plugin in
+place (an editable install) makes forge import it again to learn its hooks.
 """
 
 from __future__ import annotations
@@ -112,32 +120,96 @@ def describe(entry_points: Iterable[EntryPoint]) -> list[FoundEntryPoint]:
     return found
 
 
+class EntryPointCache:
+    """The cache file of this interpreter and ``sys.path``, read once: entry points and hooks.
+
+    Invalidation: everything in it is dropped when the fingerprint of the
+    installed distributions changes; a plugin's hook names are also dropped
+    when one of the files they were learnt from changes (see the module
+    docstring). ``FORGE_NO_CACHE=1`` makes every lookup a miss.
+    """
+
+    def __init__(self, home: Path) -> None:
+        self.path = cache_file(home)
+        self.enabled = os.environ.get("FORGE_NO_CACHE", "") in {"", "0"}
+        self._marks = fingerprint() if self.enabled else []
+        stored = _read(self.path) if self.enabled else None
+        self._groups: dict[str, Any] = {}
+        self._hooks: dict[str, Any] = {}
+        if (
+            isinstance(stored, dict)
+            and stored.get("version") == CACHE_VERSION
+            and stored.get("fingerprint") == self._marks
+        ):
+            for name, into in (("groups", self._groups), ("hooks", self._hooks)):
+                if isinstance(stored.get(name), dict):
+                    into.update(stored[name])
+        self._dirty = False
+
+    def entry_points(self, group: str) -> list[FoundEntryPoint]:
+        """:func:`discover`'s answer, from the cache while the installed distributions are unchanged."""
+        rows = self._groups.get(group)
+        if isinstance(rows, list):
+            try:
+                return [FoundEntryPoint(*map(str, row)) for row in rows]
+            except TypeError:  # a row of the wrong length: a foreign file
+                pass
+        found = discover(group)
+        self._groups[group] = [[e.name, e.value, e.distribution, e.version] for e in found]
+        self._dirty = True
+        return found
+
+    def hooks(self, value: str) -> frozenset[str] | None:
+        """The hooks the plugin ``value`` names implements, if known and its files are unchanged."""
+        known = self._hooks.get(value)
+        if not self.enabled or not isinstance(known, dict):
+            return None
+        hooks, files = known.get("hooks"), known.get("files")
+        if not isinstance(hooks, list) or not isinstance(files, list) or not files:
+            return None
+        for row in files:
+            if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)):
+                return None
+            try:
+                stat = Path(row[0]).stat()
+            except OSError:
+                return None
+            if [stat.st_mtime_ns, stat.st_size] != row[1:]:
+                return None
+        return frozenset(map(str, hooks))
+
+    def learn(self, value: str, hooks: Iterable[str], files: Iterable[str]) -> None:
+        """Remember that plugin ``value`` implements ``hooks``, as defined in ``files``."""
+        rows: list[list[Any]] = []
+        for file in sorted(set(files)):
+            try:
+                stat = Path(file).stat()
+            except OSError:
+                return  # nothing to check it against later: not remembered
+            rows.append([file, stat.st_mtime_ns, stat.st_size])
+        entry = {"hooks": sorted(hooks), "files": rows}
+        if rows and self._hooks.get(value) != entry:
+            self._hooks[value] = entry
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write what was learnt since the file was read (nothing when nothing was)."""
+        if self.enabled and self._dirty:
+            value = {
+                "version": CACHE_VERSION,
+                "fingerprint": self._marks,
+                "groups": self._groups,
+                "hooks": self._hooks,
+            }
+            _write(self.path, value)
+            self._dirty = False
+
+
 def cached_entry_points(group: str, home: Path) -> list[FoundEntryPoint]:
     """:func:`discover`'s answer, from the cache while the installed distributions are unchanged."""
-    if os.environ.get("FORGE_NO_CACHE", "") not in {"", "0"}:
-        return discover(group)
-    marks = fingerprint()
-    path = cache_file(home)
-    stored = _read(path)
-    if (
-        isinstance(stored, dict)
-        and stored.get("version") == CACHE_VERSION
-        and stored.get("fingerprint") == marks
-        and isinstance(stored.get("groups"), dict)
-        and group in stored["groups"]
-    ):
-        try:
-            return [FoundEntryPoint(*map(str, row)) for row in stored["groups"][group]]
-        except TypeError:  # a row of the wrong length: a foreign file
-            pass
-    found = discover(group)
-    groups = (
-        dict(stored["groups"])
-        if isinstance(stored, dict) and stored.get("fingerprint") == marks
-        else {}
-    )
-    groups[group] = [[e.name, e.value, e.distribution, e.version] for e in found]
-    _write(path, {"version": CACHE_VERSION, "fingerprint": marks, "groups": groups})
+    cache = EntryPointCache(home)
+    found = cache.entry_points(group)
+    cache.save()
     return found
 
 

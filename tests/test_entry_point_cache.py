@@ -1,4 +1,5 @@
-"""The entry-point cache: reused while nothing is installed or removed, read again when it is."""
+"""The entry-point cache: reused while nothing is installed or removed, read again when it is;
+the hooks each plugin implements, forgotten when a file defining them changes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.entry_point_cache import cache_file, cached_entry_points, discover
+from forge.entry_point_cache import EntryPointCache, cache_file, cached_entry_points, discover
 
 GROUP = "forge"
 
@@ -83,3 +84,61 @@ def test_loading_a_cached_entry_point_imports_what_it_names(site: Path, tmp_path
     cached_entry_points(GROUP, home)
     (entry,) = [e for e in cached_entry_points(GROUP, home) if e.name == "target"]
     assert (entry.distribution, entry.version, entry.load()) == ("target_plugin", "1.0", 42)
+
+
+def test_hooks_are_remembered_while_their_files_are_unchanged(site: Path, tmp_path: Path) -> None:
+    module = site / "hooked_plugin.py"
+    module.write_text("# the plugin\n", encoding="utf-8")
+    home = tmp_path / "home"
+    cache = EntryPointCache(home)
+    assert cache.hooks("hooked_plugin") is None  # never learnt
+    cache.learn("hooked_plugin", ["forge_run_checks"], [str(module)])
+    cache.save()
+    assert EntryPointCache(home).hooks("hooked_plugin") == {"forge_run_checks"}
+
+
+def test_editing_a_file_a_hook_is_defined_in_forgets_the_hooks(site: Path, tmp_path: Path) -> None:
+    module = site / "edited_hooks.py"
+    helper = site / "edited_hooks_impl.py"  # where one implementation really lives
+    module.write_text("from edited_hooks_impl import forge_run_checks\n", encoding="utf-8")
+    helper.write_text("# v1\n", encoding="utf-8")
+    home = tmp_path / "home"
+    cache = EntryPointCache(home)
+    cache.learn("edited_hooks", ["forge_run_checks"], [str(module), str(helper)])
+    cache.save()
+    assert EntryPointCache(home).hooks("edited_hooks") is not None
+    stat = helper.stat()
+    helper.write_text("# v2\n", encoding="utf-8")  # same size: the time tells
+    os.utime(helper, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert EntryPointCache(home).hooks("edited_hooks") is None
+    cache = EntryPointCache(home)
+    cache.learn("edited_hooks", ["forge_run_checks"], [str(module), str(helper)])
+    cache.save()
+    helper.unlink()
+    assert EntryPointCache(home).hooks("edited_hooks") is None
+
+
+def test_installing_a_distribution_forgets_the_hooks(site: Path, tmp_path: Path) -> None:
+    module = site / "steady_plugin.py"
+    module.write_text("# the plugin\n", encoding="utf-8")
+    home = tmp_path / "home"
+    cache = EntryPointCache(home)
+    cache.entry_points(GROUP)
+    cache.learn("steady_plugin", ["forge_check_plan"], [str(module)])
+    cache.save()
+    assert EntryPointCache(home).hooks("steady_plugin") == {"forge_check_plan"}
+    fake_distribution(site, "newcomer", {"newcomer": "newcomer_module"})
+    assert EntryPointCache(home).hooks("steady_plugin") is None
+
+
+def test_no_cache_means_no_hooks_remembered(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = site / "uncached_plugin.py"
+    module.write_text("# the plugin\n", encoding="utf-8")
+    home = tmp_path / "home"
+    cache = EntryPointCache(home)
+    cache.learn("uncached_plugin", ["forge_run_checks"], [str(module)])
+    cache.save()
+    monkeypatch.setenv("FORGE_NO_CACHE", "1")
+    assert EntryPointCache(home).hooks("uncached_plugin") is None

@@ -20,3 +20,17 @@ def test_a_finding_cuts_overlong_text() -> None:
     assert len(finding.message) == MAX_FINDING_MESSAGE and finding.message.endswith("...")
     assert [len(name) for name in finding.modules] == [MAX_FINDING_NAME, 1]
     assert len(finding.files[0]) == MAX_FINDING_NAME
+
+
+def test_every_exported_name_resolves_to_its_submodule_definition() -> None:
+    import importlib
+
+    import forge.models
+
+    table = forge.models._DEFINED_IN
+    assert set(table) == set(forge.models.__all__)
+    for name, module in table.items():
+        defined = getattr(importlib.import_module(f"forge.models.{module}"), name)
+        assert getattr(forge.models, name) is defined, name
+    with pytest.raises(AttributeError):
+        forge.models.NoSuchModel  # noqa: B018

@@ -15,7 +15,12 @@ import pytest
 import forge
 from forge import hookspecs
 from forge.config import ForgeConfig, disabled_plugins
-from forge.plugin_manager import BUILTIN_DISTRIBUTION, ENTRY_POINT_GROUP, build_plugin_host
+from forge.plugin_manager import (
+    BUILTIN_DISTRIBUTION,
+    ENTRY_POINT_GROUP,
+    PluginHost,
+    build_plugin_host,
+)
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -225,3 +230,123 @@ def test_every_hook_is_documented(spec: object) -> None:
     for section in ("**When:**", "**Returns:**", "**On raise:**"):
         assert section in doc, f"{spec.__name__} lacks {section}"  # type: ignore[attr-defined]
     assert hasattr(spec, "forge_spec"), "specs must be decorated with the forge hookspec marker"
+
+
+# --- plugins imported when their hooks are first called ------------------------------
+
+LAZY_RULE = """
+import os, pathlib
+pathlib.Path(os.environ["MARKERS"], __name__).touch()  # tells the test it was imported
+from forge import hookimpl
+from forge.models import PlanFinding
+
+@hookimpl
+def forge_check_plan(plan, project_root):
+    return [PlanFinding(type="lazy_note", severity="warning", message="lazy rule ran")]
+"""
+
+LAZY_CHECK = """
+import os, pathlib
+pathlib.Path(os.environ["MARKERS"], __name__).touch()
+from forge import hookimpl
+from forge.models import CheckResult, PlanFinding
+
+@hookimpl
+def forge_run_checks(request):
+    return [CheckResult(type="lazy_ok", target=request.module_id, passed=True)]
+"""
+
+LAZY_CHECK_WITH_RULE = (
+    LAZY_CHECK
+    + """
+@hookimpl
+def forge_check_plan(plan, project_root):
+    return [PlanFinding(type="late_note", severity="warning", message="new hook ran")]
+"""
+)
+
+
+def test_a_plugin_is_imported_only_when_its_hooks_are_called(
+    run_forge: RunForge, tmp_path: Path, project: Path
+) -> None:
+    site, markers = tmp_path / "site", tmp_path / "markers"
+    site.mkdir()
+    markers.mkdir()
+    (site / "lazy_rule.py").write_text(LAZY_RULE, encoding="utf-8")
+    (site / "lazy_check.py").write_text(LAZY_CHECK, encoding="utf-8")
+    dist_info = site / "forge_lazy-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: forge-lazy\nVersion: 1.0\n")
+    (dist_info / "entry_points.txt").write_text(
+        "[forge]\nlazy_rule = lazy_rule\nlazy_check = lazy_check\n", encoding="utf-8"
+    )
+    plan = {"modules": [{"id": "m", "title": "M", "objective": "o", "files": ["a.py"],
+                         "verify": ["true"], "doneWhen": "done"}]}  # fmt: skip
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    # No bytecode written into site/: a new __pycache__ would change the folder,
+    # which the cache (rightly) reads as an installation.
+    env = {"PYTHONPATH": str(site), "MARKERS": str(markers), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def imported(*args: str) -> tuple[set[str], str]:
+        for marker in markers.iterdir():
+            marker.unlink()
+        completed = run_forge(*args, env=env)
+        assert completed.returncode in (0, 1), completed.stderr
+        return {marker.name for marker in markers.iterdir()}, completed.stdout
+
+    assert imported("plan", "check", "plan.json")[0] == {"lazy_rule", "lazy_check"}  # learnt
+    names, output = imported("plan", "check", "plan.json")
+    assert names == {"lazy_rule"} and "lazy rule ran" in output
+    names, output = imported("validate", "--files", "a.py", "--json")
+    assert names == {"lazy_check"} and "lazy_ok" in output
+    # An edit that adds a hook is seen at once: the plugin is imported again.
+    (site / "lazy_check.py").write_text(LAZY_CHECK_WITH_RULE, encoding="utf-8")
+    names, output = imported("plan", "check", "plan.json")
+    assert names == {"lazy_rule", "lazy_check"} and "new hook ran" in output
+    listing = json.loads(run_forge("plugins", "--json", env=env).stdout)
+    hooks = {info["name"]: info["hooks"] for info in listing}
+    assert hooks["lazy_check"] == ["forge_check_plan", "forge_run_checks"]
+
+
+ORDERED_PLUGINS = {
+    # name: (implements forge_check_plan, forge_run_checks marker options)
+    "lz_a": (False, ""),
+    "lz_b": (True, ""),
+    "lz_c": (True, "trylast=True"),
+    "lz_d": (False, "tryfirst=True"),
+}
+
+
+def test_plugins_imported_late_are_called_in_registration_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, (rule, options) in ORDERED_PLUGINS.items():
+        source = f"from forge import hookimpl\n\n@hookimpl({options})\ndef forge_run_checks():\n    return []\n"
+        if rule:
+            source += "\n@hookimpl\ndef forge_check_plan():\n    return []\n"
+        (site / f"{name}.py").write_text(source, encoding="utf-8")
+    dist_info = site / "forge_ordered-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: forge-ordered\nVersion: 1.0\n"
+    )
+    entries = "".join(f"{name} = {name}\n" for name in ORDERED_PLUGINS)
+    (dist_info / "entry_points.txt").write_text(f"[forge]\n{entries}", encoding="utf-8")
+    monkeypatch.setattr("sys.dont_write_bytecode", True)
+    monkeypatch.syspath_prepend(str(site))
+    others = [
+        ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in ORDERED_PLUGINS
+    ]
+
+    def call_order(host: PluginHost) -> list[str]:
+        return [returned.plugin for returned in host.call("forge_run_checks", object)]
+
+    eager = build_plugin_host(others)  # imports all four, and remembers their hooks
+    assert call_order(eager) == ["lz_d", "lz_b", "lz_a", "lz_c"]  # pluggy's own order
+    late = build_plugin_host(others)
+    assert not late._pm.has_plugin("lz_a")  # not imported: its hooks are known
+    list(late.call("forge_check_plan", object))  # registers lz_b and lz_c first
+    assert call_order(late) == call_order(eager)

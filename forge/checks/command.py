@@ -38,8 +38,6 @@ from typing import IO
 from forge import hookimpl
 from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
-from forge.runner_summary import SummaryScanner, combine
-from forge.runner_verdict import describe, judge, total
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -58,6 +56,11 @@ class _Tail:
     """The last ``limit`` bytes of a stream, how many bytes it had in all, its test summaries."""
 
     def __init__(self, limit: int) -> None:
+        # Imported with the first command, not with the plugin: a validate
+        # without verify commands (forge hook, one file) never compiles the
+        # runners' summary patterns.
+        from forge.runner_summary import SummaryScanner
+
         self.limit = limit
         self.total = 0
         self.buffer = bytearray()
@@ -211,6 +214,9 @@ def run_command(
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
     stdout, stderr = tails[process.stdout], tails[process.stderr]
+    from forge.runner_summary import combine
+    from forge.runner_verdict import describe, judge, total
+
     for tail in (stdout, stderr):
         tail.summaries.close()
     runs = combine(tail.summaries for tail in (stdout, stderr))

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from forge import hookimpl
 from forge.errors import ForgeError, clip
-from forge.git import resolve_base
 from forge.models import CheckDescriptor, CheckResult, FileResult, Location, ValidateRequest
-from forge.switched_off import is_test_file, newly_switched_off
 from forge.workspace import Workspace
 
 CHECK_ID = "switched_off"
@@ -27,6 +25,10 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     ref = request.base_ref or workspace.config.base_ref
     if not ref or not request.files:
         return []
+    # Here, not at the top: a validate without a base never loads git or the rules.
+    from forge.git import resolve_base
+    from forge.switched_off import is_test_file, newly_switched_off
+
     try:
         base = resolve_base(workspace.cwd, ref)
     except (ForgeError, OSError):

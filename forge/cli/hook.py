@@ -184,10 +184,17 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
         module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *neighbours]]
     )
     # The checks an edit answers to are those declared to judge edits; the rest
-    # (commands, work-in-progress checks such as placeholders) wait for the stop.
+    # (commands, work-in-progress checks such as placeholders) wait for the stop,
+    # and their plugins are not even run (nor imported). Halting checks run too:
+    # their failure stops the others, as in a validate.
     checks = engine.plugins.checks
+    judging = {
+        checks.owners[check_id]
+        for check_id, declared in checks.descriptors.items()
+        if declared.judges_edits or declared.halts_on_failure
+    }
     findings: list[str] = []
-    for result in engine.run_checks(request, workspace_for(engine, request)):
+    for result in engine.run_checks(request, workspace_for(engine, request), plugins=judging):
         declared = checks.get(result.type)
         if result.passed or declared is None or not declared.judges_edits:
             continue

@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.plugin_manager import build_plugin_host
 
     host = build_plugin_host(disabled_plugins(load_config(project_root())))
+    host.load_all()  # every plugin imported, whichever hooks it implements
     registry = LanguageRegistry.from_plugins(host)
     errors: dict[str, list[str]] = {}
     declared: dict[str, list[str]] = {}

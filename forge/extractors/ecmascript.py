@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forge.extractors import ecmascript_exports, ecmascript_imports, ecmascript_resolution
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -22,7 +20,11 @@ if TYPE_CHECKING:
 
 
 class EcmascriptExtractor:
-    """The contract extractor of JavaScript, TypeScript and TSX (one family: they import each other)."""
+    """The contract extractor of JavaScript, TypeScript and TSX (one family: they import each other).
+
+    Its modules are imported by the first contract check of such a file, not
+    when the languages register (every validate does that).
+    """
 
     family = "ecmascript"
 
@@ -31,18 +33,26 @@ class EcmascriptExtractor:
 
     def exports(self, parsed: ParsedSource) -> ExportSet:
         """ES module exports of the top level, then CommonJS exports."""
+        from forge.extractors import ecmascript_exports
+
         return ecmascript_exports.exports(parsed)
 
     def imports(self, parsed: ParsedSource) -> list[ImportRef]:
         """Import statements, re-exports, ``require()`` and ``import()``."""
+        from forge.extractors import ecmascript_imports
+
         return ecmascript_imports.imports(parsed, typescript=self.typescript)
 
     def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
         """The file a specifier names: relative, or through tsconfig ``paths``/``baseUrl``."""
+        from forge.extractors import ecmascript_resolution
+
         return ecmascript_resolution.resolve(specifier, importer, root, typescript=self.typescript)
 
     def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
         """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know."""
+        from forge.extractors import ecmascript_resolution
+
         return ecmascript_resolution.diagnose(
             specifier, importer, context, typescript=self.typescript
         )

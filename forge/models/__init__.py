@@ -14,47 +14,100 @@ limits), :mod:`~forge.models.request`, :mod:`~forge.models.results` and
 :mod:`~forge.models.descriptors`. Import them from ``forge.models``.
 """
 
-from forge.models.descriptors import (
-    MAX_FINDING_MESSAGE,
-    MAX_FINDING_NAME,
-    CheckDescriptor,
-    Language,
-    PlanFinding,
-    PlanRuleDescriptor,
-    Severity,
-    SyntaxAuthority,
-    SyntaxVerdict,
-)
-from forge.models.request import (
-    MODULE_ID_DESCRIPTION,
-    RUN_ID_DESCRIPTION,
-    ContractPair,
-    ValidateRequest,
-)
-from forge.models.results import (
-    CheckResult,
-    CommandResult,
-    ContractResult,
-    FileResult,
-    Location,
-    MissingImport,
-    SyntaxLocation,
-    SyntaxResult,
-    TestCounts,
-)
-from forge.models.wire import (
-    CHECK_TYPE_PATTERN,
-    MAX_BASE_REF_CHARS,
-    MAX_COMMAND_LENGTH,
-    MAX_COMMANDS,
-    MAX_CONTRACT_CHECKS,
-    MAX_FILES,
-    MAX_PATH_LENGTH,
-    MAX_TIMEOUT_SECONDS,
-    CommandText,
-    PathText,
-    WireModel,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from forge.models.descriptors import (
+        MAX_FINDING_MESSAGE,
+        MAX_FINDING_NAME,
+        CheckDescriptor,
+        Language,
+        PlanFinding,
+        PlanRuleDescriptor,
+        Severity,
+        SyntaxAuthority,
+        SyntaxVerdict,
+    )
+    from forge.models.request import (
+        MODULE_ID_DESCRIPTION,
+        RUN_ID_DESCRIPTION,
+        ContractPair,
+        ValidateRequest,
+    )
+    from forge.models.results import (
+        CheckResult,
+        CommandResult,
+        ContractResult,
+        FileResult,
+        Location,
+        MissingImport,
+        SyntaxLocation,
+        SyntaxResult,
+        TestCounts,
+    )
+    from forge.models.wire import (
+        CHECK_TYPE_PATTERN,
+        MAX_BASE_REF_CHARS,
+        MAX_COMMAND_LENGTH,
+        MAX_COMMANDS,
+        MAX_CONTRACT_CHECKS,
+        MAX_FILES,
+        MAX_PATH_LENGTH,
+        MAX_TIMEOUT_SECONDS,
+        CommandText,
+        PathText,
+        WireModel,
+    )
+
+#: The submodule defining each name. Loaded on first use: ``forge plan check``
+#: needs the plan findings, never the result models (their classes take
+#: milliseconds to create).
+_DEFINED_IN = {
+    "CheckDescriptor": "descriptors",
+    "Language": "descriptors",
+    "MAX_FINDING_MESSAGE": "descriptors",
+    "MAX_FINDING_NAME": "descriptors",
+    "PlanFinding": "descriptors",
+    "PlanRuleDescriptor": "descriptors",
+    "Severity": "descriptors",
+    "SyntaxAuthority": "descriptors",
+    "SyntaxVerdict": "descriptors",
+    "ContractPair": "request",
+    "MODULE_ID_DESCRIPTION": "request",
+    "RUN_ID_DESCRIPTION": "request",
+    "ValidateRequest": "request",
+    "CheckResult": "results",
+    "CommandResult": "results",
+    "ContractResult": "results",
+    "FileResult": "results",
+    "Location": "results",
+    "MissingImport": "results",
+    "SyntaxLocation": "results",
+    "SyntaxResult": "results",
+    "TestCounts": "results",
+    "CHECK_TYPE_PATTERN": "wire",
+    "CommandText": "wire",
+    "MAX_BASE_REF_CHARS": "wire",
+    "MAX_COMMANDS": "wire",
+    "MAX_COMMAND_LENGTH": "wire",
+    "MAX_CONTRACT_CHECKS": "wire",
+    "MAX_FILES": "wire",
+    "MAX_PATH_LENGTH": "wire",
+    "MAX_TIMEOUT_SECONDS": "wire",
+    "PathText": "wire",
+    "WireModel": "wire",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _DEFINED_IN.get(name)
+    if module is None:
+        raise AttributeError(f"module 'forge.models' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"forge.models.{module}"), name)
+    globals()[name] = value  # the next lookup is an ordinary one
+    return value
+
 
 __all__ = [
     "CHECK_TYPE_PATTERN",

@@ -52,7 +52,7 @@ class SyntaxVerdict(BaseModel):
     error is; ``message`` names the construct (``'return' outside function``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     valid: bool
     line: int = Field(default=1, ge=1)
@@ -70,7 +70,7 @@ class SyntaxAuthority(BaseModel):
     which parser decides, for ``forge plugins``.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     name: str
     check: Callable[[Path, bytes], SyntaxVerdict | None]
@@ -87,7 +87,7 @@ class Language(BaseModel):
     check``) must not pay for grammars.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_+-]{0,63}$")
     extensions: tuple[str, ...] = Field(

@@ -105,6 +105,9 @@ def check_plan(
 
 def run_rules(plan: Plan, project_root: Path, plugins: PluginHost) -> list[PlanFinding]:
     """Every plan rule's findings, plugin failures included, each rule called on its own."""
+    # Plugins are imported when their hooks are first needed: import the plan
+    # rules now, so one that fails to import is reported below.
+    plugins.require("forge_plan_rules", "forge_check_plan")
     findings = [
         PlanFinding(
             type="plugin_error",

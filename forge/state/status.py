@@ -24,7 +24,6 @@ from pydantic import Field, ValidationError
 from forge.errors import StateError
 from forge.ids import is_valid_id
 from forge.models import WireModel
-from forge.plan.loader import MAX_PLAN_BYTES
 from forge.store import (
     ForgeDir,
     decode_json,
@@ -377,6 +376,9 @@ def _plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[str, An
 def _read_plan(path: Path) -> Any:
     """The plan's JSON, or ``None``: this runs after every call, so a plan too big
     to check (or a FIFO, or text forge cannot write back) is not read at all."""
+    # Here, not at the top: a project without a plan never loads forge.plan.
+    from forge.plan.loader import MAX_PLAN_BYTES
+
     try:
         return decode_json(read_regular_file(path, MAX_PLAN_BYTES))
     except (OSError, StateError, ValueError, RecursionError):

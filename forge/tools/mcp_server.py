@@ -23,7 +23,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, TypeVar, get_type_hints
+from typing import Any, TypeVar
 
 import anyio
 import anyio.from_thread
@@ -52,7 +52,7 @@ from forge.plugin_manager import describe_exception
 from forge.tools.descriptions import DESCRIPTIONS, HINTS, TEXT_REPLIES
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, OddIdLines, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
-from forge.tools.service import ToolService
+from forge.tools.service import ToolService, tool_hints
 from forge.workspace import ProgressCallback
 
 SERVER_NAME = "forge"
@@ -222,7 +222,7 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
     the status from what it returned.
     """
     model = TOOL_REQUESTS[name]
-    returns = get_type_hints(getattr(ToolService, name))["return"]
+    returns = tool_hints(name)["return"]
     takes_progress = "progress" in inspect.signature(getattr(ToolService, name)).parameters
 
     def work(arguments: dict[str, Any]) -> Any:

@@ -14,16 +14,14 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_type_hints
 
 from pydantic import ConfigDict, RootModel
 
 from forge.config import forge_home
 from forge.errors import StateError, UsageError, clip
 from forge.ids import is_valid_id
-from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
 from forge.models import ValidateRequest
-from forge.plan import PlanReport, check_plan
 from forge.state.events import (
     LogQueryResult,
     Phase,
@@ -43,14 +41,6 @@ from forge.state.sessions import (
 )
 from forge.state.status import HistoryChanged, StatusChange, module_status, refresh_status
 from forge.store import utc_now, valid_id
-from forge.tools.requests import (
-    ForgeLogsRequest,
-    IterationStateRequest,
-    MemoryRecallRequest,
-    MemorySaveRequest,
-    SessionStateRequest,
-    ValidatePlanRequest,
-)
 from forge.validate.history import (
     IterationReset,
     IterationState,
@@ -64,19 +54,44 @@ from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
 from forge.workspace import ProgressCallback
 
+if TYPE_CHECKING:
+    # Imported on first use, not with this module: ``forge validate`` and
+    # ``forge hook`` build a service but never load memory, plans or the
+    # other tools' requests. tool_hints() resolves them for the MCP adapter.
+    from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
+    from forge.plan import PlanReport
+    from forge.tools.requests import (
+        ForgeLogsRequest,
+        IterationStateRequest,
+        MemoryRecallRequest,
+        MemorySaveRequest,
+        SessionStateRequest,
+        ValidatePlanRequest,
+    )
+
 logger = logging.getLogger("forge.tools")
 
 #: Failure keys shown in a validate event; the full list is in the report.
 EVENT_FAILURES = 20
 
 
-class IterationStateResult(RootModel[IterationState | IterationUpdated | IterationReset]):
+R = TypeVar("R")
+
+
+class _DeferredRoot(RootModel[R], Generic[R]):
+    # ``RootModel[X]`` builds its validator when it is written; a subclass of
+    # this one waits for its first use, like every WireModel (a CLI call that
+    # never answers iteration_state or session_state never builds them).
+    model_config = ConfigDict(defer_build=True)
+
+
+class IterationStateResult(_DeferredRoot[IterationState | IterationUpdated | IterationReset]):
     """``iteration_state``: the state (get), the appended attempt (update) or a confirmation (reset)."""
 
     model_config = ConfigDict(json_schema_extra={"type": "object"})
 
 
-class SessionStateResult(RootModel[SessionSaved | SessionLoaded | SessionList]):
+class SessionStateResult(_DeferredRoot[SessionSaved | SessionLoaded | SessionList]):
     """``session_state``: ``{saved, ...}`` (save), ``{found, ...}`` (load) or ``{sessions}`` (list)."""
 
     model_config = ConfigDict(json_schema_extra={"type": "object"})
@@ -101,7 +116,7 @@ class ToolService:
             # An unwritable project still answers: reads work, and each write
             # says what is wrong as its own call's one-line error.
             logger.info("%s", exc)
-        self.memory = Memory(self.forge_dir.project_memory, global_memory_file())
+        self._memory: Memory | None = None
         #: Where events of calls that name no run go.
         self.run_id = valid_id(run_id, "runId") if run_id else new_run_id()
         self.started_at = utc_now()
@@ -124,6 +139,16 @@ class ToolService:
     def root(self) -> Path:
         """The project root."""
         return self.engine.root
+
+    @property
+    def memory(self) -> Memory:
+        """Project and global memory, opened by the first memory tool call (then kept)."""
+        with self._lock:
+            if self._memory is None:
+                from forge.memory import Memory
+
+                self._memory = Memory(self.forge_dir.project_memory, global_memory_file())
+            return self._memory
 
     # --- per-call bookkeeping, shared by both adapters -----------------------------
 
@@ -241,6 +266,8 @@ class ToolService:
 
     def validate_plan(self, request: ValidatePlanRequest) -> PlanReport:
         """Check a plan file (default: the newest ``.forge/plans/*.json``) or an inline plan."""
+        from forge.plan import check_plan
+
         if request.plan_path is not None and request.plan is not None:
             raise UsageError("give planPath or plan, not both")
         report = check_plan(
@@ -360,6 +387,25 @@ class ToolService:
             data={"currentPhase": phase if isinstance(phase, str) else None},
         )
         return SessionStateResult(saved)
+
+
+def tool_hints(name: str) -> dict[str, Any]:
+    """``typing.get_type_hints`` of tool ``name``'s method (the MCP adapter's schemas).
+
+    The annotations name models this module imports only when a tool needs
+    them (see the ``TYPE_CHECKING`` block): they are imported here.
+    """
+    from forge.memory import MemoryRecallResult, MemorySaveResult
+    from forge.plan import PlanReport
+    from forge.tools import requests
+
+    names = {
+        "MemoryRecallResult": MemoryRecallResult,
+        "MemorySaveResult": MemorySaveResult,
+        "PlanReport": PlanReport,
+        **{name: value for name, value in vars(requests).items() if name.endswith("Request")},
+    }
+    return get_type_hints(getattr(ToolService, name), localns=names)
 
 
 def _writes(tool: str, arguments: dict[str, Any]) -> bool:

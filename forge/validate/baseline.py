@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import clip
-from forge.git import Base, materialize, resolve_base
 from forge.models import CheckResult, Location, ValidateRequest
 from forge.parsing import NotParsed
 from forge.workspace import Workspace
@@ -29,6 +28,7 @@ from forge.workspace import Workspace
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from forge.git import Base
     from forge.validate.run import Engine
 
 #: Positions inside a message: they move with edits, so they never take part in matching.
@@ -116,6 +116,8 @@ def resolve_request_base(engine: Engine, request: ValidateRequest, cwd: Path) ->
     ref = request.base_ref or engine.config.base_ref
     if not ref:
         return Outcome()
+    from forge.git import resolve_base  # here: a validate without a base never loads git
+
     base = resolve_base(cwd, ref)
     if base is None:
         why = f"no base for {clip(ref, 80)!r} (not a git repository, or no default branch)"
@@ -159,6 +161,8 @@ def _base_findings(
     file_checks: set[str],
 ) -> list[Finding]:
     """The findings the file checks give on ``targets`` as they are at the base."""
+    from forge.git import materialize
+
     paths = {target: workspace.resolve(target) for target in targets}
     contents = base.contents(list(paths.values()))
     with tempfile.TemporaryDirectory(prefix="forge-base-") as folder:

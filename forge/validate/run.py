@@ -10,6 +10,7 @@ validation logic of its own.
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from pathlib import Path
 
 from forge.cancellation import Cancelled, cancelled
@@ -64,9 +65,23 @@ class Engine:
         """The request's ``cwd`` (relative to the project root), else the project root."""
         return working_dir(self.root, request)
 
-    def run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
-        """Every check of every plugin, plugin failures included, in declared order."""
+    def run_checks(
+        self,
+        request: ValidateRequest,
+        workspace: Workspace,
+        *,
+        plugins: Collection[str] | None = None,
+    ) -> list[CheckResult]:
+        """Every check of every plugin, plugin failures included, in declared order.
+
+        :param plugins: run these plugins' checks alone (``forge hook`` runs those
+            that judge edits); default: every plugin's.
+        """
         catalog = self.plugins.checks
+        # Plugins are imported when their hooks are first needed: import this
+        # step's now, so one that fails to import is reported below.
+        self.plugins.require("forge_languages")
+        self.plugins.require("forge_run_checks", only=plugins)
         results = [
             _plugin_failure(
                 info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
@@ -78,7 +93,7 @@ class Engine:
             for problem in [*catalog.problems, *self.languages.problems]
         )
         for returned in self.plugins.call(
-            "forge_run_checks", CheckResult, request=request, workspace=workspace
+            "forge_run_checks", CheckResult, only=plugins, request=request, workspace=workspace
         ):
             workspace.report_progress(f"{returned.plugin}: checked")
             if returned.failure is not None:

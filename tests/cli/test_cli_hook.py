@@ -479,3 +479,31 @@ def test_a_module_file_gets_the_checks_even_when_clean(project: Path) -> None:
     event = post_tool_use(project, "Write", {"file_path": str(good)})
     assert loaded_after(event, project)[1] == []  # no module: FORGE_MODULE_ID is not set
     assert "forge.validate.run" in loaded_after(event, project, env=WORKER)[1]
+
+
+def test_checks_that_do_not_judge_edits_are_not_even_run(project: Path) -> None:
+    """forge-stubs' check waits for the stop: an edit never runs (nor imports) its detector."""
+    write(project / "helpers.py", "def x():\n    return 1\n")
+    draft = write(project / "calc.py", "from helpers import x\n\n\ndef add(a, b):\n    pass\n")
+    script = LOADED.replace(
+        '("forge.validate.run", "pydantic", "tree_sitter", "mcp")',
+        '("forge.validate.run", "forge_stubs.plugin", "forge_stubs.detect")',
+    )
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            script,
+            json.dumps(post_tool_use(project, "Write", {"file_path": str(draft)})),
+        ],
+        cwd=project,
+        env={**os.environ, "FORGE_DISABLE_PLUGINS": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert completed.stdout == ""  # allowed
+    # Its plugin declares its check (the catalog needs it); its detector never runs.
+    assert completed.stderr.strip() == "['forge.validate.run', 'forge_stubs.plugin']"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,95 @@ def test_every_subcommand_has_help_with_examples(project: Path) -> None:
         )
         assert completed.returncode == 0, name
         assert "example" in completed.stdout, name
+
+
+MODULES_SCRIPT = """
+import contextlib, io, json, sys
+from forge.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(ARGV)
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def imported_by(argv: list[str], cwd: Path, scratch: Path) -> set[str]:
+    """The modules a fresh ``forge`` process has imported after running ``argv``.
+
+    The script lives in a folder of its own: it is ``sys.path[0]``, and a
+    folder that changes (the project's, as ``.forge`` appears) would make
+    every run read the entry points and import every plugin again.
+    """
+    script = scratch / "imports_probe.py"
+    script.write_text(MODULES_SCRIPT.replace("ARGV", repr(argv)), encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    found = json.loads(completed.stdout.splitlines()[-1])
+    assert found["code"] in (0, 1), completed.stderr
+    return set(found["modules"])
+
+
+def loaded(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(
+        m for m in modules if m in prefixes or m.startswith(tuple(f"{p}." for p in prefixes))
+    )
+
+
+def test_plan_check_imports_no_check_language_or_tool(project: Path, tmp_path: Path) -> None:
+    plan = {"modules": [{"id": "m", "title": "M", "objective": "o", "files": ["a.py"],
+                         "verify": ["true"], "doneWhen": "done"}]}  # fmt: skip
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    scratch = tmp_path / "probe"
+    scratch.mkdir()
+    imported_by(["plan", "check", "plan.json"], project, scratch)  # learns the plugins' hooks
+    modules = imported_by(["plan", "check", "plan.json"], project, scratch)
+    assert "forge.plan_rules.cycle" in modules  # the probe sees the rules it needs
+    assert (
+        loaded(
+            modules,
+            "forge.checks",
+            "forge.languages",
+            "forge.contract_analysis",
+            "forge.extractors",
+            "forge.runner_summary",
+            "forge.memory",
+            "forge.tools",
+            "forge.validate",
+            "forge.models.results",
+            "tree_sitter",
+            "mcp",
+        )
+        == []
+    )
+
+
+def test_validate_of_one_file_imports_only_what_it_uses(project: Path, tmp_path: Path) -> None:
+    (project / "one.py").write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
+    scratch = tmp_path / "probe"
+    scratch.mkdir()
+    argv = ["validate", "--files", "one.py"]
+    imported_by(argv, project, scratch)  # learns the plugins' hooks
+    modules = imported_by(argv, project, scratch)
+    assert "forge.checks.syntax_check" in modules  # the probe sees the checks it runs
+    assert (
+        loaded(
+            modules,
+            "forge.plan",
+            "forge.plan_rules",
+            "forge.memory",
+            "forge.memory_index",
+            "forge.tools.requests",
+            "forge.runner_summary",
+            "forge.git",
+            "forge.switched_off",
+            "forge.extractors.ecmascript_exports",
+            "forge.extractors.ecmascript_resolution",
+            "mcp",
+        )
+        == []
+    )

@@ -60,6 +60,7 @@ class StubOptions(BaseModel):
         alias_generator=AliasGenerator(validation_alias=_aliases),
         extra="forbid",
         frozen=True,
+        defer_build=True,
     )
 
     markers: tuple[str, ...] = Field(
