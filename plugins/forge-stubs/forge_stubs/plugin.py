@@ -12,7 +12,7 @@ from pathlib import Path, PurePath
 
 from forge import hookimpl
 from forge.models import CheckDescriptor, Location, ValidateRequest
-from forge.parsing import NotParsed
+from forge.parsing import NotParsed, ParsedFile
 from forge.workspace import Workspace
 from forge_stubs import __version__
 from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult
@@ -34,6 +34,8 @@ def load_options(request: ValidateRequest, workspace: Workspace) -> StubOptions:
 
 def is_ignored(file: str, path: Path, workspace: Workspace, options: StubOptions) -> bool:
     """True when an ``ignore`` pattern matches the file as listed or relative to the working dir."""
+    if not options.ignore:
+        return False
     names = {Path(file).as_posix(), workspace.display(path)}
     return any(fnmatchcase(name, pattern) for pattern in options.ignore for name in names)
 
@@ -68,7 +70,7 @@ def _check_parsed(
 ) -> StubResult | None:
     # Imported here, not at module level: forge imports every plugin to list
     # it, and listing must not load tree-sitter.
-    from forge_stubs.detect import RULES, find_placeholders, is_declaration_file
+    from forge_stubs.detect import RULES, is_declaration_file
 
     if is_declaration_file(path):
         return None
@@ -78,9 +80,20 @@ def _check_parsed(
         return None
     if parsed is None or parsed.language.name not in RULES:
         return None
-    language = parsed.language.name
     # Relative to the project: a checkout under ~/tests/ is not all test code.
-    relative = PurePath(workspace.display(path))
+    relative = workspace.display(path)
+    # Kept with the tree while the file is unchanged: the result depends on
+    # nothing else than what the key holds.
+    return parsed.derived(
+        (PLUGIN_NAME, file, relative, options),
+        lambda: _result(file, parsed, PurePath(relative), options),
+    )
+
+
+def _result(file: str, parsed: ParsedFile, relative: PurePath, options: StubOptions) -> StubResult:
+    from forge_stubs.detect import find_placeholders
+
+    language = parsed.language.name
     findings = find_placeholders(parsed.tree, parsed.source, language, relative, options)
     return StubResult(
         type=CHECK_TYPE,
