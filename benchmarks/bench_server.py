@@ -17,16 +17,11 @@ small project is well under a millisecond).
 - validate_plan of a 1,000-module plan (median of 10 calls; target 40 ms);
 - 8 concurrent validate calls each running ``sleep 1`` (must overlap).
 
-``--only SECTION`` (repeatable) runs only those sections: ``warm`` (warm
-validate), ``readonly``, ``recall``, ``plan``, ``concurrent``; the floor is
-always measured. ``--calls N`` sets the calls per warm-validate median.
-
 The MCP cold start is measured by ``benchmarks/cold_start.py``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -112,10 +107,7 @@ async def _floor_ms(scratch: Path) -> float:
         return await _median_ms(client, "echo", {"text": "hello"}, 30)
 
 
-SECTIONS = ("warm", "readonly", "recall", "plan", "concurrent")
-
-
-async def main(sections: tuple[str, ...], calls: int) -> None:
+async def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         project, home = Path(scratch) / "project", Path(scratch) / "home"
         _prepare(project)
@@ -124,75 +116,58 @@ async def main(sections: tuple[str, ...], calls: int) -> None:
         async with Client(_params(project, home)) as client:
             tools = await client.list_tools()
             assert len(tools.tools) == 7
-            if "warm" in sections:
-                for suffix in ("py", "js", "ts"):
-                    files = [f"src/mod_{i}.{suffix}" for i in range(100)]
-                    arguments = {"moduleId": f"bench-{suffix}", "runId": "bench", "files": files}
-                    await client.call_tool("validate", arguments)  # warm up caches
-                    ms = await _median_ms(client, "validate", arguments, calls)
-                    lines.append(
-                        f"warm validate, 100 .{suffix} files:            {ms:6.1f} ms "
-                        "(target <= 50 ms)"
-                    )
-            if "readonly" in sections:
-                for tool, arguments in (
-                    (
-                        "iteration_state",
-                        {"moduleId": "bench-py", "action": "get", "runId": "bench"},
-                    ),
-                    ("forge_logs", {"runId": "bench", "limit": 1}),
-                    ("session_state", {"action": "list"}),
-                ):
-                    await client.call_tool(tool, arguments)
-                    ms = await _median_ms(client, tool, arguments, 30)
-                    lines.append(
-                        f"{tool + ' (read-only)':43} {ms:6.2f} ms = floor + {ms - floor:5.2f} ms "
-                        "(target: floor + 5 ms)"
-                    )
-            if "recall" in sections:
-                await client.call_tool("memory_recall", {"query": "warm"})
-                recall = await _median_ms(
-                    client, "memory_recall", {"query": "alembic postgres migration"}, 20
-                )
+            for suffix in ("py", "js", "ts"):
+                files = [f"src/mod_{i}.{suffix}" for i in range(100)]
+                arguments = {"moduleId": f"bench-{suffix}", "runId": "bench", "files": files}
+                await client.call_tool("validate", arguments)  # warm up caches
+                ms = await _median_ms(client, "validate", arguments, 20)
                 lines.append(
-                    f"memory_recall over 10,000 entries:          {recall:6.1f} ms (target <= 10 ms "
-                    f"beyond the floor: {recall - floor:5.1f} ms)"
+                    f"warm validate, 100 .{suffix} files:            {ms:6.1f} ms (target <= 50 ms)"
                 )
-            if "plan" in sections:
-                plan = {"planPath": ".forge/plans/big.json"}
-                await client.call_tool("validate_plan", plan)
-                plan_ms = await _median_ms(client, "validate_plan", plan, 10)
+            for tool, arguments in (
+                ("iteration_state", {"moduleId": "bench-py", "action": "get", "runId": "bench"}),
+                ("forge_logs", {"runId": "bench", "limit": 1}),
+                ("session_state", {"action": "list"}),
+            ):
+                await client.call_tool(tool, arguments)
+                ms = await _median_ms(client, tool, arguments, 30)
                 lines.append(
-                    f"validate_plan, 1,000 modules:               {plan_ms:6.1f} ms "
-                    "(target <= 40 ms)"
+                    f"{tool + ' (read-only)':43} {ms:6.2f} ms = floor + {ms - floor:5.2f} ms "
+                    "(target: floor + 5 ms)"
                 )
-            if "concurrent" in sections:
+            await client.call_tool("memory_recall", {"query": "warm"})
+            recall = await _median_ms(
+                client, "memory_recall", {"query": "alembic postgres migration"}, 20
+            )
+            lines.append(
+                f"memory_recall over 10,000 entries:          {recall:6.1f} ms (target <= 10 ms "
+                f"beyond the floor: {recall - floor:5.1f} ms)"
+            )
+            plan = {"planPath": ".forge/plans/big.json"}
+            await client.call_tool("validate_plan", plan)
+            plan_ms = await _median_ms(client, "validate_plan", plan, 10)
+            lines.append(
+                f"validate_plan, 1,000 modules:               {plan_ms:6.1f} ms (target <= 40 ms)"
+            )
 
-                async def one(i: int) -> None:
-                    result = await client.call_tool(
-                        "validate", {"moduleId": f"sleep{i}", "commands": ["sleep 1"]}
-                    )
-                    assert not result.is_error
-
-                started = time.perf_counter()
-                async with anyio.create_task_group() as group:
-                    for i in range(8):
-                        group.start_soon(one, i)
-                concurrent = time.perf_counter() - started
-                lines.append(
-                    f"8 concurrent validate, each 'sleep 1':      {concurrent:6.2f} s "
-                    "(target < 2.5 s)"
+            async def one(i: int) -> None:
+                result = await client.call_tool(
+                    "validate", {"moduleId": f"sleep{i}", "commands": ["sleep 1"]}
                 )
+                assert not result.is_error
+
+            started = time.perf_counter()
+            async with anyio.create_task_group() as group:
+                for i in range(8):
+                    group.start_soon(one, i)
+            concurrent = time.perf_counter() - started
+            lines.append(
+                f"8 concurrent validate, each 'sleep 1':      {concurrent:6.2f} s (target < 2.5 s)"
+            )
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     print("\n".join(lines))
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--only", action="append", choices=SECTIONS, help="run only this section (repeatable)"
-    )
-    parser.add_argument("--calls", type=int, default=20, help="calls per warm-validate median")
-    args = parser.parse_args()
-    anyio.run(main, tuple(args.only or SECTIONS), args.calls)
+    anyio.run(main)
