@@ -138,9 +138,11 @@ class ContractAnalyzer:
         key = self.real(path)
         if key not in self._imports:
             parsed, extractor = self._require(key)
+            # What a file imports depends on its source alone: kept with its tree.
+            # Where each import leads depends on other files: resolved per call.
+            refs = parsed.derived(("contract_check", "imports"), lambda: extractor.imports(parsed))
             self._imports[key] = [
-                (ref, self.resolve(extractor, ref.specifier, key))
-                for ref in extractor.imports(parsed)
+                (ref, self.resolve(extractor, ref.specifier, key)) for ref in refs
             ]
         return self._imports[key]
 

@@ -53,8 +53,12 @@ class Workspace:
         # Every check asks for the same files: build each path once per call.
         found = self._resolved.get(file)
         if found is None:
-            path = Path(file).expanduser()
-            found = self._resolved[file] = path if path.is_absolute() else self.cwd / path
+            if file.startswith(("~", "/")):
+                path = Path(file).expanduser()
+                found = path if path.is_absolute() else self.cwd / path
+            else:  # cwd / file, in one Path instead of three
+                found = Path(self._cwd_prefix + file)
+            self._resolved[file] = found
         return found
 
     def display(self, path: Path) -> str:

@@ -85,7 +85,7 @@ def _check_parsed(
     # Kept with the tree while the file is unchanged: the result depends on
     # nothing else than what the key holds.
     return parsed.derived(
-        (PLUGIN_NAME, file, relative, options),
+        (PLUGIN_NAME, file, relative, options.identity),
         lambda: _result(file, parsed, PurePath(relative), options),
     )
 
