@@ -20,8 +20,21 @@ from pathlib import Path
 import pytest
 from forge_testing import forge_executable
 
-NPM_PACKAGES = ["express", "got", "zod", "ky"]
-PYPI_PACKAGES = ["click", "httpx", "requests"]
+NPM_PACKAGES = ["express", "got", "zod", "ky", "axios", "yargs", "lodash-es", "@trpc/server"]
+PYPI_PACKAGES = [
+    *("click", "httpx", "requests", "attrs", "jinja2", "starlette", "pluggy", "packaging"),
+    "flask==3.1.3",
+]
+
+#: Contract failures that are right, by package: the code really is broken there.
+DEFENDED = {
+    # A test fixture of flask's that still imports flask.Module, removed in Flask 1.0;
+    # the tests only use its folder as a path, never import it.
+    "flask==3.1.3": [
+        "src/flask/__init__.py -> tests/test_apps/subdomaintestmodule/__init__.py: "
+        "1 name imported from src/flask/__init__.py is not exported: Module"
+    ],
+}
 SOURCES = {".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx"}
 
 
@@ -89,4 +102,4 @@ def test_a_popular_package_has_no_contract_failure(
     contracts = [result for result in results if result["type"] == "contract_check"]
     assert contracts, f"{name}: no contract was checked"
     failures = [f"{r['target']}: {r['message']}" for r in contracts if not r["passed"]]
-    assert failures == []
+    assert failures == DEFENDED.get(name, [])

@@ -49,6 +49,8 @@ class _Module:
     all_dynamic: bool = False
     open_reason: str | None = None
     getattr_node: Node | None = None
+    #: A ``.pyi`` file: its bare annotations (``__author__: str``) declare names.
+    stub: bool = False
 
 
 def _strings(node: Node | None, source: bytes) -> list[str] | None:
@@ -86,7 +88,7 @@ def target_names(node: Node | None, source: bytes) -> list[str]:
 
 def exports(parsed: ParsedSource) -> ExportSet:
     """Top-level bindings, star re-exports, ``__all__`` and a package's submodules."""
-    module = _Module()
+    module = _Module(stub=parsed.path.suffix == ".pyi")
     root = parsed.tree.root_node
     _bind(root, parsed.source, module)
     if module.getattr_node is not None:
@@ -162,13 +164,22 @@ def _compound(stmt: Node, source: bytes, module: _Module) -> None:
 def _expression(node: Node, source: bytes, module: _Module) -> None:
     if node.type == "assignment":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if right is None:  # a bare annotation (`x: int`) binds nothing
+        if right is None:  # a bare annotation (`x: int`) binds nothing, but declares in a stub
+            if module.stub:
+                module.names.update(target_names(left, source))
             return
         names = target_names(left, source)
         module.names.update(names)
         if names == ["__all__"]:
             module.all_names = _strings(right, source)
             module.all_dynamic = module.all_names is None
+        if "__getattr__" in names and module.open_reason is None:
+            # attrs binds ``__getattr__ = _make_getattr(__name__)``: whatever it
+            # answers, no literal says.
+            line = node.start_point[0] + 1
+            module.open_reason = (
+                f"line {line}: a module-level __getattr__ makes the exports unknowable"
+            )
         if right.type == "assignment":  # a = b = value
             _expression(right, source, module)
     elif node.type == "augmented_assignment":

@@ -112,13 +112,55 @@ MODULE_ATTRIBUTES = frozenset(dir(types.ModuleType("_"))) | {
 
 
 def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedName]:
-    """The first link of each attribute chain, as a name taken from the module."""
+    """The first link of each attribute chain, as a name taken from the module.
+
+    Not a name taken: one the file sets or deletes (``tags._glibc_version = []``
+    in packaging's tests), and one read where the file expects it to be missing
+    (``with pytest.raises(AttributeError): pluggy.nope``).
+    """
     found = []
     for chain in chains:
         name = node_text(chain[0], source)
-        if name not in MODULE_ATTRIBUTES:
-            found.append(imported(chain[0], source, name))
+        use = chain[0].parent
+        if (
+            name in MODULE_ATTRIBUTES
+            or use is None
+            or _stored(use)
+            or _expects_failure(use, source)
+        ):
+            continue
+        found.append(imported(chain[0], source, name))
     return found
+
+
+def _stored(node: Node) -> bool:
+    """Whether ``node`` is a target of ``=`` (or of ``del``): it binds, it does not read."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in {"pattern_list", "tuple_pattern", "list_pattern"}:
+        child, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "assignment":
+        return parent.child_by_field_name("left") == child
+    return parent.type == "delete_statement"
+
+
+#: Context managers that expect their body to fail: a missing name there is the test.
+_EXPECTS_FAILURE = ("raises(", "assertRaises(", "assertRaisesRegex(")
+
+
+def _expects_failure(node: Node, source: bytes) -> bool:
+    """Whether ``node`` sits in the body of ``with pytest.raises(...)`` or ``assertRaises``."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "with_statement" and parent.child_by_field_name("body") == child:
+            clause = next((c for c in parent.named_children if c.type == "with_clause"), None)
+            if clause is not None and any(
+                marker in node_text(clause, source) for marker in _EXPECTS_FAILURE
+            ):
+                return True
+        child, parent = parent, parent.parent
+    return False
 
 
 class _Chains:

@@ -36,11 +36,11 @@ def resolve(specifier: str, importer: Path, root: Path) -> Path | None:
         base = importer.parent
         for _ in range(level - 1):
             base = base.parent
-        return _module_file(str(base), parts)
+        return _module_file(str(base), parts, stub=importer.suffix == ".pyi")
     if not parts:
         return None
     for start in _search_roots(importer, root):
-        found = _module_file(start, parts)
+        found = _module_file(start, parts, stub=importer.suffix == ".pyi")
         if found is not None:
             return found
     return None
@@ -100,7 +100,12 @@ def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | No
     return f"package '{top}' is not installed or declared{did_you_mean(candidates)}"
 
 
-def _module_file(base: str, parts: list[str]) -> Path | None:
+def _module_file(base: str, parts: list[str], *, stub: bool = False) -> Path | None:
+    """The file ``parts`` names under ``base``: its source first, or its stub first for a stub.
+
+    A stub (``.pyi``) importer is read by type checkers only, and they prefer
+    the stub beside a source: attrs' stubs import aliases only stubs define.
+    """
     if not parts:
         found = [os.path.join(base, name) for name in INIT_NAMES]
     else:
@@ -111,6 +116,10 @@ def _module_file(base: str, parts: list[str]) -> Path | None:
             return None
         stem = os.path.join(folder, parts[-1])
         found = [stem + ".py", stem + "/__init__.py", stem + ".pyi", stem + "/__init__.pyi"]
+    if stub:
+        found = [name for name in found if name.endswith(".pyi")] + [
+            name for name in found if name.endswith(".py")
+        ]
     for candidate in found:
         if os.path.isfile(candidate):
             return Path(candidate)

@@ -475,3 +475,70 @@ def test_a_plugin_extractor_diagnoses_its_imports_and_its_bug_costs_its_file(
         ),
     ]
     assert [(p.path, p.line, p.column) for p in results[1].locations] == [("a.kv", 1, 1)]
+
+
+def test_a_stub_importer_is_judged_against_the_stubs_beside_the_source(project: Path) -> None:
+    # attrs ships attr/ and attrs/ with a .pyi beside each .py: the stubs import
+    # type aliases from each other that only the stubs define. A type checker
+    # reads the .pyi, so forge must too when the importer is itself a stub.
+    write(
+        project,
+        {
+            "src/attr/__init__.py": "from ._make import attrib\n",
+            "src/attr/_make.py": "def attrib(): return 1\n",
+            "src/attr/__init__.pyi": (
+                "__author__: str\n_EqOrderType = bool\ndef attrib() -> int: ...\n"
+                "from attrs import _ValidatorType\n"
+            ),
+            "src/attrs/__init__.py": "from attr import attrib\n",
+            "src/attrs/__init__.pyi": (
+                "from attr import __author__ as __author__\nfrom attr import _EqOrderType\n"
+                "_ValidatorType = int\n"
+            ),
+        },
+    )
+    results = contract_results(
+        engine(project),
+        files=["src/attr/__init__.pyi", "src/attrs/__init__.pyi", "src/attrs/__init__.py"],
+    )
+    assert results, "no contract was checked"
+    assert [r.message for r in results if not r.passed] == []
+    # A source importer still meets the source: the runtime import is what fails ...
+    write(
+        project,
+        {
+            "src/attr/__init__.py": "from ._make import attrib\n",
+            "src/attrs/__init__.py": "from attr import _EqOrderType\n",
+        },
+    )
+    results = contract_results(engine(project), files=["src/attrs/__init__.py"])
+    assert [r.passed for r in results] == [False]
+    # ... unless the source binds a module __getattr__, which may answer any name.
+    write(project, {"src/attr/__init__.py": "__getattr__ = _make_getattr(__name__)\n"})
+    results = contract_results(engine(project), files=["src/attrs/__init__.py"])
+    assert [r.passed for r in results] == [True]
+
+
+def test_module_attributes_set_or_expected_missing_are_not_taken(project: Path) -> None:
+    # packaging's tests reset tags._glibc_version; pluggy's expect pluggy.nope to raise.
+    write(
+        project,
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/tags.py": "def sys_tags(): return []\n",
+            "tests/test_tags.py": (
+                "import pytest\nfrom pkg import tags\n\n\ndef test_reset():\n"
+                "    tags._glibc_version = []\n    tags.cache, other = {}, 1\n    del tags.gone\n\n\n"
+                "def test_missing():\n    with pytest.raises(AttributeError):\n        tags.nope\n"
+                "    tags.sys_tags()\n"
+            ),
+        },
+    )
+    results = contract_results(engine(project), files=["tests/test_tags.py"])
+    assert results and [r.message for r in results if not r.passed] == []
+    # A read outside those places is still judged.
+    write(project, {"tests/test_tags.py": "from pkg import tags\n\nprint(tags._glibc_version)\n"})
+    results = contract_results(engine(project), files=["tests/test_tags.py"])
+    assert [r.message for r in results if not r.passed] == [
+        "1 name imported from src/pkg/tags.py is not exported: _glibc_version"
+    ]

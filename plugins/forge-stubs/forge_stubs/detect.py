@@ -29,13 +29,37 @@ RULES = {
 DECLARATION_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
 
 
+#: Build output: a bundler wrote it (Babel's helpers, a types-only module compiled
+#: to an empty file), no worker; the sources it came from are what to check.
+MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
+BUILD_FOLDERS = frozenset({"dist"})
+
+
 def is_declaration_file(path: PurePath) -> bool:
     """True for ``.pyi`` and ``.d.ts`` files, which are never checked."""
     return path.name.lower().endswith(DECLARATION_SUFFIXES)
 
 
+def is_build_output(path: PurePath) -> bool:
+    """True for ``*.min.js`` bundles and files under ``dist/`` (``path`` relative to the project)."""
+    return path.name.lower().endswith(MINIFIED_SUFFIXES) or not BUILD_FOLDERS.isdisjoint(
+        path.parts[:-1]
+    )
+
+
+def extended_classes(tree: Tree, source: bytes, language: str) -> frozenset[str]:
+    """The names of the classes one file's classes extend (``class Flask(App)`` gives ``App``)."""
+    names: frozenset[str] = RULES[language].extended_classes(Source(source, tree))
+    return names
+
+
 def find_placeholders(
-    tree: Tree, source: bytes, language: str, path: PurePath, options: StubOptions
+    tree: Tree,
+    source: bytes,
+    language: str,
+    path: PurePath,
+    options: StubOptions,
+    extended: frozenset[str] = frozenset(),
 ) -> list[StubFinding]:
     """Every placeholder in one file, in source order.
 
@@ -47,13 +71,16 @@ def find_placeholders(
         depend on it (``__init__.py`` is never an empty module; test code has
         fakes and hooks that are empty on purpose).
     :param options: what to look for and what to leave alone.
+    :param extended: classes other files extend (:func:`extended_classes`): their
+        empty and not-implemented methods are default hooks, as for classes this
+        file extends.
     """
     rules = RULES[language]
     src = Source(source, tree)
     comments = src.captures("comments", "comment")
     findings: list[StubFinding] = []
     flagged_rows: set[int] = set()
-    functions = rules.functions(src, options, path)
+    functions = rules.functions(src, options, path, extended)
     for function in functions:
         if function.placeholder is None or _marked_intentional(src, function, comments, options):
             continue
@@ -62,8 +89,14 @@ def find_placeholders(
             continue
         findings.append(_finding(src, node.start_byte, function.name, kind))
         flagged_rows.update(rows(function.node))
-    for comment in comments:
-        offset = marker_in_comment(src.text(comment), options)
+    for index, comment in enumerate(comments):
+        following = comments[index + 1] if index + 1 < len(comments) else None
+        next_line = (
+            src.text(following)
+            if following is not None and following.start_point.row == comment.end_point.row + 1
+            else None
+        )
+        offset = marker_in_comment(src.text(comment), options, next_line)
         if offset is None or comment.start_point.row in flagged_rows:
             continue  # a comment inside a flagged function adds nothing
         start = comment.start_byte + len(src.text(comment)[:offset].encode("utf-8"))

@@ -116,17 +116,26 @@ _NOTHING_TO_RELEASE = frozenset(
 
 #: Folder names and file-name patterns of test code.
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"})
+#: Folders of stand-ins for something real (yargs' ``platform-shims/``, ``__mocks__/``):
+#: their empty bodies are what they stand in with.
+_STAND_IN_FOLDER = re.compile(
+    r"(?:.*[-_])?(?:shims?|polyfills?|mocks?|__mocks__|fakes?|stubs)", re.IGNORECASE
+)
 _TEST_FILE = re.compile(
     r"(?:test_.*\.py|.*_test\.py|conftest\.py|.*[._-](?:test|spec)\.[cm]?[jt]sx?)", re.IGNORECASE
 )
 
 
-def marker_in_comment(comment: str, options: StubOptions) -> int | None:
+def marker_in_comment(
+    comment: str, options: StubOptions, next_line: str | None = None
+) -> int | None:
     """Character offset of the marker that makes ``comment`` a finding, or None.
 
     With ``marker_scope = "implementation"``, the text after the marker must
     ask for code ("implement this", "stub", "fill in") or say nothing at all
-    (a bare ``TODO``); ``"all"`` counts every marker.
+    (a bare ``TODO``); ``"all"`` counts every marker. A marker that ends its
+    line is read with ``next_line``, the comment on the line below if any
+    (``// FIXME:`` then ``// - the generics here are probably unnecessary``).
     """
     pattern = _marker_pattern(options.markers)
     if pattern is None:
@@ -138,7 +147,10 @@ def marker_in_comment(comment: str, options: StubOptions) -> int | None:
             continue  # commented-out code's 'XXX', or `@ts-expect-error FIXME`
         if options.marker_scope == "all":
             return match.start()
-        after = comment[match.end() :].split("\n", 1)[0].removesuffix("*/")
+        after, *below = comment[match.end() :].split("\n", 2)[:2]
+        after = after.removesuffix("*/")
+        if _BARE.fullmatch(after) and (below or next_line is not None):
+            after = below[0].removesuffix("*/") if below else str(next_line)
         if _ASKS.search(after) or _BARE.fullmatch(after):
             return match.start()
     return None
@@ -148,6 +160,17 @@ def is_intentional(comment: str, options: StubOptions) -> bool:
     """True when a comment or docstring marks a placeholder as deliberate ("does nothing")."""
     folded = " ".join(comment.split()).casefold()  # a docstring may break a phrase across lines
     return any(marker.casefold() in folded for marker in options.intentional)
+
+
+#: A docstring that opens by declining the work: "Don't write.", "Do not visit ...".
+_DECLINES = re.compile(
+    r"""[rRbBuU]*(?:'{3}|"{3}|'|")\s*(?:don'?t|do\s+not|never)\b""", re.IGNORECASE
+)
+
+
+def declines(docstring: str) -> bool:
+    """True when a docstring opens by declining: ``\"\"\"Don't write.\"\"\"``."""
+    return _DECLINES.match(docstring) is not None
 
 
 def says_abstract(message: str) -> bool:
@@ -179,6 +202,11 @@ def is_test_file(path: PurePath) -> bool:
     return _TEST_FILE.fullmatch(path.name) is not None or any(
         part.lower() in _TEST_FOLDERS for part in path.parts[:-1]
     )
+
+
+def stands_in(path: PurePath) -> bool:
+    """True for files under a folder of stand-ins: ``shims/``, ``polyfills/``, ``mocks/``, ``stubs/``."""
+    return any(_STAND_IN_FOLDER.fullmatch(part) for part in path.parts[:-1])
 
 
 def empty_by_name(name: str) -> bool:

@@ -36,6 +36,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    stands_in,
 )
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
@@ -58,9 +59,16 @@ _FUNCTIONS = {
 }
 
 
-def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
-    """Every function of the file with a body, with its placeholder body if it has one."""
-    facts = FileFacts(test_file=is_test_file(path), extended=_extended_classes(src))
+def functions(
+    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+) -> list[Function]:
+    """Every function of the file with a body, with its placeholder body if it has one.
+
+    ``extended`` names classes other files extend, beside those this file extends.
+    """
+    facts = FileFacts(
+        test_file=is_test_file(path) or stands_in(path), extended=extended_classes(src) | extended
+    )
     found = []
     for match in src.matches("javascript"):
         node, body = match["function"], match["body"]
@@ -88,7 +96,80 @@ def _deliberate(
         or ignores_its_parameters(_parameter_names(src, node))
         or _stored_value(src, node)
         or _parameter_properties_only(node, name)
+        or _constructor_of_a_prototype(src, name)
+        or _overrides_a_sibling(src, node)
+        or _in_fallback_object(src, node)
     )
+
+
+def _constructor_of_a_prototype(src: Source, name: str) -> bool:
+    """An empty constructor the file builds on: ``F.prototype = ...`` or ``new F``.
+
+    Babel's ``function Generator() {}``, lodash's ``function object() {}``.
+    """
+    own = re.escape(name.rsplit(".", 1)[-1])
+    pattern = re.compile(rf"(?<![\w$.]){own}\.prototype\b|\bnew\s+{own}(?![\w$])")
+    return pattern.search(src.text(src.tree.root_node)) is not None
+
+
+def _overrides_a_sibling(src: Source, node: Node) -> bool:
+    """A subclass's empty method that another class of the file defines: it turns that off.
+
+    hono's ``LatticeV2Processor extends EventProcessor`` has ``getCookies() {}``.
+    """
+    body = node.parent if node.type == "method_definition" else None
+    cls = body.parent if body is not None else None
+    name = node.child_by_field_name("name")
+    if cls is None or cls.type not in _CLASSES or name is None:
+        return False
+    if not any(child.type == "class_heritage" for child in cls.children):
+        return False
+    stack = [src.tree.root_node]
+    while stack:
+        other = stack.pop()
+        stack.extend(other.named_children)
+        if other.type not in _CLASSES or other == cls:
+            continue
+        other_body = other.child_by_field_name("body")
+        for member in other_body.named_children if other_body is not None else []:
+            member_name = member.child_by_field_name("name")
+            if member_name is not None and src.text(member_name) == src.text(name):
+                return True
+    return False
+
+
+def _in_fallback_object(src: Source, node: Node) -> bool:
+    """A member of the no-op side of ``ready ? {real members} : {no-op members}``.
+
+    axios' cookie helpers give environments without cookies ``{write() {}, ...}``:
+    the other branch of the conditional implements the same member for real.
+    """
+    member = node.parent if node.parent is not None and node.parent.type == "pair" else node
+    key = member.child_by_field_name("key" if member.type == "pair" else "name")
+    own_object = member.parent
+    branch = own_object
+    while (
+        branch is not None
+        and branch.parent is not None
+        and (branch.parent.type == "parenthesized_expression")
+    ):
+        branch = branch.parent
+    conditional = branch.parent if branch is not None else None
+    if key is None or own_object is None or own_object.type != "object" or conditional is None:
+        return False
+    if conditional.type != "ternary_expression":
+        return False
+    sides = [conditional.child_by_field_name(f) for f in ("consequence", "alternative")]
+    other = next((side for side in sides if side is not None and side != branch), None)
+    while other is not None and other.type == "parenthesized_expression":
+        other = other.named_children[0] if other.named_children else None
+    if other is None or other.type != "object":
+        return False
+    for sibling in other.named_children:
+        sibling_key = sibling.child_by_field_name("key" if sibling.type == "pair" else "name")
+        if sibling_key is not None and src.text(sibling_key) == src.text(key):
+            return True
+    return False
 
 
 def is_empty_module(src: Source) -> Node | None:
@@ -191,7 +272,8 @@ def _stored_value(src: Source, node: Node) -> bool:
     if parent is None or parent.type != "assignment_expression":
         return False
     left = parent.child_by_field_name("left")
-    if left is not None and src.text(left).startswith("this."):
+    # `onResult = () => {}` rebinds a callback; work left undone would be declared.
+    if left is not None and (left.type == "identifier" or src.text(left).startswith("this.")):
         return True
     outer = parent.parent
     while outer is not None and outer.type == "parenthesized_expression":
@@ -222,7 +304,8 @@ def _parameter_names(src: Source, node: Node) -> list[str]:
     return names
 
 
-def _extended_classes(src: Source) -> frozenset[str]:
+def extended_classes(src: Source) -> frozenset[str]:
+    """The last names of the classes this file's classes extend."""
     names: set[str] = set()
     for heritage in src.captures("classes", "heritage"):
         names.update(name.rsplit(".", 1)[-1] for name in _EXTENDS.findall(src.text(heritage)))

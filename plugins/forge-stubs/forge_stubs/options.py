@@ -80,6 +80,8 @@ class StubOptions(BaseModel):
             "intentionally left empty",
             "intentionally blank",
             "no-op",
+            "noop",
+            "no operation",
             "does nothing",
             "do nothing",
             "nothing to do",

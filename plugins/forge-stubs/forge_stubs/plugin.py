@@ -8,6 +8,7 @@ workspace's options and parse cache.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from functools import partial
 from pathlib import Path, PurePath
 
 from forge import hookimpl
@@ -40,18 +41,24 @@ def is_ignored(file: str, path: Path, workspace: Workspace, options: StubOptions
     return any(fnmatchcase(name, pattern) for pattern in options.ignore for name in names)
 
 
-def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubResult | None:
+def check_file(
+    file: str,
+    workspace: Workspace,
+    options: StubOptions,
+    extended: frozenset[str] = frozenset(),
+) -> StubResult | None:
     """``stub_check``'s result for one listed file; None when the check does not apply to it.
 
     It does not apply to ignored files, declaration files (``.pyi``, ``.d.ts``),
-    files of other languages, and files forge could not parse (missing, binary,
-    too large: ``file_check`` and ``syntax_check`` say so).
+    build output (``*.min.js``, ``dist/``), files of other languages, and files forge could not parse
+    (missing, binary, too large: ``file_check`` and ``syntax_check`` say so).
+    ``extended`` names the classes the other listed files extend.
     """
     path = workspace.resolve(file)
     if is_ignored(file, path, workspace, options):
         return None
     try:
-        return _check_parsed(file, path, workspace, options)
+        return _check_parsed(file, path, workspace, options, extended)
     except Exception as exc:  # one strange file must not cost the other files their results
         reason = " ".join(str(exc).split())[:300]
         return StubResult(
@@ -65,14 +72,14 @@ def check_file(file: str, workspace: Workspace, options: StubOptions) -> StubRes
         )
 
 
-def _check_parsed(
-    file: str, path: Path, workspace: Workspace, options: StubOptions
-) -> StubResult | None:
+def _parsed(path: Path, workspace: Workspace) -> ParsedFile | None:
+    """The file's tree when the check applies to it: a source file of a language with rules."""
     # Imported here, not at module level: forge imports every plugin to list
     # it, and listing must not load tree-sitter.
-    from forge_stubs.detect import RULES, is_declaration_file
+    from forge_stubs.detect import RULES, is_build_output, is_declaration_file
 
-    if is_declaration_file(path):
+    # Relative to the project: a checkout under ~/dist/ is not all build output.
+    if is_declaration_file(path) or is_build_output(PurePath(workspace.display(path))):
         return None
     try:
         parsed = workspace.parse(path)
@@ -80,21 +87,57 @@ def _check_parsed(
         return None
     if parsed is None or parsed.language.name not in RULES:
         return None
+    return parsed
+
+
+def extended_in(files: list[str], workspace: Workspace) -> frozenset[str]:
+    """The classes the listed files' classes extend: a base in one file, its subclass in another."""
+
+    names: set[str] = set()
+    for file in files:
+        try:
+            parsed = _parsed(workspace.resolve(file), workspace)
+            if parsed is not None:
+                names |= parsed.derived((PLUGIN_NAME, "extended"), partial(_extended, parsed))
+        except Exception:  # the file's own result reports what is wrong with it
+            continue
+    return frozenset(names)
+
+
+def _extended(parsed: ParsedFile) -> frozenset[str]:
+    """The classes ``parsed``'s classes extend (kept with its tree: its source says it all)."""
+    from forge_stubs.detect import extended_classes
+
+    return frozenset(extended_classes(parsed.tree, parsed.source, parsed.language.name))
+
+
+def _check_parsed(
+    file: str, path: Path, workspace: Workspace, options: StubOptions, extended: frozenset[str]
+) -> StubResult | None:
+    parsed = _parsed(path, workspace)
+    if parsed is None:
+        return None
     # Relative to the project: a checkout under ~/tests/ is not all test code.
     relative = workspace.display(path)
     # Kept with the tree while the file is unchanged: the result depends on
     # nothing else than what the key holds.
     return parsed.derived(
-        (PLUGIN_NAME, file, relative, options.identity),
-        lambda: _result(file, parsed, PurePath(relative), options),
+        (PLUGIN_NAME, file, relative, options.identity, extended),
+        lambda: _result(file, parsed, PurePath(relative), options, extended),
     )
 
 
-def _result(file: str, parsed: ParsedFile, relative: PurePath, options: StubOptions) -> StubResult:
+def _result(
+    file: str,
+    parsed: ParsedFile,
+    relative: PurePath,
+    options: StubOptions,
+    extended: frozenset[str],
+) -> StubResult:
     from forge_stubs.detect import find_placeholders
 
     language = parsed.language.name
-    findings = find_placeholders(parsed.tree, parsed.source, language, relative, options)
+    findings = find_placeholders(parsed.tree, parsed.source, language, relative, options, extended)
     return StubResult(
         type=CHECK_TYPE,
         target=file,
@@ -155,5 +198,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Stu
         return [
             StubResult(type=CHECK_TYPE, target=source, passed=False, message=f"bad options: {exc}")
         ]
-    results = (check_file(file, workspace, options) for file in dict.fromkeys(request.files))
+    files = list(dict.fromkeys(request.files))
+    extended = extended_in(files, workspace)
+    results = (check_file(file, workspace, options, extended) for file in files)
     return [result for result in results if result is not None]

@@ -29,6 +29,7 @@ from forge_stubs.functions import (
     FileFacts,
     Function,
     Placeholder,
+    declines,
     empty_by_name,
     ignores_its_parameters,
     is_intentional,
@@ -36,6 +37,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    stands_in,
 )
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
@@ -49,11 +51,16 @@ _LITERALS = {"integer", "float", "string", "concatenated_string", "true", "false
 _CONTAINERS = {"list", "tuple", "set", "dictionary", "pair", "parenthesized_expression"}
 
 
-def functions(src: Source, options: StubOptions, path: PurePath) -> list[Function]:
-    """Every function and method of the file, with its placeholder body if it has one."""
+def functions(
+    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+) -> list[Function]:
+    """Every function and method of the file, with its placeholder body if it has one.
+
+    ``extended`` names classes other files extend, beside those this file extends.
+    """
     facts = FileFacts(
-        test_file=is_test_file(path),
-        extended=_extended_classes(src),
+        test_file=is_test_file(path) or stands_in(path),
+        extended=extended_classes(src) | extended,
         declaring_decorators=_hookspec_markers(src),
     )
     found = []
@@ -111,10 +118,77 @@ def _deliberate(
         return True
     if placeholder[0] in {"not_implemented", "hardcoded_return"}:
         return False
-    if empty_by_name(own) or ignores_its_parameters(_parameter_names(src, node, cls)):
+    parameters = _parameter_names(src, node, cls)
+    if empty_by_name(own) or ignores_its_parameters(parameters):
+        return True
+    if _is_dunder(own) and not parameters:
+        return True  # __init__(self) or __aenter__(self): nothing was given to do anything with
+    if cls is not None and (_handed_over(src, own) or _overrides_a_sibling(src, cls, own)):
+        return True
+    if _default_for_a_parameter(src, node, own):
         return True
     docstring = _docstring(node)
-    return docstring is not None and is_intentional(src.text(docstring), options)
+    return docstring is not None and (
+        is_intentional(src.text(docstring), options) or declines(src.text(docstring))
+    )
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _handed_over(src: Source, method: str) -> bool:
+    """A method the file hands over as a callback (``{"on_end": self.on_end}``) and never calls."""
+    uses = re.findall(rf"\bself\.{re.escape(method)}\b(\s*\()?", src.text(src.tree.root_node))
+    return bool(uses) and not any(uses)
+
+
+def _overrides_a_sibling(src: Source, cls: Node, method: str) -> bool:
+    """A subclass's empty method that another class of the file defines: it turns that off.
+
+    Jinja's ``FrameSymbolVisitor.visit_Block`` ("Stop visiting at blocks")
+    answers a name ``RootVisitor`` and ``CodeGenerator`` define for real.
+    """
+    if not _base_names(src, cls):
+        return False
+    stack = [src.tree.root_node]
+    while stack:
+        current = stack.pop()
+        if (
+            current.type == "class_definition"
+            and current != cls
+            and method in _members(src, current)
+        ):
+            return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _members(src: Source, cls: Node) -> set[str]:
+    """The names a class body binds: its methods and its assignments (``visit_Block = f``)."""
+    body = cls.child_by_field_name("body")
+    names: set[str] = set()
+    for member in body.named_children if body is not None else []:
+        if member.type == "decorated_definition":
+            member = member.child_by_field_name("definition") or member
+        if member.type == "function_definition":
+            names.add(_own_name(src, member))
+        elif member.type == "expression_statement" and member.named_children:
+            assignment = member.named_children[0]
+            while assignment.type == "assignment":
+                left = assignment.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    names.add(src.text(left))
+                assignment = assignment.child_by_field_name("right") or left or assignment
+    return names
+
+
+def _default_for_a_parameter(src: Source, node: Node, name: str) -> bool:
+    """A nested function bound to a parameter's name: the default of an optional callback."""
+    current = node.parent
+    while current is not None and current.type != "function_definition":
+        current = current.parent
+    return current is not None and name in _parameter_names(src, current, None)
 
 
 def _docstring(node: Node) -> Node | None:
@@ -258,7 +332,8 @@ def _base_names(src: Source, cls: Node) -> list[str]:
     return names
 
 
-def _extended_classes(src: Source) -> frozenset[str]:
+def extended_classes(src: Source) -> frozenset[str]:
+    """The last names of the classes this file's classes extend."""
     names: set[str] = set()
     stack = [src.tree.root_node]
     while stack:

@@ -275,3 +275,37 @@ def test_a_result_kept_between_calls_follows_edits_and_options(
     make_file("a.py", "def greet(name):\n    ...\n ")  # same size, same second
     assert findings() == ["ellipsis"]
     assert engine.parse_cache.parses == 2
+
+
+def test_a_base_extended_in_another_listed_file_keeps_its_abstract_methods(
+    project: Path, make_file: MakeFile
+) -> None:
+    # Flask: sansio's App raises NotImplementedError where flask.app.Flask overrides.
+    make_file(
+        "src/flask/sansio/app.py",
+        "class App:\n    def create_jinja_environment(self):\n        raise NotImplementedError()\n",
+    )
+    make_file(
+        "src/flask/app.py",
+        "from .sansio.app import App\n\n\nclass Flask(App):\n"
+        "    def create_jinja_environment(self):\n        return 1\n",
+    )
+    make_file(
+        "src/flask/plain.py",
+        "class Other:\n    def run(self):\n        raise NotImplementedError\n",
+    )
+    both = stub_results(validate(project, ["src/flask/sansio/app.py", "src/flask/app.py"]))
+    assert both["src/flask/sansio/app.py"]["passed"], both
+    # Alone, nothing says App is a base: its raise is a placeholder, as is Other's.
+    alone = stub_results(validate(project, ["src/flask/sansio/app.py", "src/flask/plain.py"]))
+    assert not alone["src/flask/sansio/app.py"]["passed"]
+    assert not alone["src/flask/plain.py"]["passed"]
+
+
+def test_build_output_is_not_checked(project: Path, make_file: MakeFile) -> None:
+    make_file("assets/app.min.js", "function a(){}function b(c){}\n")
+    make_file("dist/cjs/types.js", "")
+    make_file("dist/app.js", "function F() {}\nexport { F };\n")
+    make_file("src/app.js", "export function a() {}\n")
+    files = ["assets/app.min.js", "dist/cjs/types.js", "dist/app.js", "src/app.js"]
+    assert set(stub_results(validate(project, files))) == {"src/app.js"}

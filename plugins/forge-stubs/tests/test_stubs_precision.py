@@ -103,6 +103,49 @@ DELIBERATE = [
     ),
 ]
 
+DELIBERATE += [
+    pytest.param(
+        'class HookRelay:\n    def __init__(self) -> None:\n        """:meta private:"""\n\n'
+        "class _DefaultLifespan:\n    def __init__(self, router):\n        self._router = router\n\n"
+        "    async def __aenter__(self) -> None:\n        pass\n",
+        "src/pluggy/_hooks.py",
+        id="dunders-with-nothing-to-take",
+    ),
+    pytest.param(
+        "class MultiPartParser:\n    def __init__(self):\n"
+        '        self.callbacks = {"on_data": self.on_data, "on_end": self.on_end}\n\n'
+        "    def on_data(self, data):\n        self.items.append(data)\n\n"
+        "    def on_end(self) -> None:\n        pass\n",
+        "starlette/formparsers.py",
+        id="method-handed-over-as-callback",
+    ),
+    pytest.param(
+        "def compile_templates(target, log_function=None):\n    if log_function is None:\n\n"
+        "        def log_function(x: str) -> None:\n            pass\n\n"
+        '    log_function("compiling")\n',
+        "src/jinja2/environment.py",
+        id="default-for-an-optional-callback",
+    ),
+    pytest.param(
+        "class RootVisitor(NodeVisitor):\n    visit_Block = _simple_visit\n\n"
+        "class FrameSymbolVisitor(NodeVisitor):\n    def visit_Block(self, node, **kwargs):\n"
+        '        """Stop visiting at blocks."""\n\n'
+        "class CodeGenerator(NodeVisitor):\n    def visit_Scope(self, node, frame):\n"
+        "        self.blockvisit(node.body, frame)\n\n"
+        "class DependencyFinderVisitor(NodeVisitor):\n    def visit_Scope(self, node):\n"
+        '        """Stop visiting at scopes."""\n',
+        "src/jinja2/idtracking.py",
+        id="empty-overrides-of-a-sibling",
+    ),
+    pytest.param(
+        "class TrackingCodeGenerator(CodeGenerator):\n    def write(self, x: str) -> None:\n"
+        '        """Don\'t write."""\n\n    def enter_frame(self, frame) -> None:\n'
+        '        """Do not track frames."""\n',
+        "src/jinja2/meta.py",
+        id="docstring-declines",
+    ),
+]
+
 PLACEHOLDERS = [
     pytest.param(
         "@cli.command()\ndef deploy():\n    pass\n",
@@ -126,6 +169,20 @@ PLACEHOLDERS = [
         "src/load.py",
         [(2, "load", "not_implemented")],
         id="refusal-says-to-come",
+    ),
+    pytest.param(
+        "class UserService:\n    def __init__(self, db):\n        pass\n\n"
+        "class Repo(Base):\n    def save(self, item):\n"
+        '        """Save the item; never twice."""\n\n'
+        "def start(on_done=None):\n    def finish():\n        pass\n\n"
+        "    self.finish()\n",
+        "src/users.py",
+        [
+            (3, "UserService.__init__", "pass"),
+            (7, "Repo.save", "docstring_only"),
+            (11, "start.finish", "pass"),
+        ],
+        id="look-alikes-of-deliberate-bodies",
     ),
     pytest.param(
         "class Database:\n    def connect(self):\n        pass\n",
@@ -228,6 +285,65 @@ JS_DELIBERATE = [
     ),
 ]
 
+JS_DELIBERATE += [
+    pytest.param(
+        "export default env.standard ?\n  {\n    write(name, value) { document.cookie = name + value; },\n"
+        "    read(name) { return find(name); },\n"
+        "    remove(name) { this.write(name, '', Date.now() - 86400000); }\n  } :\n"
+        "  // Non-standard browser env (web workers, react-native) lack needed support.\n"
+        "  {\n    write() {},\n    read() { return null; },\n    remove: function remove() {}\n  };\n",
+        "lib/helpers/cookies.js",
+        id="axios-fallback-object",
+    ),
+    pytest.param(
+        "export default {\n  assert: {\n    notStrictEqual: (a, b) => {\n      // noop.\n    },\n"
+        "  },\n  process: {\n    // exit is noop browser:\n    exit: () => {},\n  },\n};\n",
+        "lib/shim.js",
+        id="yargs-noop-comments",
+    ),
+    pytest.param(
+        "export default {\n  y18n: {\n    setLocale: () => {},\n    updateLocale: () => {},\n"
+        "  },\n  process: {\n    emitWarning: (warning, name) => {},\n  },\n};\n",
+        "lib/platform-shims/browser.js",
+        id="yargs-platform-shims",
+    ),
+    pytest.param(
+        "function Generator() {}\nfunction GeneratorFunction() {}\n"
+        "GeneratorFunction.prototype = Object.create(Generator.prototype);\n",
+        "dist/axios.js",
+        id="babel-empty-constructors",
+    ),
+]
+
+JS_DELIBERATE += [
+    pytest.param(
+        "function createManagedIterator(iterable, onResult) {\n  function cleanup() {\n"
+        "    state = 'done';\n    onResult = () => {};\n  }\n  return cleanup;\n}\n",
+        "dist/resolveResponse.js",
+        id="callback-rebound-to-a-no-op",
+    ),
+    pytest.param(
+        "class EventProcessor {\n  getCookies(event, headers) {\n    return headers;\n  }\n}\n"
+        "var LatticeV2Processor = class extends EventProcessor {\n  getCookies() {}\n};\n",
+        "dist/adapter/aws-lambda/handler.js",
+        id="empty-override-of-a-sibling",
+    ),
+    pytest.param(
+        "function baseLodash() {\n  // No operation performed.\n}\n"
+        "var baseCreate = (function() {\n  function object() {}\n  return function(proto) {\n"
+        "    object.prototype = proto;\n    var result = new object;\n    return result;\n  };\n"
+        "}());\n",
+        "_baseLodash.js",
+        id="lodash-no-operation-and-constructor",
+    ),
+    pytest.param(
+        "// FIXME:\n// - the generics here are probably unnecessary\n"
+        "export function transform(x) {\n  return x;\n}\n",
+        "src/transformer.js",
+        id="fixme-explained-on-the-next-line",
+    ),
+]
+
 JS_PLACEHOLDERS = [
     pytest.param(
         "test('masking', () => {});\nit('works', function () {\n});\n",
@@ -247,6 +363,31 @@ JS_PLACEHOLDERS = [
         "src/shop.ts",
         [(3, "price", "hardcoded_return")],
         id="hardcoded-under-placeholder-comment",
+    ),
+    pytest.param(
+        "export const api = {\n  fetchUser(id) {},\n  saveUser(user) {}\n};\n"
+        "export function Header() {}\n",
+        "src/api.js",
+        [
+            (2, "fetchUser", "empty_body"),
+            (3, "saveUser", "empty_body"),
+            (5, "Header", "empty_body"),
+        ],
+        id="object-and-component-left-empty",
+    ),
+    pytest.param(
+        "exports.handler = function () {};\nmodule.exports.run = () => {};\n"
+        "class Animal {\n  speak() {}\n}\n// TODO:\n// implement paging\n"
+        "// FIXME\nexport const page = 1;\n",
+        "src/handler.js",
+        [
+            (1, "exports.handler", "empty_body"),
+            (2, "module.exports.run", "empty_body"),
+            (4, "Animal.speak", "empty_body"),
+            (6, None, "todo_comment"),
+            (8, None, "todo_comment"),
+        ],
+        id="look-alikes-of-deliberate-bodies",
     ),
     pytest.param(
         "// TODO: implement paging\nexport const page = 1;\n",
