@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,8 +108,24 @@ class ContractAnalyzer:
         """:func:`normalize`, once per path for the analyzer's lifetime."""
         found = self._real.get(path)
         if found is None:
-            found = self._real[path] = normalize(path)
+            found = self._real[path] = self._resolved_in_folder(path)
         return found
+
+    def _resolved_in_folder(self, path: Path) -> Path:
+        """``normalize(path)``: the folder's real path (kept), then one ``lstat`` of the name.
+
+        The files of one folder share its real path, and a name that is not a
+        symlink resolves to itself in it; anything else takes the full walk.
+        """
+        name = path.name
+        if not path.is_absolute() or name in ("", ".", ".."):
+            return normalize(path)
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return normalize(path)
+        except (OSError, ValueError):
+            return normalize(path)
+        return self.real(path.parent) / name
 
     def _require(self, path: Path) -> tuple[Any, Extractor]:
         found = self.extractor(path)
@@ -121,9 +138,11 @@ class ContractAnalyzer:
         key = self.real(path)
         if key not in self._imports:
             parsed, extractor = self._require(key)
+            # What a file imports depends on its source alone: kept with its tree.
+            # Where each import leads depends on other files: resolved per call.
+            refs = parsed.derived(("contract_check", "imports"), lambda: extractor.imports(parsed))
             self._imports[key] = [
-                (ref, self.resolve(extractor, ref.specifier, key))
-                for ref in extractor.imports(parsed)
+                (ref, self.resolve(extractor, ref.specifier, key)) for ref in refs
             ]
         return self._imports[key]
 

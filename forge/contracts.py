@@ -107,7 +107,9 @@ class Extractor(Protocol):
     """Reads exports and imports of one language family; attach one to a ``Language``.
 
     Implementations must be thread-safe and keep no per-file state: the
-    analyzer caches what they return for the length of one validate call.
+    analyzer caches what they return for the length of one validate call,
+    and what ``imports`` returns for as long as the file is unchanged (kept
+    with its tree), so ``imports`` must read nothing but ``parsed``.
     """
 
     #: Files of one family can import each other (``ecmascript``, ``python``).

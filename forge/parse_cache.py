@@ -3,9 +3,12 @@
 Two layers, from long-lived to per call:
 
 - :class:`ParseCache`: trees kept between validate calls in a long-running
-  process (the MCP server); a file whose path, size, mtime and inode are
-  unchanged is not parsed again. Thread-safe: two calls may parse one file at
-  the same time, and the later tree simply replaces the earlier one.
+  process (the MCP server), and with each tree what checks derived from it
+  (:meth:`~forge.parsing.ParsedFile.derived`). A file whose path, size, mtime,
+  ctime and inode are unchanged is not read or parsed again, unless it changed
+  so recently that a rewrite could keep all of them (see :data:`RACY_NS`): its
+  bytes are then read and compared. Thread-safe: two calls may parse one file
+  at the same time, and the later tree simply replaces the earlier one.
 - :class:`ParseSession`: one validate call's view of the cache, which
   guarantees that every check asking for a file gets the very same
   :class:`~forge.parsing.ParsedFile`, read and parsed at most once.
@@ -16,9 +19,11 @@ encoding): a file that cannot be parsed raises :class:`~forge.parsing.NotParsed`
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,25 +34,41 @@ from forge.parsing import LanguageRegistry, NotParsed, ParsedFile
 #: Source bytes the cross-call cache keeps in all before dropping the least recently used.
 DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
 _UTF8_BOM = b"\xef\xbb\xbf"
+#: How long after its last change a file's stat is not trusted alone. File
+#: systems stamp a write with a coarse clock (a few milliseconds on Linux, up
+#: to 2 s on FAT and some network mounts), so a same-size rewrite soon after a
+#: read can leave size, mtime and ctime as they were. A file read less than
+#: this long after its mtime is a "racy" entry (git's word for the same
+#: problem): its bytes are compared on every use until a read proves them
+#: settled.
+RACY_NS = 3_000_000_000
+
+#: (size, mtime, ctime, inode, language): any change means another file.
+_Key = tuple[int, int, int, int, str]
 
 
 @dataclass
 class _Cached:
-    key: tuple[int, int, int, str]
+    key: _Key
     parsed: ParsedFile
+    #: The digest of the bytes read, while the entry is racy; None once settled.
+    digest: bytes | None
 
 
 @dataclass
 class ParseCache:
-    """Trees kept across validate calls, keyed by path and (size, mtime, inode, language).
+    """Trees kept across validate calls, keyed by path and (size, mtime, ctime, inode, language).
 
     Bounded by ``max_bytes`` of source in all, least recently used first out.
-    ``parses`` counts real parses and ``hits`` files served from the cache.
+    ``parses`` counts real parses and ``hits`` files served from the cache;
+    ``verified`` counts the hits of racy entries, whose bytes were read and
+    compared first.
     """
 
     max_bytes: int = DEFAULT_CACHE_BYTES
     parses: int = 0
     hits: int = 0
+    verified: int = 0
     _entries: OrderedDict[Path, _Cached] = field(default_factory=OrderedDict, repr=False)
     _held: int = field(default=0, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -57,6 +78,11 @@ class ParseCache:
     ) -> ParsedFile:
         """``path``'s tree: from the cache when unchanged on disk, else read and parsed now.
 
+        Invalidation: an entry is used only while the file's (size, mtime_ns,
+        ctime_ns, inode) and language are what they were when it was read; an
+        entry read less than :data:`RACY_NS` after the file's mtime is used
+        only if the file's bytes are still the same.
+
         Raises :class:`NotParsed` when the file is missing, unreadable, over
         ``max_file_bytes``, not text, or its grammar cannot be loaded.
         """
@@ -65,21 +91,23 @@ class ParseCache:
         with self._lock:
             cached = self._entries.get(path)
             if cached is not None and cached.key == _key(status, language):
-                self._entries.move_to_end(path)
+                if cached.digest is None:
+                    self._entries.move_to_end(path)
+                    self.hits += 1
+                    return cached.parsed
+            else:
+                cached = None
+        read_at = time.time_ns()
+        data, status = _read(path, max_file_bytes)
+        key = _key(status, language)
+        racy = read_at - status.st_mtime_ns < RACY_NS
+        current = _digest_of(data) if racy or cached is not None else None
+        if cached is not None and cached.key == key and cached.digest == current:
+            with self._lock:
+                cached.digest = current if racy else None  # settled: stat alone from now on
                 self.hits += 1
-                return cached.parsed
-        try:
-            # Non-blocking, and checked again once open: the file may have been
-            # swapped for a FIFO since the stat, and reading one would hang.
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-            with os.fdopen(fd, "rb") as handle:
-                status = os.fstat(fd)
-                if not stat.S_ISREG(status.st_mode):
-                    raise NotParsed(path, "unreadable", f"{path} is not a regular file")
-                data = handle.read(max_file_bytes + 1)
-        except OSError as exc:
-            raise NotParsed(path, "unreadable", f"cannot read {path}: {exc.strerror}") from None
-        _check_size(path, len(data), max_file_bytes)
+                self.verified += 1
+            return cached.parsed
         source, encoding = _decode(path, data, language)
         try:
             tree = registry.parse_source(language.name, source)
@@ -88,7 +116,7 @@ class ParseCache:
         parsed = ParsedFile(path, source, tree, language, encoding)
         with self._lock:
             self.parses += 1
-            self._store(path, _Cached(_key(status, language), parsed))
+            self._store(path, _Cached(key, parsed, current if racy else None))
         return parsed
 
     def _store(self, path: Path, entry: _Cached) -> None:
@@ -125,7 +153,8 @@ class ParseSession:
         Raises :class:`NotParsed` (the same outcome on every call) when the file
         has a known language but no tree.
         """
-        path = Path(path).absolute()
+        if not (isinstance(path, Path) and path.is_absolute()):
+            path = Path(path).absolute()  # Workspace.resolve's paths are absolute already
         with self._lock:
             if path in self._seen:
                 return _unwrap(self._seen[path])
@@ -140,6 +169,27 @@ class ParseSession:
                     outcome = exc
             self._seen[path] = outcome
         return _unwrap(outcome)
+
+
+def _read(path: Path, max_file_bytes: int) -> tuple[bytes, os.stat_result]:
+    """The file's bytes (at most one over the limit) and its status as opened."""
+    try:
+        # Non-blocking, and checked again once open: the file may have been
+        # swapped for a FIFO since the stat, and reading one would hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise NotParsed(path, "unreadable", f"{path} is not a regular file")
+            data = handle.read(max_file_bytes + 1)
+    except OSError as exc:
+        raise NotParsed(path, "unreadable", f"cannot read {path}: {exc.strerror}") from None
+    _check_size(path, len(data), max_file_bytes)
+    return data, status
+
+
+def _digest_of(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _unwrap(outcome: ParsedFile | NotParsed | None) -> ParsedFile | None:
@@ -172,8 +222,14 @@ def _check_size(path: Path, size: int, limit: int) -> None:
         )
 
 
-def _key(status: os.stat_result, language: Language) -> tuple[int, int, int, str]:
-    return (status.st_size, status.st_mtime_ns, status.st_ino, language.name)
+def _key(status: os.stat_result, language: Language) -> _Key:
+    return (
+        status.st_size,
+        status.st_mtime_ns,
+        status.st_ctime_ns,
+        status.st_ino,
+        language.name,
+    )
 
 
 def _decode(path: Path, data: bytes, language: Language) -> tuple[bytes, str]:

@@ -13,10 +13,10 @@ Checks never parse on their own: they call ``workspace.parse(path)``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from forge.errors import ForgeError
 from forge.models import Language, SyntaxAuthority
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import tree_sitter
 
     from forge.plugin_manager import PluginHost
+
+T = TypeVar("T")
 
 NotParsedReason = Literal["missing", "unreadable", "too_large", "not_text", "no_grammar"]
 
@@ -62,6 +64,29 @@ class ParsedFile:
     tree: tree_sitter.Tree
     language: Language
     encoding: str = "utf-8"
+    _derived: dict[Hashable, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, computed once per ``key`` for as long as this tree is the file's.
+
+        What a check learns from a file (its syntax verdict, its imports, its
+        placeholders) is kept with its tree: the parse cache hands the same
+        :class:`ParsedFile` to every call while the file is unchanged on disk,
+        and a new one (with nothing derived yet) once it changes. That is the
+        whole invalidation rule, so ``compute`` must depend on nothing but
+        this file's path, language and source, and what ``key`` holds: put
+        every other input (options, the target as listed, the working dir) in
+        the key. Start the key with your check's or plugin's name. Values are
+        shared between calls and threads: return immutable values. Two threads
+        may compute one key at once; the later value is kept.
+        """
+        try:
+            return self._derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._derived[key] = compute()
+            return value
 
     @property
     def has_errors(self) -> bool:
@@ -193,7 +218,7 @@ class LanguageRegistry:
 
     def for_path(self, path: Path | str) -> Language | None:
         """The language of ``path`` by its extension, longest match first (``.d.ts``)."""
-        name = Path(path).name.lower()
+        name = (path if isinstance(path, Path) else Path(path)).name.lower()
         dot = name.find(".", 1)
         while dot > 0:
             owner = self._by_extension.get(name[dot:])

@@ -34,6 +34,7 @@ class Workspace:
         progress: ProgressCallback | None = None,
     ) -> None:
         self.cwd = cwd
+        self._cwd_prefix = str(cwd).rstrip("/") + "/"
         self._progress = progress
         self._steps = 0
         self.config = config
@@ -52,16 +53,25 @@ class Workspace:
         # Every check asks for the same files: build each path once per call.
         found = self._resolved.get(file)
         if found is None:
-            path = Path(file).expanduser()
-            found = self._resolved[file] = path if path.is_absolute() else self.cwd / path
+            if file.startswith(("~", "/")):
+                path = Path(file).expanduser()
+                found = path if path.is_absolute() else self.cwd / path
+            else:  # cwd / file, in one Path instead of three
+                found = Path(self._cwd_prefix + file)
+            self._resolved[file] = found
         return found
 
     def display(self, path: Path) -> str:
         """``path`` relative to the working dir when inside it, for messages."""
+        # What relative_to gives for a path under the working dir, without its
+        # cost: both are normalised POSIX paths, so a string prefix is the test.
+        text = str(path)
+        if text.startswith(self._cwd_prefix):
+            return text[len(self._cwd_prefix) :]
         try:
             return path.relative_to(self.cwd).as_posix()
         except ValueError:
-            return str(path)
+            return text
 
     def report_progress(self, message: str) -> None:
         """Tell the caller (an MCP client's progress bar) that one more step is done.
@@ -93,4 +103,7 @@ class Workspace:
         known but there is no tree. Never edit the returned tree: other checks
         and threads share it.
         """
-        return self._parsing.parse(self.resolve(os.fspath(file)))
+        path = (
+            file if isinstance(file, Path) and file.is_absolute() else self.resolve(os.fspath(file))
+        )
+        return self._parsing.parse(path)

@@ -81,3 +81,27 @@ def test_relative_cwd_is_taken_from_the_project_root(project: Path) -> None:
 def test_an_empty_request_passes_and_proceeds(project: Path) -> None:
     report = engine_with(project, ForgeConfig()).validate(ValidateRequest(module_id="m"))
     assert (report.passed, report.score, report.recommendation) == (True, 1.0, "PROCEED")
+
+
+class KeepsItsResult:
+    """A check that returns the very same result object on every call (as kept results are)."""
+
+    def __init__(self) -> None:
+        self.result = CheckResult(type="kept_check", target="t", passed=True)
+
+    @hookimpl
+    def forge_run_checks(self) -> list[CheckResult]:
+        return [self.result]
+
+
+def test_a_result_returned_again_keeps_its_attributed_copy_for_one_call(project: Path) -> None:
+    plugin = KeepsItsResult()
+    engine = engine_with(project, ForgeConfig(), kept=plugin)
+    request = ValidateRequest(module_id="m")
+    (first,) = engine.validate(request).results
+    (second,) = engine.validate(request).results
+    assert first.plugin == "kept" and plugin.result.plugin is None
+    assert second is first
+    plugin.result = CheckResult(type="kept_check", target="t", passed=False)
+    (third,) = engine.validate(request).results
+    assert third is not first and (third.plugin, third.passed) == ("kept", False)

@@ -17,10 +17,11 @@ from forge_testing import RunForge
 
 from forge.checks.syntax_check import check_syntax
 from forge.languages.python import interpreter_meets, lowest_version
-from forge.models import SyntaxResult
+from forge.models import SyntaxResult, ValidateRequest
 from forge.parse_cache import ParseCache, ParseSession
 from forge.parsing import LanguageRegistry
 from forge.plugin_manager import build_plugin_host
+from forge.validate.run import Engine
 
 
 @pytest.fixture(scope="module")
@@ -373,3 +374,35 @@ def test_cli_prints_the_authority_findings_as_path_line_col(
     assert "src/job.py:3:1: 'return' outside function" in lines
     assert "src/old.mjs:2:1: unexpected token `<`" in lines
     assert not any(line.startswith("src/types.ts:") for line in lines)
+
+
+# --- verdicts kept between calls, and what they depend on besides the file ------
+
+
+def syntax_passed(engine: Engine, file: str) -> bool:
+    report = engine.validate(ValidateRequest(module_id="m", files=[file]))
+    (result,) = [r for r in report.results if r.type == "syntax_check"]
+    return result.passed
+
+
+def test_a_kept_js_verdict_follows_the_package_json_type(project: Path) -> None:
+    write(project / "src", "a.js", HTML_COMMENT)  # fine in a script, an error in a module
+    engine = Engine.for_project(project)
+    assert syntax_passed(engine, "src/a.js")
+    assert syntax_passed(engine, "src/a.js")  # kept with the file's tree
+    write(project, "package.json", json.dumps({"name": "p", "type": "module"}))
+    assert not syntax_passed(engine, "src/a.js")
+    write(project, "package.json", json.dumps({"name": "p", "type": "commonjs"}))
+    assert syntax_passed(engine, "src/a.js")
+
+
+def test_a_kept_python_verdict_follows_requires_python(project: Path) -> None:
+    write(project, "job.py", "def f():\n    pass\nreturn 1\n")  # only compile() sees it
+    engine = Engine.for_project(project)
+    assert not syntax_passed(engine, "job.py")
+    assert not syntax_passed(engine, "job.py")
+    # A project for a Python newer than this one: compile()'s rejections do not count.
+    write(project, "pyproject.toml", '[project]\nname = "p"\nrequires-python = ">=3.99"\n')
+    assert syntax_passed(engine, "job.py")
+    write(project, "pyproject.toml", '[project]\nname = "p"\nrequires-python = ">=3.8"\n')
+    assert not syntax_passed(engine, "job.py")

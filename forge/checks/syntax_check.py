@@ -15,7 +15,8 @@ limit pass with a note: a generated bundle must not fail a module.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge import hookimpl
@@ -43,6 +44,8 @@ _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 #: Token types of a string delimiter: bare inside an ERROR, a string never closed.
 _QUOTES = {'"', "'", "`", "string_start"}
+#: An authority's context that could not be read: its verdicts are not kept.
+_NO_CONTEXT = object()
 
 
 def find_errors(parsed: ParsedFile, limit: int = MAX_LOCATIONS) -> tuple[list[SyntaxLocation], int]:
@@ -220,6 +223,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     """
     results: list[CheckResult] = []
     broken_plugins: dict[str, CheckResult] = {}
+    contexts: dict[tuple[str, Path], Hashable] = {}
     for target in dict.fromkeys(request.files):
         try:
             parsed = workspace.parse(target)
@@ -241,9 +245,42 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             results.append(_not_parsed(target, workspace, problem))
             continue
         if parsed is not None:
-            authority = workspace.languages.authority(parsed.language.name)
-            results.append(check_syntax(target, parsed, authority))
+            results.append(_kept_check(target, parsed, workspace, contexts))
     return results + list(broken_plugins.values())
+
+
+def _kept_check(
+    target: str,
+    parsed: ParsedFile,
+    workspace: Workspace,
+    contexts: dict[tuple[str, Path], Hashable],
+) -> SyntaxResult:
+    """:func:`check_syntax`, kept with the file's tree while the authority's context holds.
+
+    The verdict depends on the source (the tree's), the path, and what the
+    authority's ``context`` says about the file's folder (read once per folder
+    and call); an authority without ``context`` is asked on every call.
+    """
+    authority = workspace.languages.authority(parsed.language.name)
+    if authority is None:
+        return parsed.derived(
+            ("syntax_check", target), lambda: check_syntax(target, parsed, authority)
+        )
+    if authority.context is None:
+        return check_syntax(target, parsed, authority)
+    folder = (authority.name, parsed.path.parent)
+    if folder not in contexts:
+        try:
+            contexts[folder] = authority.context(parsed.path.parent)
+        except Exception:  # a failing plugin hook: ask its authority every time instead
+            contexts[folder] = _NO_CONTEXT
+    context = contexts[folder]
+    if context is _NO_CONTEXT:
+        return check_syntax(target, parsed, authority)
+    return parsed.derived(
+        ("syntax_check", target, authority.name, context),
+        lambda: check_syntax(target, parsed, authority),
+    )
 
 
 @hookimpl

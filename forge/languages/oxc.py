@@ -156,6 +156,7 @@ def load_authority() -> SyntaxAuthority:
     return SyntaxAuthority(
         name=f"oxc (oxc-python {version() or '?'})",
         check=lambda path, source: check(parser, path, source),
+        context=package_type,  # the one input of goals() besides the file's name
     )
 
 

@@ -66,6 +66,7 @@ def load_authority() -> SyntaxAuthority:
             f"requires-python allows {running})"
         ),
         check=compile_verdict,
+        context=minimum_python,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -68,12 +68,19 @@ class SyntaxAuthority(BaseModel):
     UTF-8 source, and returns a :class:`SyntaxVerdict`, or None when it has no
     verdict for this file (tree-sitter then decides alone). ``name`` says
     which parser decides, for ``forge plugins``.
+
+    ``context(directory)``, when given, returns what a verdict on a file in
+    ``directory`` depends on besides the file's own path and source (the
+    nearest ``package.json``'s ``"type"``, ``requires-python``), as a hashable
+    value: forge then keeps a file's verdict while the file and that value are
+    unchanged. Without it, ``check`` runs on every validate call.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     name: str
     check: Callable[[Path, bytes], SyntaxVerdict | None]
+    context: Callable[[Path], Hashable] | None = None
 
 
 class Language(BaseModel):

@@ -21,6 +21,10 @@ T = TypeVar("T")
 #: Largest JSON state file read (attempt histories, session snapshots, status).
 MAX_STATE_BYTES = 64 * 1024 * 1024
 
+# Where pydantic-core's float text may differ from Python's: an exponent, or a
+# number below 1e-4 (Python writes 5e-05, pydantic-core 0.00005). Matches in
+# strings too, which only costs the slower writer.
+_FLOAT_THAT_MAY_DIFFER = re.compile(rb"[0-9][eE]|0\.0000")
 # A JSON escape of a UTF-16 surrogate: only then can decoded text hold a lone one.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
@@ -38,6 +42,26 @@ def decode_json(raw: bytes) -> Any:
         # Pairs are fine; raises UnicodeEncodeError when one stands alone.
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     return value
+
+
+def pretty_json(value: Any) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, byte for byte, several times faster.
+
+    ``value`` holds JSON types only (what ``model_dump(mode="json")`` gives).
+    pydantic-core writes the same text except for floats below 1e-4 (and the
+    exponents of a few others), which Python writes ``1e-05``: any text where
+    one might appear, or that pydantic-core refuses (a lone surrogate), is
+    written by ``json`` instead.
+    """
+    import pydantic_core  # loaded with pydantic; not every command needs it here
+
+    try:
+        text = pydantic_core.to_json(value, indent=2)
+    except pydantic_core.PydanticSerializationError:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    if _FLOAT_THAT_MAY_DIFFER.search(text):
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    return text.decode("utf-8")
 
 
 def write_json(path: Path, value: Any) -> None:

@@ -17,7 +17,6 @@ import functools
 import gc
 import inspect
 import io
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
@@ -49,6 +48,7 @@ from forge.cancellation import cancellable, shut_down
 from forge.errors import ConfigError, ForgeError, clip, describe_validation_error
 from forge.ids import is_valid_id
 from forge.plugin_manager import describe_exception
+from forge.store import pretty_json
 from forge.tools.descriptions import DESCRIPTIONS, HINTS, TEXT_REPLIES
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, OddIdLines, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
@@ -144,7 +144,7 @@ class ForgeServer(MCPServer):
             text = (
                 str(content[text_field])
                 if text_field is not None and text_field in content
-                else json.dumps(content, indent=2, ensure_ascii=False)
+                else pretty_json(content)
             )
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result

@@ -44,6 +44,11 @@ class Engine:
         self.parse_cache = ParseCache()
         self._languages: LanguageRegistry | None = None
         self._languages_lock = threading.Lock()
+        #: The last call's results as attributed to their plugins, by id of the result a
+        #: check returned: checks return the very same result again for an unchanged
+        #: file (kept with its tree), and it gets the same copy. Entries live one call;
+        #: each holds the original, so its id cannot be reused meanwhile.
+        self._attributed: dict[int, tuple[CheckResult, CheckResult]] = {}
 
     @property
     def languages(self) -> LanguageRegistry:
@@ -92,6 +97,7 @@ class Engine:
             _plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
             for problem in [*catalog.problems, *self.languages.problems]
         )
+        previous, attributed = self._attributed, {}
         for returned in self.plugins.call(
             "forge_run_checks", CheckResult, only=plugins, request=request, workspace=workspace
         ):
@@ -100,14 +106,18 @@ class Engine:
                 message = f"plugin {returned.plugin} {returned.failure}"
                 results.append(_plugin_failure(returned.plugin, message))
                 continue
-            results.extend(
-                r
-                if r.plugin == returned.plugin
-                else r.model_copy(update={"plugin": returned.plugin})
-                for r in returned.items
-            )
+            for result in returned.items:
+                if result.plugin == returned.plugin:
+                    results.append(result)
+                    continue
+                kept = previous.get(id(result))
+                if kept is None or kept[0] is not result or kept[1].plugin != returned.plugin:
+                    kept = (result, result.model_copy(update={"plugin": returned.plugin}))
+                attributed[id(result)] = kept
+                results.append(kept[1])
             if self.halted(returned.items):
                 break
+        self._attributed = attributed
         results.sort(key=lambda result: catalog.rank(result.type))
         return results
 

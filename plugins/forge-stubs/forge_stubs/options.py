@@ -7,6 +7,7 @@ so a typo is reported instead of silently ignored.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import (
@@ -117,6 +118,11 @@ class StubOptions(BaseModel):
             if not value.strip():
                 raise ValueError("entries must not be blank")
         return values
+
+    @cached_property
+    def identity(self) -> str:
+        """The options as one string, for keys: cheaper to hash and compare than the model."""
+        return self.model_dump_json()
 
     @property
     def exempt_decorators(self) -> frozenset[str]:

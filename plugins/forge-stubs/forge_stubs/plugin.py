@@ -8,6 +8,7 @@ workspace's options and parse cache.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from functools import partial
 from pathlib import Path, PurePath
 
 from forge import hookimpl
@@ -34,6 +35,8 @@ def load_options(request: ValidateRequest, workspace: Workspace) -> StubOptions:
 
 def is_ignored(file: str, path: Path, workspace: Workspace, options: StubOptions) -> bool:
     """True when an ``ignore`` pattern matches the file as listed or relative to the working dir."""
+    if not options.ignore:
+        return False
     names = {Path(file).as_posix(), workspace.display(path)}
     return any(fnmatchcase(name, pattern) for pattern in options.ignore for name in names)
 
@@ -89,30 +92,51 @@ def _parsed(path: Path, workspace: Workspace) -> ParsedFile | None:
 
 def extended_in(files: list[str], workspace: Workspace) -> frozenset[str]:
     """The classes the listed files' classes extend: a base in one file, its subclass in another."""
-    from forge_stubs.detect import extended_classes
 
     names: set[str] = set()
     for file in files:
         try:
             parsed = _parsed(workspace.resolve(file), workspace)
             if parsed is not None:
-                names |= extended_classes(parsed.tree, parsed.source, parsed.language.name)
+                names |= parsed.derived((PLUGIN_NAME, "extended"), partial(_extended, parsed))
         except Exception:  # the file's own result reports what is wrong with it
             continue
     return frozenset(names)
 
 
+def _extended(parsed: ParsedFile) -> frozenset[str]:
+    """The classes ``parsed``'s classes extend (kept with its tree: its source says it all)."""
+    from forge_stubs.detect import extended_classes
+
+    return frozenset(extended_classes(parsed.tree, parsed.source, parsed.language.name))
+
+
 def _check_parsed(
     file: str, path: Path, workspace: Workspace, options: StubOptions, extended: frozenset[str]
 ) -> StubResult | None:
-    from forge_stubs.detect import find_placeholders
-
     parsed = _parsed(path, workspace)
     if parsed is None:
         return None
-    language = parsed.language.name
     # Relative to the project: a checkout under ~/tests/ is not all test code.
-    relative = PurePath(workspace.display(path))
+    relative = workspace.display(path)
+    # Kept with the tree while the file is unchanged: the result depends on
+    # nothing else than what the key holds.
+    return parsed.derived(
+        (PLUGIN_NAME, file, relative, options.identity, extended),
+        lambda: _result(file, parsed, PurePath(relative), options, extended),
+    )
+
+
+def _result(
+    file: str,
+    parsed: ParsedFile,
+    relative: PurePath,
+    options: StubOptions,
+    extended: frozenset[str],
+) -> StubResult:
+    from forge_stubs.detect import find_placeholders
+
+    language = parsed.language.name
     findings = find_placeholders(parsed.tree, parsed.source, language, relative, options, extended)
     return StubResult(
         type=CHECK_TYPE,

@@ -255,6 +255,28 @@ def test_a_file_the_plugin_cannot_handle_fails_alone(
     assert {("file_check", "strange.py"), ("syntax_check", "strange.py")} <= built_in
 
 
+def test_a_result_kept_between_calls_follows_edits_and_options(
+    project: Path, make_file: MakeFile
+) -> None:
+    make_file("a.py", "def greet(name):\n    pass\n")
+    engine = Engine.for_project(project)
+
+    def findings(**options: Any) -> list[str]:
+        request = ValidateRequest(
+            module_id="m", files=["a.py"], plugin_options={"stubs": options} if options else {}
+        )
+        report = engine.validate(request).to_wire()
+        return [f["kind"] for f in stub_results(report)["a.py"]["findings"]]
+
+    assert findings() == ["pass"]
+    assert findings() == ["pass"]
+    assert findings(ignore_kinds=["pass"]) == []  # options are part of what is kept
+    assert findings() == ["pass"]
+    make_file("a.py", "def greet(name):\n    ...\n ")  # same size, same second
+    assert findings() == ["ellipsis"]
+    assert engine.parse_cache.parses == 2
+
+
 def test_a_base_extended_in_another_listed_file_keeps_its_abstract_methods(
     project: Path, make_file: MakeFile
 ) -> None:
