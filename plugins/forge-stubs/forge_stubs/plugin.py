@@ -92,7 +92,6 @@ def _parsed(path: Path, workspace: Workspace) -> ParsedFile | None:
 
 def extended_in(files: list[str], workspace: Workspace) -> frozenset[str]:
     """The classes the listed files' classes extend: a base in one file, its subclass in another."""
-
     names: set[str] = set()
     for file in files:
         try:
@@ -108,7 +107,7 @@ def _extended(parsed: ParsedFile) -> frozenset[str]:
     """The classes ``parsed``'s classes extend (kept with its tree: its source says it all)."""
     from forge_stubs.detect import extended_classes
 
-    return frozenset(extended_classes(parsed.tree, parsed.source, parsed.language.name))
+    return extended_classes(parsed.tree, parsed.source, parsed.language.name)
 
 
 def _check_parsed(

@@ -145,12 +145,35 @@ def _handed_over(src: Source, name: str, *, method: bool) -> bool:
     """A function the file hands over and never calls.
 
     ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``.
+    Only code counts: a name in a string (``__all__ = ["name"]``) is no use.
     """
-    owner = r"\bself\." if method else r"(?<![\w.])"
-    uses = re.findall(rf"{owner}{re.escape(name)}\b(\s*\()?", src.text(src.tree.root_node))
-    if not method:
-        uses = uses[1:]  # the `def name(` itself
-    return bool(uses) and not any(uses)
+    uses: list[Node] = []
+    stack = [src.tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if method and node.type == "attribute":
+            owner, attribute = (
+                node.child_by_field_name("object"),
+                node.child_by_field_name("attribute"),
+            )
+            if (
+                owner is not None
+                and attribute is not None
+                and src.text(owner) == "self"
+                and src.text(attribute) == name
+            ):
+                uses.append(node)
+        elif not method and node.type == "identifier" and src.text(node) == name:
+            parent = node.parent
+            if parent is None or parent.type not in {"function_definition", "attribute"}:
+                uses.append(node)
+    return bool(uses) and not any(
+        use.parent is not None
+        and use.parent.type == "call"
+        and use.parent.child_by_field_name("function") == use
+        for use in uses
+    )
 
 
 def _at_top_level(node: Node) -> bool:

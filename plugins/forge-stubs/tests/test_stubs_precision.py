@@ -223,9 +223,15 @@ PLACEHOLDERS = [
     pytest.param(
         "def handler(event):\n    pass\n\n\nhandler(1)\n\n\n"
         "def later():\n    # TODO: write this\n    return compute()\n\n\n"
-        "def fetch():\n    # TODO: fetch pages?\n    # TODO\n    return []\n",
+        "def fetch():\n    # TODO: fetch pages?\n    # TODO\n    return []\n\n\n"
+        '__all__ = ["create_user"]\n\n\ndef create_user(data):\n    pass\n',
         "src/handlers.py",
-        [(2, "handler", "pass"), (9, "later", "todo_comment"), (15, "fetch", "todo_comment")],
+        [
+            (2, "handler", "pass"),
+            (9, "later", "todo_comment"),
+            (15, "fetch", "todo_comment"),
+            (23, "create_user", "pass"),
+        ],
         id="look-alikes-of-deliberate-markers",
     ),
     pytest.param(
