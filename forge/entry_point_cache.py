@@ -205,14 +205,6 @@ class EntryPointCache:
             self._dirty = False
 
 
-def cached_entry_points(group: str, home: Path) -> list[FoundEntryPoint]:
-    """:func:`discover`'s answer, from the cache while the installed distributions are unchanged."""
-    cache = EntryPointCache(home)
-    found = cache.entry_points(group)
-    cache.save()
-    return found
-
-
 def _read(path: Path) -> Any:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))

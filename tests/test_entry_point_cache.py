@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.entry_point_cache import EntryPointCache, cache_file, cached_entry_points, discover
+from forge.entry_point_cache import EntryPointCache, FoundEntryPoint, cache_file, discover
 
 GROUP = "forge"
 
@@ -22,6 +22,14 @@ def fake_distribution(folder: Path, name: str, entries: dict[str, str]) -> Path:
     lines = "".join(f"{key} = {value}\n" for key, value in entries.items())
     (meta / "entry_points.txt").write_text(f"[{GROUP}]\n{lines}", encoding="utf-8")
     return meta
+
+
+def cached_entry_points(group: str, home: Path) -> list[FoundEntryPoint]:
+    """One command's use of the cache, as ``build_plugin_host`` makes it: look up, then save."""
+    cache = EntryPointCache(home)
+    found = cache.entry_points(group)
+    cache.save()
+    return found
 
 
 def names(found: list[object]) -> set[str]:
