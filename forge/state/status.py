@@ -262,8 +262,9 @@ def refresh_status(
     ``"plan"`` (``validate_plan``: the planner may just have written its plan)
     stamps too unless a plan file changed since the status was written; a
     :class:`ModuleStatus` (from the validate report just built) replaces that
-    module's line, and :class:`HistoryChanged` reads that module's line again. They fall back to a rebuild when the file on disk is not
-    this run's status, or does not list the module. ``plan_path`` and
+    module's line, and :class:`HistoryChanged` reads that module's line again.
+    They fall back to a rebuild when the file on disk is not this run's
+    status, or does not list the module. ``plan_path`` and
     ``skipped`` are :func:`build_status`'s, for a rebuild.
     """
     with locked(forge_dir.status):

@@ -66,7 +66,7 @@ def pretty_json(value: Any) -> str:
 
 def write_json(path: Path, value: Any) -> None:
     """Replace ``path`` atomically with ``value`` as pretty JSON."""
-    write_bytes_atomic(path, _encode(json.dumps(value, indent=2, ensure_ascii=False) + "\n"))
+    write_bytes_atomic(path, _encode(pretty_json(value) + "\n"))
 
 
 def read_json(path: Path) -> Any:

@@ -220,8 +220,8 @@ class ToolService:
         A validate report patches its module's line, an iteration update or
         reset reads that module's line again; a call that changed no progress
         (memory, logs, reads, a plan check of an unchanged plan) only stamps
-        the status; the rest (a session save) rebuild it. Status is a courtesy: a failure
-        here is logged, never raised.
+        the status; the rest (a session save) rebuild it. Status is a
+        courtesy: a failure here is logged, never raised.
         """
         try:
             refresh_status(
