@@ -12,7 +12,13 @@ from pathlib import PurePath
 from tree_sitter import Node, Tree
 
 from forge_stubs import javascript_rules, python_rules
-from forge_stubs.functions import Function, is_intentional, marker_in_comment, says_fake_value
+from forge_stubs.functions import (
+    Function,
+    empty_on_purpose,
+    is_intentional,
+    marker_in_comment,
+    says_fake_value,
+)
 from forge_stubs.models import Kind, StubFinding
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source, rows
@@ -60,6 +66,8 @@ def find_placeholders(
     path: PurePath,
     options: StubOptions,
     extended: frozenset[str] = frozenset(),
+    overrides: frozenset[str] = frozenset(),
+    declared: bool = False,
 ) -> list[StubFinding]:
     """Every placeholder in one file, in source order.
 
@@ -74,13 +82,19 @@ def find_placeholders(
     :param extended: classes other files extend (:func:`extended_classes`): their
         empty and not-implemented methods are default hooks, as for classes this
         file extends.
+    :param overrides: methods (``Class.method``) that override a method doing
+        real work in a base class of another file
+        (:func:`forge_stubs.inheritance.concrete_overrides`): left empty, they
+        turn it off on purpose.
+    :param declared: a declaration file (``.d.ts``) sits beside the file: without
+        code, it is a module of types only, compiled.
     """
     rules = RULES[language]
     src = Source(source, tree)
     comments = src.captures("comments", "comment")
     findings: list[StubFinding] = []
     flagged_rows: set[int] = set()
-    functions = rules.functions(src, options, path, extended)
+    functions = rules.functions(src, options, path, extended, overrides)
     for function in functions:
         if function.placeholder is None or _marked_intentional(src, function, comments, options):
             continue
@@ -102,7 +116,12 @@ def find_placeholders(
         start = comment.start_byte + len(src.text(comment)[:offset].encode("utf-8"))
         findings.append(_finding(src, start, _enclosing(functions, comment), "todo_comment"))
     empty = rules.is_empty_module(src)
-    if empty is not None and path.name != "__init__.py":
+    if (
+        empty is not None
+        and path.name != "__init__.py"
+        and not declared
+        and not empty_on_purpose(path, src.text(empty), options)
+    ):
         findings.append(_finding(src, 0, None, "empty_module"))
     return sorted(
         (finding for finding in findings if finding.kind not in options.ignore_kinds),

@@ -58,6 +58,9 @@ class FileFacts:
     extended: frozenset[str]
     #: Extra decorator names that make a body a declaration (pluggy hookspec markers).
     declaring_decorators: frozenset[str] = frozenset()
+    #: Methods (``Class.method``) that override a method doing real work in a base
+    #: class of another file: left empty, they turn it off.
+    overrides: frozenset[str] = frozenset()
 
 
 def says_not_implemented(message: str, options: StubOptions) -> bool:
@@ -79,9 +82,11 @@ def _marker_pattern(markers: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])")
 
 
-_ASKS = re.compile(_ASKS_FOR_CODE, re.IGNORECASE)
-_BARE = re.compile(r"[\W_]*")
-_WORDS = re.compile(r"[^\W\d_]{2,}")
+# Patterns are compiled on first use (by re, which keeps them): a clean file
+# needs few of them, and compiling all is ~2 ms of every fresh forge validate.
+_ASKS = f"(?i){_ASKS_FOR_CODE}"
+_BARE = r"[\W_]*"
+_WORDS = r"[^\W\d_]{2,}"
 
 
 def _line_before(comment: str, offset: int) -> str:
@@ -92,30 +97,26 @@ def _line_before(comment: str, offset: int) -> str:
 
 #: Words in an error message that declare an abstract member, not a missing one:
 #: "must be implemented by subclasses", "override this".
-_ABSTRACT = re.compile(
-    r"sub-?class|overrid|abstract|derived\s+class|(?:must|should|needs?\s+to)\s+be\s+implemented",
-    re.IGNORECASE,
+_ABSTRACT = (
+    r"(?i)sub-?class|overrid|abstract|derived\s+class"
+    r"|(?:must|should|needs?\s+to)\s+be\s+implemented"
 )
 
 #: Words in a NotImplementedError message that say the code is still to come.
-_TO_COME = re.compile(
-    r"implement|\b(?:yet|soon|later|coming|wip|tbd|todo|fixme|xxx|stub|placeholder)\b",
-    re.IGNORECASE,
-)
+_TO_COME = r"(?i)implement|\b(?:yet|soon|later|coming|wip|tbd|todo|fixme|xxx|stub|placeholder)\b"
 
 #: Tool directives in a comment: a marker after one is about the suppressed
 #: diagnostic (``// @ts-expect-error FIXME``), not about missing code.
-_DIRECTIVE = re.compile(
-    r"@ts-(?:expect-error|ignore|nocheck)|eslint-disable|biome-ignore|prettier-ignore"
-    r"|(?:istanbul|c8|v8)\s+ignore|type:\s*ignore|\bnoqa\b|\bpragma\b|\bpylint:",
-    re.IGNORECASE,
+_DIRECTIVE = (
+    r"(?i)@ts-(?:expect-error|ignore|nocheck)|eslint-disable|biome-ignore|prettier-ignore"
+    r"|(?:istanbul|c8|v8)\s+ignore|type:\s*ignore|\bnoqa\b|\bpragma\b|\bpylint:"
 )
 
 #: Words in a comment that say a returned value is not the real one yet.
-_FAKE_VALUE = re.compile(r"\b(?:placeholder|stub(?:bed)?|fake|dummy|hard-?coded)\b", re.IGNORECASE)
+_FAKE_VALUE = r"(?i)\b(?:placeholder|stub(?:bed)?|fake|dummy|hard-?coded)\b"
 
 #: Names that say the function is empty on purpose.
-_NOOP_NAME = re.compile(r"_*(?:noop|no_op|nop|do_?nothing)", re.IGNORECASE)
+_NOOP_NAME = r"(?i)_*(?:noop|no_op|nop|do_?nothing)"
 
 #: Methods whose empty body is a complete implementation: nothing to release or flush.
 _NOTHING_TO_RELEASE = frozenset(
@@ -126,12 +127,38 @@ _NOTHING_TO_RELEASE = frozenset(
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"})
 #: Folders of stand-ins for something real (yargs' ``platform-shims/``, ``__mocks__/``):
 #: their empty bodies are what they stand in with.
-_STAND_IN_FOLDER = re.compile(
-    r"(?:.*[-_])?(?:shims?|polyfills?|mocks?|__mocks__|fakes?|stubs)", re.IGNORECASE
+_STAND_IN_FOLDER = r"(?i)(?:.*[-_])?(?:shims?|polyfills?|mocks?|__mocks__|fakes?|stubs)"
+_TEST_FILE = r"(?i)(?:test_.*\.py|.*_test\.py|conftest\.py|.*[._-](?:test|spec)\.[cm]?[jt]sx?)"
+
+
+#: Folders of test inputs: a file there is data a test reads, and empty if the test needs it so.
+_FIXTURE_FOLDER = re.compile(
+    r"_*fixtures?_*|testdata|test[-_]?(?:data|assets|files|inputs?)", re.IGNORECASE
 )
-_TEST_FILE = re.compile(
-    r"(?:test_.*\.py|.*_test\.py|conftest\.py|.*[._-](?:test|spec)\.[cm]?[jt]sx?)", re.IGNORECASE
+#: Folders that hold test inputs when they sit under a test folder (typer's ``tests/assets/``).
+_TEST_INPUT_FOLDERS = frozenset({"assets", "data", "resources", "samples", "files", "inputs"})
+#: File names that say the file is empty on purpose: ``empty.py``, ``empty_script.py``,
+#: ``blank.js``, ``emptyModule.ts``; not ``EmptyState.tsx``, whose name is a feature.
+_EMPTY_NAME = re.compile(
+    r"(?:empty|blank)(?:[-_]?(?:file|module|mod|script|app|cli|main|index|source|src|input"
+    r"|fixture|sample|example|test|spec|case|package|pkg|lib|plugin|config|entry|program"
+    r"|project|\d+))*",
+    re.IGNORECASE,
 )
+#: Prose that says why a module holds no code: what is not supported or not needed there,
+#: "there is no way to", "nothing to test", "intentionally empty". Read over the whole
+#: module, lines joined (fastapi: "# FastAPI doesn't currently support non-scalar Path parameters").
+_WHY_EMPTY = re.compile(
+    r"(?:\bnot|n['\u2019]t|\bnever|\bcannot|\bno\s+longer)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:support|possible|applicable|apply|needed|necessary|required|relevant|testable|test"
+    r"|exist|make\s+sense)"
+    r"|\bno\s+longer\s+used\b|\bunsupported\b|\bno\s+(?:way|support|need)\b|\bnothing\s+to\b"
+    r"|\b(?:intentionally|deliberately|purposely|on\s+purpose)\b|\bleft\s+(?:blank|empty)\b",
+    re.IGNORECASE,
+)
+#: Words that say the code is still to come: an explanation holding one is a placeholder's
+#: ("# Not supported yet", "# Empty for now").
+_STILL_TO_COME = re.compile(r"\b(?:yet|soon|later|coming|wip|tbd|for\s+now)\b", re.IGNORECASE)
 
 
 def marker_in_comment(
@@ -149,21 +176,21 @@ def marker_in_comment(
     if pattern is None:
         return None
     for match in pattern.finditer(comment):
-        if _quoted(comment, match.start(), match.end()) or _DIRECTIVE.search(
-            comment[: match.start()]
+        if _quoted(comment, match.start(), match.end()) or re.search(
+            _DIRECTIVE, comment[: match.start()]
         ):
             continue  # commented-out code's 'XXX', or `@ts-expect-error FIXME`
         if options.marker_scope == "all":
             return match.start()
         after, *below = comment[match.end() :].split("\n", 2)[:2]
         after = after.removesuffix("*/")
-        if _BARE.fullmatch(after) and _WORDS.search(_line_before(comment, match.start())):
+        if re.fullmatch(_BARE, after) and re.search(_WORDS, _line_before(comment, match.start())):
             continue  # "Consider it a TODO.": the word in a sentence, not a tag
-        if _BARE.fullmatch(after) and (below or next_line is not None):
+        if re.fullmatch(_BARE, after) and (below or next_line is not None):
             after = below[0].removesuffix("*/") if below else str(next_line)
         if after.rstrip().endswith("?"):
             continue  # "TODO should we implement it everywhere?": a question, not missing code
-        if _ASKS.search(after) or _BARE.fullmatch(after):
+        if re.search(_ASKS, after) or re.fullmatch(_BARE, after):
             return match.start()
     return None
 
@@ -175,19 +202,17 @@ def is_intentional(comment: str, options: StubOptions) -> bool:
 
 
 #: A docstring that opens by declining the work: "Don't write.", "Do not visit ...".
-_DECLINES = re.compile(
-    r"""[rRbBuU]*(?:'{3}|"{3}|'|")\s*(?:don'?t|do\s+not|never)\b""", re.IGNORECASE
-)
+_DECLINES = r"""(?i)[rRbBuU]*(?:'{3}|"{3}|'|")\s*(?:don'?t|do\s+not|never)\b"""
 
 
 def declines(docstring: str) -> bool:
     """True when a docstring opens by declining: ``\"\"\"Don't write.\"\"\"``."""
-    return _DECLINES.match(docstring) is not None
+    return re.match(_DECLINES, docstring) is not None
 
 
 def says_abstract(message: str) -> bool:
     """True when an error message declares an abstract member ("must be implemented by subclasses")."""
-    return _ABSTRACT.search(message) is not None
+    return re.search(_ABSTRACT, message) is not None
 
 
 def refusal_is_placeholder(message: str | None, options: StubOptions) -> bool:
@@ -201,24 +226,24 @@ def refusal_is_placeholder(message: str | None, options: StubOptions) -> bool:
         return True
     if says_abstract(message):
         return False
-    return _TO_COME.search(message) is not None or says_not_implemented(message, options)
+    return re.search(_TO_COME, message) is not None or says_not_implemented(message, options)
 
 
 def says_fake_value(comment: str) -> bool:
     """True when a comment calls a returned value a placeholder, stub, fake or dummy."""
-    return _FAKE_VALUE.search(comment) is not None
+    return re.search(_FAKE_VALUE, comment) is not None
 
 
 def is_test_file(path: PurePath) -> bool:
     """True for test code: ``test_*.py``, ``*.test.ts``, ``conftest.py``, files under ``tests/``."""
-    return _TEST_FILE.fullmatch(path.name) is not None or any(
+    return re.fullmatch(_TEST_FILE, path.name) is not None or any(
         part.lower() in _TEST_FOLDERS for part in path.parts[:-1]
     )
 
 
 def stands_in(path: PurePath) -> bool:
     """True for files under a folder of stand-ins: ``shims/``, ``polyfills/``, ``mocks/``, ``stubs/``."""
-    return any(_STAND_IN_FOLDER.fullmatch(part) for part in path.parts[:-1])
+    return any(re.fullmatch(_STAND_IN_FOLDER, part) for part in path.parts[:-1])
 
 
 def empty_by_name(name: str) -> bool:
@@ -227,7 +252,7 @@ def empty_by_name(name: str) -> bool:
     ``noop`` and friends say so outright; ``close``, ``flush``, ``__exit__``
     with nothing to release are complete when empty.
     """
-    return _NOOP_NAME.fullmatch(name) is not None or name in _NOTHING_TO_RELEASE
+    return re.fullmatch(_NOOP_NAME, name) is not None or name in _NOTHING_TO_RELEASE
 
 
 def ignores_its_parameters(names: list[str]) -> bool:
@@ -248,3 +273,47 @@ def _quoted(text: str, start: int, end: int) -> bool:
     # Inside a string that opens before it and closes after it (a comment quoting
     # another comment); apostrophes are left out, "don't" opens nothing.
     return any(text.count(q, 0, start) % 2 == 1 and q in text[end:] for q in ('"', "`"))
+
+
+def is_fixture(path: PurePath) -> bool:
+    """True for test inputs: files under ``fixtures/``, ``__fixtures__/``, ``testdata/``, or
+    under ``assets/``, ``data/``, ... inside a test folder (``tests/assets/cli/``)."""
+    folders = [part.lower() for part in path.parts[:-1]]
+    return any(
+        _FIXTURE_FOLDER.fullmatch(folder)
+        or (folder in _TEST_INPUT_FOLDERS and not _TEST_FOLDERS.isdisjoint(folders[:index]))
+        for index, folder in enumerate(folders)
+    )
+
+
+def named_empty(path: PurePath) -> bool:
+    """True when the file's name says it is empty on purpose: ``empty_script.py``, ``blank.js``."""
+    return _EMPTY_NAME.fullmatch(path.name.split(".", 1)[0]) is not None
+
+
+def explains_emptiness(text: str, options: StubOptions) -> bool:
+    """True when a module's comments or docstring say why it holds no code.
+
+    ``# Optional Path parameters are not supported``, ``// intentionally empty``, or
+    any of the ``intentional`` phrases; not when they say the code is to come
+    ("not supported yet", "not implemented", "stub", a marker such as TODO).
+    """
+    prose = " ".join(text.split())
+    if says_not_implemented(prose, options) or _STILL_TO_COME.search(prose):
+        return False
+    return _WHY_EMPTY.search(prose) is not None or is_intentional(prose, options)
+
+
+def empty_on_purpose(path: PurePath, text: str, options: StubOptions) -> bool:
+    """True when a module without code is meant to be so: its name, its folder or its text says it.
+
+    A name (``empty_script.py``), a folder of test inputs or stand-ins
+    (:func:`is_fixture`, :func:`stands_in`), or comments that explain the emptiness
+    (:func:`explains_emptiness`).
+    """
+    return (
+        named_empty(path)
+        or is_fixture(path)
+        or stands_in(path)
+        or explains_emptiness(text, options)
+    )

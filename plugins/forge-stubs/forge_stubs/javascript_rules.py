@@ -41,7 +41,7 @@ from forge_stubs.functions import (
 from forge_stubs.options import StubOptions
 from forge_stubs.source import Source
 
-_EXTENDS = re.compile(r"extends\s+([\w$.]+)")
+_EXTENDS = r"extends\s+([\w$.]+)"
 #: Calls whose callback is a test: its empty body is an empty test.
 _TEST_CALLS = frozenset({"it", "test", "specify"})
 _NOT_RUN = frozenset({"skip", "todo"})
@@ -60,14 +60,22 @@ _FUNCTIONS = {
 
 
 def functions(
-    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+    src: Source,
+    options: StubOptions,
+    path: PurePath,
+    extended: frozenset[str],
+    overrides: frozenset[str] = frozenset(),
 ) -> list[Function]:
     """Every function of the file with a body, with its placeholder body if it has one.
 
-    ``extended`` names classes other files extend, beside those this file extends.
+    ``extended`` names classes other files extend, beside those this file extends;
+    ``overrides`` the methods (``Class.method``) that override one doing real
+    work in a base class of another file.
     """
     facts = FileFacts(
-        test_file=is_test_file(path) or stands_in(path), extended=extended_classes(src) | extended
+        test_file=is_test_file(path) or stands_in(path),
+        extended=extended_classes(src) | extended,
+        overrides=overrides,
     )
     found = []
     for match in src.matches("javascript"):
@@ -98,6 +106,7 @@ def _deliberate(
         or _parameter_properties_only(node, name)
         or _constructor_of_a_prototype(src, name)
         or _overrides_a_sibling(src, node)
+        or name in facts.overrides
         or _in_fallback_object(src, node)
     )
 
@@ -308,7 +317,7 @@ def extended_classes(src: Source) -> frozenset[str]:
     """The last names of the classes this file's classes extend."""
     names: set[str] = set()
     for heritage in src.captures("classes", "heritage"):
-        names.update(name.rsplit(".", 1)[-1] for name in _EXTENDS.findall(src.text(heritage)))
+        names.update(name.rsplit(".", 1)[-1] for name in re.findall(_EXTENDS, src.text(heritage)))
     return frozenset(names)
 
 

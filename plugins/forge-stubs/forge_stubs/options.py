@@ -92,7 +92,8 @@ class StubOptions(BaseModel):
         ),
         description=(
             "Comment or docstring text (case-insensitive) that marks a function's placeholder "
-            "body as deliberate, inside the function or on the line above it."
+            "body as deliberate, inside the function or on the line above it, and a module "
+            "without code as empty on purpose."
         ),
     )
     ignore: tuple[str, ...] = Field(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from functools import partial
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from forge import hookimpl
 from forge.models import CheckDescriptor, Location, ValidateRequest
@@ -19,10 +20,15 @@ from forge_stubs import __version__
 from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult
 from forge_stubs.options import PLUGIN_NAME, OptionsError, StubOptions, parse_options
 
+if TYPE_CHECKING:  # listing plugins imports this module: it must not load tree-sitter
+    from forge_stubs.inheritance import Replacement
+
 #: Findings a result carries; ``finding_count`` has the total.
 MAX_FINDINGS = 50
 #: Findings named in a result's one-line message.
 SHOWN_IN_MESSAGE = 5
+#: The declaration file TypeScript pairs with each kind of compiled JavaScript.
+DECLARATIONS = {".js": ".d.ts", ".cjs": ".d.cts", ".mjs": ".d.mts"}
 
 
 def load_options(request: ValidateRequest, workspace: Workspace) -> StubOptions:
@@ -46,19 +52,21 @@ def check_file(
     workspace: Workspace,
     options: StubOptions,
     extended: frozenset[str] = frozenset(),
+    replaced: frozenset[Replacement] = frozenset(),
 ) -> StubResult | None:
     """``stub_check``'s result for one listed file; None when the check does not apply to it.
 
     It does not apply to ignored files, declaration files (``.pyi``, ``.d.ts``),
     build output (``*.min.js``, ``dist/``), files of other languages, and files forge could not parse
     (missing, binary, too large: ``file_check`` and ``syntax_check`` say so).
-    ``extended`` names the classes the other listed files extend.
+    ``extended`` names the classes the other listed files extend; ``replaced``
+    the classes they assign over others (:func:`forge_stubs.inheritance.replaced_in`).
     """
     path = workspace.resolve(file)
     if is_ignored(file, path, workspace, options):
         return None
     try:
-        return _check_parsed(file, path, workspace, options, extended)
+        return _check_parsed(file, path, workspace, options, extended, replaced)
     except Exception as exc:  # one strange file must not cost the other files their results
         reason = " ".join(str(exc).split())[:300]
         return StubResult(
@@ -103,6 +111,16 @@ def extended_in(files: list[str], workspace: Workspace) -> frozenset[str]:
     return frozenset(names)
 
 
+def _replaced_in(files: list[str], workspace: Workspace) -> frozenset[Replacement]:
+    """The classes the listed files assign over other classes of the project (drop-ins)."""
+    from forge_stubs.inheritance import replaced_in
+
+    try:
+        return replaced_in(files, workspace)
+    except Exception:  # each file's own result reports what is wrong with it
+        return frozenset()
+
+
 def _extended(parsed: ParsedFile) -> frozenset[str]:
     """The classes ``parsed``'s classes extend (kept with its tree: its source says it all)."""
     from forge_stubs.detect import extended_classes
@@ -111,19 +129,46 @@ def _extended(parsed: ParsedFile) -> frozenset[str]:
 
 
 def _check_parsed(
-    file: str, path: Path, workspace: Workspace, options: StubOptions, extended: frozenset[str]
+    file: str,
+    path: Path,
+    workspace: Workspace,
+    options: StubOptions,
+    extended: frozenset[str],
+    replaced: frozenset[Replacement],
 ) -> StubResult | None:
     parsed = _parsed(path, workspace)
     if parsed is None:
         return None
+    from forge_stubs.inheritance import concrete_overrides
+
     # Relative to the project: a checkout under ~/tests/ is not all test code.
     relative = workspace.display(path)
+    # What the base classes in other files do is read on every call: they may have changed.
+    overrides = concrete_overrides(parsed, workspace, replaced)
     # Kept with the tree while the file is unchanged: the result depends on
     # nothing else than what the key holds.
-    return parsed.derived(
-        (PLUGIN_NAME, file, relative, options.identity, extended),
-        lambda: _result(file, parsed, PurePath(relative), options, extended),
+    key = (PLUGIN_NAME, file, relative, options.identity, extended, overrides)
+    result = parsed.derived(
+        key, lambda: _result(file, parsed, PurePath(relative), options, extended, overrides)
     )
+    # Whether a declaration file sits beside it is read on every call (it may have
+    # appeared), and only for a module without code: the one finding it changes.
+    if any(f.kind == "empty_module" for f in result.findings) and _declared_beside(path):
+        result = parsed.derived(
+            (*key, "declared"),
+            lambda: _result(file, parsed, PurePath(relative), options, extended, overrides, True),
+        )
+    return result
+
+
+def _declared_beside(path: Path) -> bool:
+    """True when a declaration file of the same name sits beside ``path``.
+
+    date-fns ships ``types.cjs`` (only ``"use strict";``) beside ``types.d.cts``:
+    a module of types only, compiled to a file without code. A Python file has none.
+    """
+    declarations = DECLARATIONS.get(path.suffix)
+    return declarations is not None and path.with_suffix(declarations).is_file()
 
 
 def _result(
@@ -132,11 +177,15 @@ def _result(
     relative: PurePath,
     options: StubOptions,
     extended: frozenset[str],
+    overrides: frozenset[str],
+    declared: bool = False,
 ) -> StubResult:
     from forge_stubs.detect import find_placeholders
 
     language = parsed.language.name
-    findings = find_placeholders(parsed.tree, parsed.source, language, relative, options, extended)
+    findings = find_placeholders(
+        parsed.tree, parsed.source, language, relative, options, extended, overrides, declared
+    )
     return StubResult(
         type=CHECK_TYPE,
         target=file,
@@ -199,5 +248,6 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Stu
         ]
     files = list(dict.fromkeys(request.files))
     extended = extended_in(files, workspace)
-    results = (check_file(file, workspace, options, extended) for file in files)
+    replaced = _replaced_in(files, workspace)
+    results = (check_file(file, workspace, options, extended, replaced) for file in files)
     return [result for result in results if result is not None]

@@ -15,12 +15,19 @@ than a missing implementation:
   whose emptiness is the point (an empty ``test_*`` still counts);
 - ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
   whose parameters are all ``_``-named, and docstrings that say why
-  ("does nothing by default", "override").
+  ("does nothing by default", "override");
+- empty overrides of a method another class of the file defines, or that does
+  real work in a base class of another file or in the class a drop-in is
+  assigned over (found by :mod:`forge_stubs.inheritance`, from
+  :func:`class_shapes`, :func:`override_candidates` and :func:`class_assignments`);
+- FastAPI webhook and callback declarations, which only OpenAPI reads.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from tree_sitter import Node
@@ -46,22 +53,29 @@ _NOT_IMPLEMENTED = {"NotImplementedError", "NotImplemented"}
 _ABSTRACT_BASES = {"ABC", "Protocol"}
 _ABSTRACT_METACLASSES = {"ABCMeta"}
 #: ``BaseAdapter``, ``AbstractStore``, ``AuthBase``, ``RedirectMixin`` (not ``Database``).
-_BASE_NAME = re.compile(r"_*(?:Base|Abstract)(?:[A-Z_].*)?|.*[a-z0-9](?:Base|Mixin|Interface|ABC)")
+_BASE_NAME = r"_*(?:Base|Abstract)(?:[A-Z_].*)?|.*[a-z0-9](?:Base|Mixin|Interface|ABC)"
 _LITERALS = {"integer", "float", "string", "concatenated_string", "true", "false", "none"}
 _CONTAINERS = {"list", "tuple", "set", "dictionary", "pair", "parenthesized_expression"}
 
 
 def functions(
-    src: Source, options: StubOptions, path: PurePath, extended: frozenset[str]
+    src: Source,
+    options: StubOptions,
+    path: PurePath,
+    extended: frozenset[str],
+    overrides: frozenset[str] = frozenset(),
 ) -> list[Function]:
     """Every function and method of the file, with its placeholder body if it has one.
 
-    ``extended`` names classes other files extend, beside those this file extends.
+    ``extended`` names classes other files extend, beside those this file extends;
+    ``overrides`` the methods (``Class.method``) that override one doing real
+    work in a base class of another file (:mod:`forge_stubs.inheritance`).
     """
     facts = FileFacts(
         test_file=is_test_file(path) or stands_in(path),
         extended=extended_classes(src) | extended,
         declaring_decorators=_hookspec_markers(src),
+        overrides=overrides,
     )
     found = []
     for match in src.matches("python"):
@@ -129,6 +143,10 @@ def _deliberate(
         return True
     if cls is not None and _overrides_a_sibling(src, cls, own):
         return True
+    if cls is not None and _qualified_name(src, node) in facts.overrides:
+        return True  # it turns off what a base class of another file does
+    if _declares_an_operation(src, node):
+        return True
     if _default_for_a_parameter(src, node, own):
         return True
     docstring = _docstring(node)
@@ -174,6 +192,36 @@ def _handed_over(src: Source, name: str, *, method: bool) -> bool:
         and use.parent.child_by_field_name("function") == use
         for use in uses
     )
+
+
+def _declares_an_operation(src: Source, node: Node) -> bool:
+    """A FastAPI webhook or callback: OpenAPI documents it, nothing ever runs its body.
+
+    ``@app.webhooks.post("new-subscription")``, and ``@router.post(...)`` on a
+    router whose ``router.routes`` the file hands to a route as ``callbacks=``.
+    A route of the app or of any other router is served: empty, it is a placeholder.
+    """
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    routers: set[str] | None = None
+    for decorator in parent.named_children:
+        expression = decorator.named_children[0] if decorator.named_children else None
+        callee = expression.child_by_field_name("function") if expression is not None else None
+        owner = callee.child_by_field_name("object") if callee is not None else None
+        if expression is None or expression.type != "call" or owner is None:
+            continue
+        if _last_name(src.text(owner)) == "webhooks":
+            return True
+        if routers is None:
+            routers = set(_CALLBACK_ROUTES.findall(src.text(src.tree.root_node)))
+        if src.text(owner) in routers:
+            return True
+    return False
+
+
+#: ``callbacks=invoices_callback_router.routes``: the router's routes are a route's callbacks.
+_CALLBACK_ROUTES = re.compile(r"\bcallbacks\s*=\s*([A-Za-z_][\w.]*)\.routes\b")
 
 
 def _at_top_level(node: Node) -> bool:
@@ -398,7 +446,7 @@ def _is_base(src: Source, cls: Node, facts: FileFacts) -> bool:
         return True
     name_node = cls.child_by_field_name("name")
     name = src.text(name_node) if name_node is not None else ""
-    if name in facts.extended or _BASE_NAME.fullmatch(name):
+    if name in facts.extended or re.fullmatch(_BASE_NAME, name):
         return True
     return _declares_abstract_member(src, cls)
 
@@ -470,3 +518,141 @@ def _qualified_name(src: Source, node: Node) -> str:
 
 def _last_name(dotted: str) -> str:
     return dotted.rsplit(".", 1)[-1].strip()
+
+
+#: Decorators that make a base class's method a declaration, not an implementation.
+_DECLARING = frozenset(
+    {"abstractmethod", "abstractproperty", "abstractclassmethod", "abstractstaticmethod"}
+)
+
+
+@dataclass(frozen=True)
+class ClassShape:
+    """A top-level class as its subclasses in other files see it."""
+
+    #: Its bases as written (``NetworkStream``, ``base.NetworkStream``), metaclass aside.
+    bases: tuple[str, ...]
+    #: Its methods, each with whether it does real work (not abstract, not a placeholder body).
+    methods: Mapping[str, bool]
+
+
+def class_shapes(src: Source) -> dict[str, ClassShape]:
+    """The file's top-level classes by name (the last one of a name wins, as at run time)."""
+    shapes = {}
+    for name, cls, methods in _top_level_classes(src):
+        # An @overload signature is followed by the real definition: the last one wins.
+        works = {
+            _own_name(src, function): not _decorated_exempt(src, function, _DECLARING)
+            and _does_work(src, block)
+            for function, block in methods
+        }
+        shapes[name] = ClassShape(bases=_bases_as_written(src, cls), methods=works)
+    return shapes
+
+
+def override_candidates(src: Source) -> tuple[tuple[str, str], ...]:
+    """(class, method) of each empty method of a top-level class.
+
+    These are the methods whose verdict may depend on another file: a base class
+    there, or the class this one is assigned over. Left empty over a method
+    doing real work, they turn it off.
+    """
+    return tuple(
+        (name, _own_name(src, function))
+        for name, _, methods in _top_level_classes(src)
+        for function, block in methods
+        if _is_empty(block)
+    )
+
+
+def _top_level_classes(src: Source) -> Iterator[tuple[str, Node, list[tuple[Node, Node]]]]:
+    """Each top-level class: its name, its node, and its methods (definition, body)."""
+    for statement in src.tree.root_node.named_children:
+        cls = _definition(statement)
+        name = cls.child_by_field_name("name") if cls.type == "class_definition" else None
+        if name is None:
+            continue
+        body = cls.child_by_field_name("body")
+        methods = []
+        for member in body.named_children if body is not None else []:
+            function = _definition(member)
+            block = function.child_by_field_name("body")
+            if function.type == "function_definition" and block is not None:
+                methods.append((function, block))
+        yield src.text(name), cls, methods
+
+
+def class_assignments(src: Source) -> tuple[tuple[str, str], ...]:
+    """(target, name) of each ``module.Target = Name`` anywhere in the file: maybe a class swapped in.
+
+    Both named as classes are (``CapWords``); attributes of ``self`` and ``cls`` are left out.
+    """
+    found = []
+    stack = [src.tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "attribute" or right.type != "identifier":
+            continue
+        target, value = src.text(left), src.text(right)
+        if (
+            value[:1].isupper()
+            and _last_name(target)[:1].isupper()
+            and not target.startswith(("self.", "cls."))
+        ):
+            found.append((target, value))
+    return tuple(sorted(found))
+
+
+def _definition(node: Node) -> Node:
+    """The class or function a ``decorated_definition`` decorates; any other node itself."""
+    if node.type == "decorated_definition":
+        return node.child_by_field_name("definition") or node
+    return node
+
+
+def _bases_as_written(src: Source, cls: Node) -> tuple[str, ...]:
+    """A class's bases as dotted names (``Generic[T]`` gives ``Generic``), keywords left out."""
+    bases = cls.child_by_field_name("superclasses")
+    names = []
+    for base in bases.named_children if bases is not None else []:
+        if base.type == "subscript":
+            base = base.child_by_field_name("value") or base
+        if base.type in {"identifier", "attribute"}:
+            names.append(src.text(base))
+    return tuple(names)
+
+
+def _statements(block: Node) -> list[Node]:
+    """A body's statements after its docstring, comments left out."""
+    statements = [child for child in block.named_children if child.type != "comment"]
+    return statements[1:] if statements and _is_docstring(statements[0]) else statements
+
+
+def _is_empty(block: Node) -> bool:
+    """A body of nothing but a docstring, ``pass`` or ``...``."""
+    return all(_trivial_kind(statement) for statement in _statements(block))
+
+
+def _does_work(src: Source, block: Node) -> bool:
+    """Whether a method's body does something: more than a docstring, ``pass``, ``...``,
+    ``return None`` or ``raise NotImplementedError`` (whatever its message: a base's
+    refusal declares a member).
+
+    Another literal returned is a default a subclass may turn off: it counts as work.
+    """
+    statements = _statements(block)
+    if all(_trivial_kind(statement) for statement in statements):
+        return False
+    if len(statements) != 1:
+        return True
+    if statements[0].type == "return_statement":
+        value = statements[0].named_children
+        return bool(value) and value[0].type != "none"
+    if statements[0].type == "raise_statement":
+        raised = _raise_message(src, statements[0])
+        return raised is None or raised[0] not in _NOT_IMPLEMENTED
+    return True

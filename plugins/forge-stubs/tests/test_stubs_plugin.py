@@ -309,3 +309,24 @@ def test_build_output_is_not_checked(project: Path, make_file: MakeFile) -> None
     make_file("src/app.js", "export function a() {}\n")
     files = ["assets/app.min.js", "dist/cjs/types.js", "dist/app.js", "src/app.js"]
     assert set(stub_results(validate(project, files))) == {"src/app.js"}
+
+
+def test_compiled_types_only_module_beside_its_declarations_is_not_empty(
+    project: Path, make_file: MakeFile
+) -> None:
+    # date-fns 4: types.cjs holds only "use strict"; types.d.cts says it is a module of types.
+    make_file("types.cjs", '"use strict";\n')
+    make_file("types.js", '"use strict";\n')  # a look-alike without declarations: a placeholder
+    engine = Engine.for_project(project)
+
+    def kinds() -> dict[str, list[str]]:
+        request = ValidateRequest(module_id="m", files=["types.cjs", "types.js"])
+        results = stub_results(engine.validate(request).to_wire())
+        return {target: [f["kind"] for f in r["findings"]] for target, r in results.items()}
+
+    assert kinds() == {"types.cjs": ["empty_module"], "types.js": ["empty_module"]}
+    make_file("types.d.cts", "export type Day = 0 | 1 | 2 | 3 | 4 | 5 | 6;\n")
+    # The kept result follows the declaration file's arrival, and its removal.
+    assert kinds() == {"types.cjs": [], "types.js": ["empty_module"]}
+    (project / "types.d.cts").unlink()
+    assert kinds() == {"types.cjs": ["empty_module"], "types.js": ["empty_module"]}

@@ -180,6 +180,24 @@ DELIBERATE += [
         "src/urllib3/connection.py",
         id="markers-in-questions-and-prose",
     ),
+    pytest.param(
+        "invoices_callback_router = APIRouter()\n\n\n"
+        '@invoices_callback_router.post(\n    "{$callback_url}/invoices/{$request.body.id}",'
+        " response_model=InvoiceEventReceived\n)\n"
+        "def invoice_notification(body: InvoiceEvent):\n    pass\n\n\n"
+        '@app.post("/invoices/", callbacks=invoices_callback_router.routes)\n'
+        "def create_invoice(invoice: Invoice, callback_url: HttpUrl | None = None):\n"
+        '    return {"msg": "Invoice received"}\n',
+        "docs_src/openapi_callbacks/tutorial001.py",
+        id="fastapi-callback-declared",
+    ),
+    pytest.param(
+        '@app.webhooks.post("new-subscription")\ndef new_subscription(body: Subscription):\n'
+        '    """\n    When a new user subscribes to your service we send you a POST request.\n'
+        '    """\n',
+        "docs_src/openapi_webhooks/tutorial001.py",
+        id="fastapi-webhook-declared",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -258,6 +276,16 @@ PLACEHOLDERS = [
             (10, "config", "hardcoded_return"),
         ],
         id="hardcoded-under-placeholder-comment",
+    ),
+    pytest.param(
+        "router = APIRouter()\nadmin = APIRouter()\n\n\n"
+        '@router.post("/invoices/{id}/paid")\ndef mark_paid(id: str):\n    pass\n\n\n'
+        '@app.post("/invoices/", callbacks=admin.routes)\n'
+        "def create_invoice(invoice: Invoice):\n"
+        '    """Create an invoice."""\n',
+        "src/app/invoices.py",
+        [(7, "mark_paid", "pass"), (12, "create_invoice", "docstring_only")],
+        id="fastapi-routes-left-empty",
     ),
 ]
 
