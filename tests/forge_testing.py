@@ -86,6 +86,27 @@ def live_processes_mentioning(marker: str) -> list[str]:
     return alive
 
 
+def signal_as_soon_as_started(
+    argv: list[str], marker: str, signum: int, cwd: Path
+) -> subprocess.Popen[str]:
+    """Start ``argv`` and send it ``signum`` the moment a process running ``marker`` appears.
+
+    No sleep between looks: the signal lands as early as an impatient user's
+    Ctrl-C can, while forge is still setting the command up.
+    """
+    import time
+
+    process = subprocess.Popen(
+        argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 60
+    while not [line for line in live_processes_mentioning(marker) if "validate" not in line]:
+        assert process.poll() is None, "forge ended before the command started"
+        assert time.monotonic() < deadline, "the command never started"
+    process.send_signal(signum)
+    return process
+
+
 def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
     """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
     assert completed.returncode == 2, (completed.returncode, completed.stderr)

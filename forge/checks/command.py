@@ -139,6 +139,10 @@ def run_command(
     """
     started = time.monotonic()
     token = secrets.token_hex(16)
+    # Everything that can take a while happens before the child exists: from
+    # its start to the ``try`` that kills it on Ctrl-C, nothing may be slow.
+    stdout, stderr = _Tail(TAIL_BYTES), _Tail(TAIL_BYTES)
+    deadline = started + timeout
     try:
         process = subprocess.Popen(
             command,
@@ -158,14 +162,18 @@ def run_command(
             exit_code=None,
             message=f"could not start: {exc}",
         )
-    assert process.stdout is not None and process.stderr is not None
-    tails = {process.stdout: _Tail(TAIL_BYTES), process.stderr: _Tail(TAIL_BYTES)}
-    deadline = started + timeout
+    except BaseException:
+        # Interrupted inside Popen, after the fork: the child is ours to kill,
+        # and its token is the only handle on it left.
+        _kill_escaped(token)
+        raise
     timed_out = False
     stopped = False  # cancelled by the caller
     exited_at: float | None = None
     idle = 0.001
     try:
+        assert process.stdout is not None and process.stderr is not None
+        tails = {process.stdout: stdout, process.stderr: stderr}
         with selectors.DefaultSelector() as selector:
             for stream in tails:
                 selector.register(stream, selectors.EVENT_READ)
@@ -213,7 +221,6 @@ def run_command(
     for stream in tails:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
-    stdout, stderr = tails[process.stdout], tails[process.stderr]
     from forge.runner_summary import combine
     from forge.runner_verdict import describe, judge, total
 

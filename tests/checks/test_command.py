@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge_testing import forge_executable, live_processes_mentioning
+from forge_testing import forge_executable, live_processes_mentioning, signal_as_soon_as_started
 
 from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
@@ -196,21 +196,16 @@ def test_per_call_timeout_and_config_timeout(run_forge: RunForge, project: Path)
 
 
 def test_ctrl_c_in_the_cli_kills_the_running_command(project: Path) -> None:
-    seconds = unique_sleep_seconds()
-    forge = subprocess.Popen(
-        [forge_executable(), "validate", "--module-id", "m1", "--command", f"sleep {seconds}"],
-        cwd=project,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 60
-    # forge's own command line mentions the sleep too: wait for the sleep itself.
-    while not any(c.startswith("sleep") for c in live_processes_mentioning(f"sleep {seconds}")):
-        assert time.monotonic() < deadline, "the command never started"
-        time.sleep(0.05)
-    forge.send_signal(signal.SIGINT)
-    _, stderr = forge.communicate(timeout=30)
-    assert forge.returncode == 130, stderr
-    assert "Traceback" not in stderr
-    assert [c for c in survivors(f"sleep {seconds}") if c.startswith("sleep")] == []
+    """Ctrl-C the moment the command appears, while forge is still setting it up, a few times."""
+    for _ in range(6):
+        seconds = unique_sleep_seconds()
+        forge = signal_as_soon_as_started(
+            [forge_executable(), "validate", "--module-id", "m1", "--command", f"sleep {seconds}"],
+            f"sleep {seconds}",
+            signal.SIGINT,
+            project,
+        )
+        _, stderr = forge.communicate(timeout=30)
+        assert forge.returncode == 130, stderr
+        assert "Traceback" not in stderr
+        assert survivors(f"sleep {seconds}") == []
