@@ -12,7 +12,8 @@ imports the MCP SDK's server (``from mcp.server.mcpserver import MCPServer``)
 for the MCP cold start. Targets:
 
 - ``forge validate --files one.py`` (a fresh process checking one file):
-  at most 150 ms;
+  at most 150 ms; measured in its own process (``FORGE_DAEMON=0``) and handed
+  to a running ``forge daemon`` (started for the run, stopped after);
 - MCP cold start (spawn ``forge serve``, ``initialize``, ``tools/list``
   answered): at most the SDK import plus 150 ms.
 
@@ -33,7 +34,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from daemon import running_daemon
+
 PYTHON = sys.executable
+DAEMON = "... with forge daemon running"
 FORGE = shutil.which("forge", path=str(Path(PYTHON).parent)) or "forge"
 
 MCP_REQUESTS = b"".join(
@@ -111,13 +115,15 @@ def main() -> None:
             ]
         }
         (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env |= {"FORGE_CWD": str(project), "FORGE_HOME": str(project / "home")}
+        daemon_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        daemon_env |= {"FORGE_CWD": str(project), "FORGE_HOME": str(project / "home")}
+        env = daemon_env | {"FORGE_DAEMON": "0"}
         actions = {
             "python -c pass": run_command([PYTHON, "-c", "pass"], env, project),
             "forge validate --files one.py": run_command(
                 [FORGE, "validate", "--files", "one.py"], env, project
             ),
+            DAEMON: run_command([FORGE, "validate", "--files", "one.py"], daemon_env, project),
             "forge plan check (10 modules)": run_command(
                 [FORGE, "plan", "check", "plan.json"], env, project
             ),
@@ -126,14 +132,15 @@ def main() -> None:
             ),
             "forge serve to tools/list": mcp_start(env, project),
         }
-        for action in actions.values():  # writes bytecode caches and forge's own caches
-            action()
         timings: dict[str, list[float]] = {name: [] for name in actions}
-        for _ in range(args.runs):
-            for name, action in actions.items():
-                started = time.perf_counter()
+        with running_daemon(FORGE, daemon_env, project):
+            for action in actions.values():  # writes bytecode caches and forge's own caches
                 action()
-                timings[name].append((time.perf_counter() - started) * 1000)
+            for _ in range(args.runs):
+                for name, action in actions.items():
+                    started = time.perf_counter()
+                    action()
+                    timings[name].append((time.perf_counter() - started) * 1000)
     median = {name: statistics.median(values) for name, values in timings.items()}
     best = {name: min(values) for name, values in timings.items()}
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} rounds")
@@ -142,6 +149,7 @@ def main() -> None:
     python, sdk = "python -c pass", "import the MCP SDK server"
     for name, target in (
         ("forge validate --files one.py", "<= 150 ms"),
+        (DAEMON, "<= 150 ms"),
         ("forge plan check (10 modules)", ""),
     ):
         print(

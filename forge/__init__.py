@@ -8,7 +8,9 @@ implementations with it; everything else a plugin may use is in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# Not ``typing.TYPE_CHECKING``: importing typing costs every ``forge`` command
+# handed to a daemon a tenth of its time, and type checkers read this the same.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 

@@ -15,7 +15,11 @@ The cache holds names and ``module:attr`` strings only; loading a plugin
 imports its module exactly as :meth:`importlib.metadata.EntryPoint.load` does.
 A missing, unreadable or foreign cache file is just a miss.
 
-The same file remembers which hooks each plugin module implements (learnt the
+The same file remembers the installed version of a distribution forge asks
+about (:func:`installed_version`: the language pack's, at every validate),
+valid while the fingerprint above is unchanged.
+
+It also remembers which hooks each plugin module implements (learnt the
 first time it is imported), so a command imports a plugin only when one of
 its hooks is called (:class:`forge.plugin_manager.PluginHost`). Those names
 are valid while the installed distributions are unchanged (the fingerprint
@@ -32,12 +36,13 @@ import importlib
 import json
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from importlib.metadata import EntryPoint
 
 CACHE_VERSION = 1
@@ -136,12 +141,17 @@ class EntryPointCache:
         stored = _read(self.path) if self.enabled else None
         self._groups: dict[str, Any] = {}
         self._hooks: dict[str, Any] = {}
+        self._versions: dict[str, Any] = {}
         if (
             isinstance(stored, dict)
             and stored.get("version") == CACHE_VERSION
             and stored.get("fingerprint") == self._marks
         ):
-            for name, into in (("groups", self._groups), ("hooks", self._hooks)):
+            for name, into in (
+                ("groups", self._groups),
+                ("hooks", self._hooks),
+                ("versions", self._versions),
+            ):
                 if isinstance(stored.get(name), dict):
                     into.update(stored[name])
         self._dirty = False
@@ -156,6 +166,21 @@ class EntryPointCache:
                 pass
         found = discover(group)
         self._groups[group] = [[e.name, e.value, e.distribution, e.version] for e in found]
+        self._dirty = True
+        return found
+
+    def version(self, distribution: str) -> str | None:
+        """``distribution``'s installed version (None: not installed), read once per install."""
+        known = self._versions.get(distribution, False)
+        if known is None or isinstance(known, str):
+            return known
+        from importlib import metadata
+
+        try:
+            found: str | None = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            found = None
+        self._versions[distribution] = found
         self._dirty = True
         return found
 
@@ -200,9 +225,61 @@ class EntryPointCache:
                 "fingerprint": self._marks,
                 "groups": self._groups,
                 "hooks": self._hooks,
+                "versions": self._versions,
             }
             _write(self.path, value)
             self._dirty = False
+
+
+#: The caches opened inside :func:`one_reading`, by home; None outside it.
+_shared: dict[Path, EntryPointCache] | None = None
+_shared_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def one_reading() -> Iterator[None]:
+    """Within the block, lookups under one ``FORGE_HOME`` share one :class:`EntryPointCache`.
+
+    For one CLI command (a fraction of a second): pydantic's plugin lookup, the
+    plugin host and the language pack's version then fingerprint the installed
+    distributions and read the file once, not three times. Invalidation: the
+    sharing ends with the block; outside it (the MCP server, embedding code)
+    every :func:`open_cache` reads afresh, so an install is noticed by the next
+    lookup.
+    """
+    global _shared
+    with _shared_lock:
+        outer, _shared = _shared, {} if _shared is None else _shared
+    try:
+        yield
+    finally:
+        with _shared_lock:
+            _shared = outer
+
+
+def open_cache(home: Path) -> EntryPointCache:
+    """The cache of ``home``: the one opened earlier in :func:`one_reading`'s block, else a new one."""
+    with _shared_lock:
+        if _shared is None:
+            return EntryPointCache(home)
+        cache = _shared.get(home)
+        if cache is None:
+            cache = _shared[home] = EntryPointCache(home)
+        return cache
+
+
+def installed_version(distribution: str) -> str | None:
+    """``distribution``'s installed version, or None; from the cache under ``FORGE_HOME``.
+
+    For code that asks at every call (the language pack's plugin): reading the
+    distribution's metadata imports :mod:`importlib.metadata` (~15 ms).
+    """
+    from forge.config import forge_home
+
+    cache = open_cache(forge_home())
+    found = cache.version(distribution)
+    cache.save()
+    return found
 
 
 def _read(path: Path) -> Any:

@@ -29,7 +29,7 @@ from pydantic import Field
 
 from forge import hookspecs
 from forge.config import forge_home
-from forge.entry_point_cache import EntryPointCache, FoundEntryPoint, describe
+from forge.entry_point_cache import EntryPointCache, FoundEntryPoint, describe, open_cache
 from forge.errors import clip
 from forge.models import WireModel
 
@@ -384,7 +384,7 @@ def build_plugin_host(
     host = PluginHost(pm, trace=os.environ.get("FORGE_TRACE_PLUGINS", "") not in {"", "0"})
     blocked = set(disabled)
     if entry_points_ is None:
-        host._cache = EntryPointCache(forge_home())
+        host._cache = open_cache(forge_home())
         found = host._cache.entry_points(ENTRY_POINT_GROUP)
     else:
         found = describe(entry_points_)

@@ -71,7 +71,7 @@ def test_the_mcp_server_and_the_hooks_run_forges_own_commands() -> None:
     assert servers == {"forge": {"command": "forge-mcp", "args": []}}
     assert "forge-mcp" in scripts and "forge" in scripts
     hooks = load(PLUGIN / "hooks" / "hooks.json")["hooks"]
-    assert set(hooks) == {"PostToolUse", *hook.STOP_EVENTS}
+    assert set(hooks) == {"PostToolUse", hook.SESSION_START, *hook.STOP_EVENTS}
     for groups in hooks.values():
         for group in groups:
             assert [handler["command"] for handler in group["hooks"]] == ["forge hook"]
@@ -192,5 +192,5 @@ def test_a_clone_installs_as_a_marketplace(claude: list[str], tmp_path: Path) ->
     inventory = " ".join(details.stdout.split())
     assert "Skills (2) forge, forge-status" in inventory
     assert "Agents (2) forge-worker, forge-reviewer" in inventory
-    assert "Hooks (3) PostToolUse, SubagentStop, Stop" in inventory
+    assert "Hooks (4) SessionStart, PostToolUse, SubagentStop, Stop" in inventory
     assert "MCP servers (1) forge" in inventory

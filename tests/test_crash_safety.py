@@ -20,7 +20,7 @@ import pytest
 
 from forge.state.sessions import list_sessions, load_session
 from forge.store import ForgeDir
-from forge.validate.history import read_state
+from forge.validate.iteration import read_state
 
 KILLS = 50
 
@@ -28,7 +28,7 @@ WRITER = textwrap.dedent(
     """
     import hashlib, sys
     from pathlib import Path
-    from forge.validate.history import IterationUpdate, update_state
+    from forge.validate.iteration import IterationUpdate, update_state
     from forge.state.sessions import save_session
     from forge.store import ForgeDir
 

@@ -4,6 +4,7 @@ the hooks each plugin implements, forgotten when a file defining them changes.""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from pathlib import Path
 
@@ -150,3 +151,61 @@ def test_no_cache_means_no_hooks_remembered(
     cache.save()
     monkeypatch.setenv("FORGE_NO_CACHE", "1")
     assert EntryPointCache(home).hooks("uncached_plugin") is None
+
+
+def test_a_version_is_remembered_until_a_distribution_is_installed_or_removed(
+    site: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+
+    def version(distribution: str) -> str | None:
+        cache = EntryPointCache(home)
+        found = cache.version(distribution)
+        cache.save()
+        return found
+
+    assert version("versioned-dist") is None
+    meta = fake_distribution(site, "versioned_dist", {})
+    assert version("versioned-dist") == "1.0"
+    stored = cache_file(home)
+    written = stored.stat().st_mtime_ns
+    assert version("versioned-dist") == "1.0"
+    assert stored.stat().st_mtime_ns == written  # a hit: nothing read or rewritten
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: versioned_dist\nVersion: 2.0\n")
+    upgraded = meta.rename(site / "versioned_dist-2.0.dist-info")  # as pip upgrades it
+    assert version("versioned-dist") == "2.0"
+    for file in upgraded.iterdir():
+        file.unlink()
+    upgraded.rmdir()
+    assert version("versioned-dist") is None
+
+
+def test_installed_version_is_kept_under_forge_home(site: Path) -> None:
+    from forge.config import forge_home
+    from forge.entry_point_cache import installed_version
+
+    fake_distribution(site, "counted_dist", {})
+    assert installed_version("counted-dist") == "1.0"
+    assert installed_version("not-installed-anywhere") is None
+    stored = json.loads(cache_file(forge_home()).read_text(encoding="utf-8"))
+    assert stored["versions"] == {"counted-dist": "1.0", "not-installed-anywhere": None}
+
+
+def test_one_command_reads_the_installed_distributions_once(site: Path, tmp_path: Path) -> None:
+    from forge.entry_point_cache import one_reading, open_cache
+
+    home = tmp_path / "home"
+    with one_reading():
+        first = open_cache(home)
+        assert open_cache(home) is first  # pydantic's lookup, the host, the pack's version
+        assert open_cache(tmp_path / "other-home") is not first
+        first.entry_points(GROUP)
+        fake_distribution(site, "during_command", {"during_rule": "m"})
+        assert "during_rule" not in names(open_cache(home).entry_points(GROUP))
+        with one_reading():  # nested: still the command's reading
+            assert open_cache(home) is first
+        assert open_cache(home) is first
+    after = open_cache(home)  # the next command (or a server's next lookup) reads afresh
+    assert after is not first
+    assert "during_rule" in names(after.entry_points(GROUP))
+    assert open_cache(home) is not after

@@ -3,22 +3,18 @@
 Each subcommand module defines ``register(subparsers)`` and a ``run(args)``
 that returns the exit code; heavy imports happen inside ``run`` so that
 ``forge plan check`` (started once per commit) stays fast and ``mcp`` is only
-imported by ``forge serve``.
+imported by ``forge serve``. :mod:`forge.cli.app` parses and dispatches.
+
+This module is imported by every ``forge`` process before it knows whether a
+daemon will run the command (:mod:`forge.daemon`), so it imports nothing more.
 
 Exit codes: 0 success, 1 the thing checked failed, 2 usage or configuration error.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
-
-from forge import __version__
-from forge.errors import ForgeError
 
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
 SUBCOMMANDS = (
@@ -31,6 +27,7 @@ SUBCOMMANDS = (
     "plugins",
     "hook",
     "serve",
+    "daemon",
 )
 
 EXIT_OK = 0
@@ -38,90 +35,25 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``forge CMD: error: what (forge CMD --help)``.
-
-    Subcommand parsers are of this class too (argparse makes them of the
-    parent's class), so every usage error reads the same.
-    """
-
-    def error(self, message: str) -> NoReturn:
-        """Print the error as one line and exit 2."""
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser, with ``command``'s subparser only, or every one for ``None``.
-
-    Registering a subcommand imports its module, so ``forge plan check`` (run
-    once per commit) registers ``plan`` alone and never pays for the others.
-    """
-    parser = Parser(
-        prog="forge",
-        description="Validate that modules delivered by coding agents really landed.",
-        epilog="Run 'forge COMMAND --help' for a command's options and examples.",
-    )
-    parser.add_argument("-V", "--version", action="version", version=f"forge {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS if command is None else (command,):
-        importlib.import_module(f"forge.cli.{name}").register(subparsers)
-    return parser
-
-
-def _requested_command(argv: Sequence[str]) -> str | None:
-    """The subcommand ``argv`` names, if it names a known one first."""
-    first = next((arg for arg in argv if not arg.startswith("-")), None)
-    return first if first in SUBCOMMANDS else None
-
-
-def _not_utf8(argv: Sequence[str]) -> str | None:
-    """What is wrong with the first argument that is not UTF-8, if one is not.
-
-    Python hands such bytes over as lone surrogates, which no JSON, log line
-    or reply can carry.
-    """
-    for number, arg in enumerate(argv, start=1):
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            shown = arg.encode("utf-8", "surrogateescape")[:60]
-            return (
-                f"argument {number} ({shown!r}) is not UTF-8 text (at position {exc.start}): "
-                "pass arguments as UTF-8"
-            )
-    return None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``forge`` console script."""
+    """Entry point of the ``forge`` console script: in a running daemon if there is one, else here.
+
+    The daemon (``forge daemon start``) runs the command in a warm forked
+    child with this process's stdio, working dir and environment; the result
+    is the same, only sooner (see :mod:`forge.daemon`).
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
-    if (bad := _not_utf8(argv)) is not None:
-        print(f"forge: error: {bad}", file=sys.stderr)
-        return EXIT_USAGE
-    parser = build_parser(_requested_command(argv))
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    try:
-        code: int = args.run(args)
-    except ForgeError as exc:
-        print(f"forge {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as exc:  # the system refused something forge's own checks did not foresee
-        where = f" ({exc.filename})" if exc.filename else ""
-        print(f"forge {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        # Say so: a silent exit looks like a crash, or like a run that finished.
-        print(f"forge {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader went away (``forge validate --json | head``): stop quietly,
-        # and keep Python from complaining again when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
+    from forge.daemon.address import may_have_daemon
+
+    code = None
+    if may_have_daemon():  # else not even the socket module is imported
+        from forge.daemon.client import run_in_daemon
+
+        code = run_in_daemon(argv)
+    if code is None:
+        from forge.cli.app import run_here
+
+        code = run_here(argv)
     return code
 
 

@@ -10,6 +10,9 @@ never blocked because forge broke.
   apply_patch (Codex) on a file of a known language: syntax and contract
   checks on that file, and on the module's listed files that import it or
   that it imports. A finding blocks, with the findings as the reason.
+- ``SessionStart``: start the forge daemon in the background (see
+  :mod:`forge.daemon`) unless one runs or ``FORGE_DAEMON=0``, so the
+  session's later hooks answer from a warm process. Prints nothing.
 - ``Stop`` / ``SubagentStop``: validate the module this agent owns (found by
   :mod:`forge.cli.hook_target`) with its verify commands; block while it fails
   and attempts remain. ESCALATE, or a repeated stop with nothing changed
@@ -45,7 +48,8 @@ examples (Claude Code runs it; these feed it by hand):
     | FORGE_MODULE_ID=api FORGE_RUN_ID=run-42 forge hook
 
 events: PostToolUse (Write, Edit, MultiEdit, NotebookEdit, apply_patch), Stop,
-SubagentStop; any other event or tool is allowed silently.
+SubagentStop; SessionStart starts the forge daemon (FORGE_DAEMON=0: not); any
+other event or tool is allowed silently.
 
 the module of a Stop: FORGE_MODULE_ID (+ FORGE_RUN_ID) with the plan FORGE_PLAN
 or the newest .forge/plans/*.json, else the session state whose "worktrees"
@@ -64,6 +68,7 @@ FILE_TOOLS = {
 #: Codex's edit tool: ``tool_input.command`` holds the patch text.
 PATCH_TOOLS = frozenset({"apply_patch"})
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
+SESSION_START = "SessionStart"
 #: Finding lines in a block reason: enough to act on, short enough to read.
 MAX_FINDINGS = 6
 #: Longest reason given to the model.
@@ -90,8 +95,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decide on the event on stdin; print the decision (if any); exit 0 whatever happens."""
+    from forge.cli.output import startup_without_gc
+
     try:
-        decision = decide(read_event(sys.stdin.buffer))
+        with startup_without_gc():  # one event: start-up and a bounded unit of work
+            decision = decide(read_event(sys.stdin.buffer))
     except Exception as exc:  # forge broke or was misused: never block the agent for it
         print(f"forge hook: allowed without checking: {_one_line(exc)}", file=sys.stderr)
         return 0
@@ -123,7 +131,21 @@ def decide(event: dict[str, Any]) -> dict[str, str] | None:
         return after_edit(event)
     if name in STOP_EVENTS:
         return on_stop(event)
+    if name == SESSION_START:
+        start_daemon()
     return None
+
+
+def start_daemon() -> None:
+    """Start the forge daemon in the background unless one runs, it is off, or not Linux.
+
+    Does not wait for it: the session goes on, and its hooks turn fast once
+    the daemon has warmed up (about a second).
+    """
+    from forge.daemon import address, server
+
+    if address.enabled() and server.ask("status") is None:
+        server.start_background(address.DEFAULT_IDLE_S)
 
 
 # --- PostToolUse ---------------------------------------------------------------------
@@ -154,7 +176,7 @@ def edited_files(tool: object, tool_input: object) -> list[str]:
 
 def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     """Block an edit that left its file, or its contracts with its neighbours, broken."""
-    from forge.cli.hook_target import event_cwd, find_module_ref, find_project_root, module_files
+    from forge.cli.hook_target import event_cwd, find_module_ref
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
     if not written:
@@ -165,7 +187,15 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
         return None
     if find_module_ref(cwd) is None and all(_clean_python(path, cwd) for path in files):
         return None  # nothing forge could find: no need to load it
+    from forge.cli.output import fresh_command
 
+    with fresh_command():
+        return _check_edit(cwd, files)
+
+
+def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
+    """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding."""
+    from forge.cli.hook_target import find_project_root, module_files
     from forge.models import ValidateRequest
     from forge.validate.request import workspace_for
     from forge.validate.run import Engine
@@ -290,11 +320,24 @@ def result_findings(result: CheckResult, cwd: Path) -> list[str]:
 
 def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
     """Validate the agent's module; block while it fails and attempts remain."""
-    from forge.cli.hook_target import event_cwd, find_target
+    from forge.cli.hook_target import event_cwd, find_module_ref
 
-    target = find_target(event_cwd(event))
-    if target is None:
+    cwd = event_cwd(event)
+    if find_module_ref(cwd) is None:
         return None  # not a forge worker: nothing to enforce
+    from forge.cli.output import fresh_command
+
+    with fresh_command():
+        return _judge_stop(event, cwd)
+
+
+def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
+    """The stop of a forge worker: allowed when its module passes or must escalate."""
+    from forge.cli.hook_target import find_target
+
+    target = find_target(cwd)
+    if target is None:
+        return None
     from forge.cli.hook_target import fingerprint, forget_block, last_block, remember_block
 
     if event.get("stop_hook_active") is True:

@@ -84,28 +84,30 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """Check each plan; print findings as ``path: severity: message  [type]`` lines."""
-    import gc
+    from forge.cli.output import fresh_command
 
-    # Start-up (pydantic's machinery, plugin modules) allocates a lot and frees
-    # nothing: cyclic GC passes over it cost ~5% of a run, so skip them until
-    # the plugins are loaded, then freeze what start-up built.
-    gc.disable()
-    from forge.config import disabled_plugins, load_config, project_root
-    from forge.errors import UsageError
-    from forge.plan import check_plan
-    from forge.plugin_manager import build_plugin_host
-    from forge.store import ForgeDir
+    with fresh_command():
+        return _check(args)
 
-    root = project_root()
-    targets: list[tuple[str, Path]] = [(name, Path(name).absolute()) for name in args.plans]
-    if not targets:
-        newest = ForgeDir(root).newest_plan()
-        if newest is None:
-            raise UsageError(f"no PLAN given and no .forge/plans/*.json in {root}")
-        targets = [(_relative(newest), newest)]
-    plugins = build_plugin_host(disabled_plugins(load_config(root)))
-    gc.freeze()
-    gc.enable()
+
+def _check(args: argparse.Namespace) -> int:
+    from forge.cli.output import startup_without_gc
+
+    with startup_without_gc():
+        from forge.config import disabled_plugins, load_config, project_root
+        from forge.errors import UsageError
+        from forge.plan import check_plan
+        from forge.plugin_manager import build_plugin_host
+        from forge.store import ForgeDir
+
+        root = project_root()
+        targets: list[tuple[str, Path]] = [(name, Path(name).absolute()) for name in args.plans]
+        if not targets:
+            newest = ForgeDir(root).newest_plan()
+            if newest is None:
+                raise UsageError(f"no PLAN given and no .forge/plans/*.json in {root}")
+            targets = [(_relative(newest), newest)]
+        plugins = build_plugin_host(disabled_plugins(load_config(root)))
     reports = [
         (shown, check_plan(plan_path=str(path), plan=None, project_root=root, plugins=plugins))
         for shown, path in targets

@@ -134,6 +134,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, print the report, exit 0 when passed and 1 when not."""
+    from forge.cli.output import fresh_command
+
+    with fresh_command():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from forge.errors import UsageError
 
     if args.json and args.format not in (None, "json"):
@@ -147,7 +154,10 @@ def run(args: argparse.Namespace) -> int:
     if args.plan is None:
         if args.all:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
-        runs, multi = [_validate_flags(args)], False
+        from forge.cli.output import startup_without_gc
+
+        with startup_without_gc():  # one module: start-up and a bounded unit of work
+            runs, multi = [_validate_flags(args)], False
     else:
         if args.files or args.commands or args.contracts:
             raise UsageError(
@@ -353,14 +363,14 @@ def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
 
 
 #: EXPORTER:IMPORTER, each side allowed a Windows drive letter (C:\\src\\a.ts).
-_PAIR = re.compile(r"^((?:[A-Za-z]:[\\/])?[^:]+):((?:[A-Za-z]:[\\/])?[^:]+)$")
+_PAIR = r"^((?:[A-Za-z]:[\\/])?[^:]+):((?:[A-Za-z]:[\\/])?[^:]+)$"  # compiled on first use
 
 
 def _contract_pair(text: str) -> dict[str, str]:
     """``EXPORTER:IMPORTER`` as a contract pair; a usage error when malformed."""
     from forge.errors import UsageError
 
-    match = _PAIR.match(text)
+    match = re.match(_PAIR, text)
     if match is None:
         raise UsageError(
             f"--contract {text!r}: expected EXPORTER:IMPORTER, e.g. src/api.ts:src/app.ts"

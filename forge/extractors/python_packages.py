@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import functools
 import glob
-import importlib.metadata
 import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forge.extractors.packages import scan_folder
 
+if TYPE_CHECKING:
+    import importlib.metadata
+
 #: Requirement names at the start of a PEP 508 string or a requirements line.
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_REQUIREMENT = r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)"  # compiled by re on first use
 #: Names a Python program can always import that ``sys.stdlib_module_names`` leaves out:
 #: the running script, and the standard library of type checkers (``if TYPE_CHECKING:``).
 _ALWAYS_IMPORTABLE = frozenset({"__main__", "_typeshed"})
@@ -104,6 +107,10 @@ def _site_packages(location: Path) -> list[str]:
 @functools.lru_cache(maxsize=32)
 def _site_modules(site: str, mtime: int) -> frozenset[str]:
     """Top-level import names in ``site`` (``mtime`` keys the cache: an install changes it)."""
+    # Imported here: a file whose imports resolve without the project's
+    # environment (or a project without one) never pays its ~15 ms.
+    import importlib.metadata
+
     names: set[str] = set()
     for distribution in importlib.metadata.distributions(path=[site]):
         names |= _provided(distribution)
@@ -221,7 +228,7 @@ def _python_declared(root: str, key: tuple[int, ...]) -> frozenset[str]:
     requirements += _setup_cfg(os.path.join(root, "setup.cfg"))
     for path in glob.glob(os.path.join(root, "requirements*.txt")):
         requirements += _requirement_lines(path)
-    names = {match.group(1) for text in requirements if (match := _REQUIREMENT.match(text))}
+    names = {match.group(1) for text in requirements if (match := re.match(_REQUIREMENT, text))}
     return frozenset(normalize_distribution(name) for name in names)
 
 

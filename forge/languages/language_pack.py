@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -112,10 +111,9 @@ _SEPARATE_WHEELS = {
 
 def pack_version() -> str | None:
     """The installed ``tree-sitter-language-pack`` version, or None."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return None
+    from forge.entry_point_cache import installed_version
+
+    return installed_version(DISTRIBUTION)
 
 
 def offline_languages(version: str) -> set[str]:

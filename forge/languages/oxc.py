@@ -32,11 +32,11 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
 import queue
 import re
 import threading
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -85,17 +85,23 @@ class _ParserThread:
 
     def __init__(self, parse: Callable[..., Any]) -> None:
         self._parse = parse
-        self._jobs: queue.SimpleQueue[tuple[str, str, queue.SimpleQueue[Any]]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[str, str, queue.SimpleQueue[Any]] | None] = (
+            queue.SimpleQueue()
+        )
         # threading.stack_size is process-wide: set it only while this thread starts.
         previous = threading.stack_size(STACK_BYTES)
         try:
-            threading.Thread(target=self._serve, name="forge-oxc", daemon=True).start()
+            self._thread = threading.Thread(target=self._serve, name="forge-oxc", daemon=True)
+            self._thread.start()
         finally:
             threading.stack_size(previous)
 
     def _serve(self) -> None:
         while True:
-            source, goal, reply = self._jobs.get()
+            job = self._jobs.get()
+            if job is None:  # stop(): the thread ends
+                return
+            source, goal, reply = job
             try:
                 kind = goal
                 if goal == "commonjs":
@@ -112,6 +118,11 @@ class _ParserThread:
             except BaseException as exc:  # handed to the caller, never kills the thread
                 reply.put(exc)
 
+    def stop(self) -> None:
+        """End the thread once it has finished the jobs already queued."""
+        self._jobs.put(None)
+        self._thread.join()
+
     def errors(self, source: str, goal: str) -> list[str]:
         """oxc's error messages for ``source`` parsed with ``goal``; [] when it parses."""
         reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -126,12 +137,35 @@ _parser: _ParserThread | None = None
 _parser_lock = threading.Lock()
 
 
+def release_parser() -> None:
+    """End the parser thread; the next check starts a new one.
+
+    For a process about to fork workers (the forge daemon): it then forks
+    with one thread, as fork wants.
+    """
+    global _parser
+    with _parser_lock:
+        if _parser is not None:
+            _parser.stop()
+        _parser = None
+
+
+def _forget_parser_in_child() -> None:
+    # A forked child has no parser thread (fork copies only the calling
+    # thread): a check would wait forever on the dead thread's queue.
+    global _parser, _parser_lock
+    _parser = None
+    _parser_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_parser_in_child)
+
+
 def version() -> str | None:
     """The installed oxc-python version, or None."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return None
+    from forge.entry_point_cache import installed_version
+
+    return installed_version(DISTRIBUTION)
 
 
 def load_authority() -> SyntaxAuthority:

@@ -118,7 +118,7 @@ def _requires_python(contents: bytes) -> str | None:
     return value if isinstance(value, str) else None
 
 
-_LOWER_BOUND = re.compile(r"^\s*(>=|~=|==|>|===)\s*v?(\d+(?:\.\d+)*)")
+_LOWER_BOUND = r"^\s*(>=|~=|==|>|===)\s*v?(\d+(?:\.\d+)*)"  # compiled by re on first use
 
 
 def lowest_version(specifier: str) -> tuple[int, ...] | None:
@@ -126,7 +126,7 @@ def lowest_version(specifier: str) -> tuple[int, ...] | None:
     bounds = [
         tuple(int(part) for part in match.group(2).split("."))
         for clause in specifier.split(",")
-        if (match := _LOWER_BOUND.match(clause))
+        if (match := re.match(_LOWER_BOUND, clause))
     ]
     return max(bounds) if bounds else None
 

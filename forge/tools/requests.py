@@ -33,7 +33,7 @@ from forge.models import (
     WireModel,
 )
 from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
-from forge.validate.history import IterationUpdate
+from forge.validate.iteration import IterationUpdate
 
 IterationAction = Literal["get", "update", "reset"]
 SessionAction = Literal["save", "load", "list"]

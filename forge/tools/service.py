@@ -14,9 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_type_hints
-
-from pydantic import ConfigDict, RootModel
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 from forge.config import forge_home
 from forge.errors import StateError, UsageError, clip
@@ -31,24 +29,7 @@ from forge.state.events import (
     run_of,
     summarize_arguments,
 )
-from forge.state.sessions import (
-    SessionList,
-    SessionLoaded,
-    SessionSaved,
-    list_sessions,
-    load_session,
-    save_session,
-)
-from forge.state.status import HistoryChanged, StatusChange, module_status, refresh_status
 from forge.store import utc_now, valid_id
-from forge.validate.history import (
-    IterationReset,
-    IterationState,
-    IterationUpdated,
-    read_state,
-    reset_state,
-    update_state,
-)
 from forge.validate.report import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
@@ -56,10 +37,12 @@ from forge.workspace import ProgressCallback
 
 if TYPE_CHECKING:
     # Imported on first use, not with this module: ``forge validate`` and
-    # ``forge hook`` build a service but never load memory, plans or the
-    # other tools' requests. tool_hints() resolves them for the MCP adapter.
+    # ``forge hook`` build a service but never load memory, plans, sessions,
+    # the status file or the other tools' requests and results. tool_hints()
+    # resolves them for the MCP adapter.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
     from forge.plan import PlanReport
+    from forge.state.status import StatusChange
     from forge.tools.requests import (
         ForgeLogsRequest,
         IterationStateRequest,
@@ -68,33 +51,12 @@ if TYPE_CHECKING:
         SessionStateRequest,
         ValidatePlanRequest,
     )
+    from forge.tools.results import IterationStateResult, SessionStateResult
 
 logger = logging.getLogger("forge.tools")
 
 #: Failure keys shown in a validate event; the full list is in the report.
 EVENT_FAILURES = 20
-
-
-R = TypeVar("R")
-
-
-class _DeferredRoot(RootModel[R], Generic[R]):
-    # ``RootModel[X]`` builds its validator when it is written; a subclass of
-    # this one waits for its first use, like every WireModel (a CLI call that
-    # never answers iteration_state or session_state never builds them).
-    model_config = ConfigDict(defer_build=True)
-
-
-class IterationStateResult(_DeferredRoot[IterationState | IterationUpdated | IterationReset]):
-    """``iteration_state``: the state (get), the appended attempt (update) or a confirmation (reset)."""
-
-    model_config = ConfigDict(json_schema_extra={"type": "object"})
-
-
-class SessionStateResult(_DeferredRoot[SessionSaved | SessionLoaded | SessionList]):
-    """``session_state``: ``{saved, ...}`` (save), ``{found, ...}`` (load) or ``{sessions}`` (list)."""
-
-    model_config = ConfigDict(json_schema_extra={"type": "object"})
 
 
 def global_memory_file() -> Path:
@@ -223,6 +185,8 @@ class ToolService:
         the status; the rest (a session save) rebuild it. Status is a
         courtesy: a failure here is logged, never raised.
         """
+        from forge.state.status import refresh_status
+
         try:
             refresh_status(
                 self.forge_dir,
@@ -320,6 +284,9 @@ class ToolService:
 
     def iteration_state(self, request: IterationStateRequest) -> IterationStateResult:
         """get / update / reset the attempt history of (runId, moduleId)."""
+        from forge.tools.results import IterationStateResult
+        from forge.validate.iteration import read_state, reset_state, update_state
+
         module_id, run_id = request.module_id, request.run_id
         path = self.forge_dir.iteration(module_id, run_id)
         if request.action == "get":
@@ -363,6 +330,9 @@ class ToolService:
 
     def session_state(self, request: SessionStateRequest) -> SessionStateResult:
         """save / load / list orchestrator session snapshots."""
+        from forge.state.sessions import list_sessions, load_session, save_session
+        from forge.tools.results import SessionStateResult
+
         action, run_id, state = request.action, request.run_id, request.state
         if action == "list":
             return SessionStateResult(list_sessions(self.forge_dir))
@@ -398,11 +368,14 @@ def tool_hints(name: str) -> dict[str, Any]:
     from forge.memory import MemoryRecallResult, MemorySaveResult
     from forge.plan import PlanReport
     from forge.tools import requests
+    from forge.tools.results import IterationStateResult, SessionStateResult
 
     names = {
+        "IterationStateResult": IterationStateResult,
         "MemoryRecallResult": MemoryRecallResult,
         "MemorySaveResult": MemorySaveResult,
         "PlanReport": PlanReport,
+        "SessionStateResult": SessionStateResult,
         **{name: value for name, value in vars(requests).items() if name.endswith("Request")},
     }
     return get_type_hints(getattr(ToolService, name), localns=names)
@@ -430,6 +403,8 @@ _NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs"})
 
 def _change_of(tool: str, result: object) -> StatusChange:
     """What a call did to the run's progress, as :func:`refresh_status` takes it."""
+    from forge.state.status import HistoryChanged, module_status
+
     if isinstance(result, ValidateReport):
         if result.attempt == 0:  # not recorded: nothing changed
             return None
@@ -440,6 +415,10 @@ def _change_of(tool: str, result: object) -> StatusChange:
         return None
     if tool == "validate_plan":
         return "plan"
+    from forge.state.sessions import SessionSaved
+    from forge.tools.results import IterationStateResult, SessionStateResult
+    from forge.validate.iteration import IterationState
+
     if isinstance(result, IterationStateResult):
         if isinstance(result.root, IterationState):
             return None

@@ -32,9 +32,8 @@ if TYPE_CHECKING:
     from forge.validate.run import Engine
 
 #: Positions inside a message: they move with edits, so they never take part in matching.
-_POSITIONS = re.compile(
-    r"\b(?:lines?|columns?|col|row)\s+\d+(?:\s*(?:-|to)\s*\d+)?|:\d+(?::\d+)?\b", re.IGNORECASE
-)
+#: Compiled by ``re`` on first use: only a run with a base revision compares messages.
+_POSITIONS = r"(?i)\b(?:lines?|columns?|col|row)\s+\d+(?:\s*(?:-|to)\s*\d+)?|:\d+(?::\d+)?\b"
 #: Tree-sitter node types that name a scope a finding can be in.
 _SCOPE_WORDS = ("function", "method", "class", "interface", "module", "namespace")
 
@@ -51,7 +50,7 @@ class Finding:
 
 def finding(check: str, file: str, message: str, symbol: str | None) -> Finding:
     """A :class:`Finding` whose message has its positions ("line 4", ":4:2") taken out."""
-    normalized = " ".join(_POSITIONS.sub("#", message).split())
+    normalized = " ".join(re.sub(_POSITIONS, "#", message).split())
     return Finding(check=check, file=file, message=normalized, symbol=symbol)
 
 

@@ -122,6 +122,7 @@ def test_plan_check_imports_no_check_language_or_tool(project: Path, tmp_path: P
             "forge.models.results",
             "tree_sitter",
             "mcp",
+            "importlib.metadata",  # pydantic's plugin scan, answered from the entry-point cache
         )
         == []
     )
@@ -148,7 +149,28 @@ def test_validate_of_one_file_imports_only_what_it_uses(project: Path, tmp_path:
             "forge.switched_off",
             "forge.extractors.ecmascript_exports",
             "forge.extractors.ecmascript_resolution",
+            "forge.state.sessions",  # session_state's models
+            "forge.state.status",  # status.json follows named runs only
+            "forge.tools.results",  # iteration_state's and session_state's results
+            "forge.validate.iteration",  # iteration_state's models
+            "forge.daemon.client",  # no daemon's socket: not even the client is imported
+            "forge.daemon.server",
             "mcp",
         )
         == []
     )
+
+
+def test_validate_of_one_file_reads_no_distribution_metadata(project: Path, tmp_path: Path) -> None:
+    """Neither pydantic's plugin scan, the language pack's version nor the python extractor
+    imports importlib.metadata (~15 ms) while nothing installed changes."""
+    (project / "one.py").write_text("import os\n\n\ndef f(x):\n    return x + 1\n", "utf-8")
+    scratch = tmp_path / "probe"
+    scratch.mkdir()
+    argv = ["validate", "--files", "one.py"]
+    imported_by(argv, project, scratch)  # learns the plugins' hooks and pydantic's plugins
+    modules = imported_by(argv, project, scratch)
+    assert "forge.extractors.python_packages" in modules  # the probe sees the import resolved
+    assert "forge.languages.language_pack" in modules
+    # (importlib.resources itself comes with the grammar wheels; its readers need not.)
+    assert loaded(modules, "importlib.metadata", "importlib.readers", "zipfile", "email") == []

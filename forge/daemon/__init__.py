@@ -1,0 +1,22 @@
+"""The forge daemon: a warm process that answers ``forge`` commands by forking itself.
+
+A fresh ``forge`` process spends most of its time before any check runs:
+importing pydantic, building models, loading grammars and plugins. ``forge
+daemon start`` pays that once. Every later ``forge`` command of the same user
+(same Python environment, same ``FORGE_HOME``) connects to the daemon's Unix
+socket and hands over its arguments, environment, working directory and its
+stdin/stdout/stderr (as file descriptors); the daemon forks a child that runs
+the command exactly as the process would have, writing straight to the
+caller's terminal or pipes, and reports the exit code back.
+
+- :mod:`forge.daemon.address`: where the socket is (standard library only).
+- :mod:`forge.daemon.client`: the caller's side, imported by every ``forge``
+  command before anything else, so it uses the standard library only.
+- :mod:`forge.daemon.server`: the daemon (warm-up, accept loop, fork).
+- :mod:`forge.daemon.peer`: who the daemon serves (same user, same
+  namespaces, same confinement); anyone else runs forge in its own process.
+
+Linux only; anywhere else, and whenever the daemon is absent, refuses or is
+stale, the command runs in its own process as before, so the daemon changes
+speed, never results.
+"""
