@@ -149,7 +149,7 @@ def test_a_killed_caller_cancels_its_command(daemon: None, project: Path) -> Non
             project,
         )
         caller.communicate(timeout=30)
-        _wait_for(lambda marker=marker: not _verify_commands(marker))  # type: ignore[misc]
+        _wait_for(lambda marker=marker: not _verify_commands(marker))
 
 
 def test_a_stalled_daemon_is_left_behind_and_the_command_runs_once(
@@ -178,6 +178,55 @@ def test_a_confined_caller_runs_in_its_own_process(
     before = connections(run_forge, "refused")
     done = subprocess.run(
         ["setpriv", "--no-new-privs", forge_executable(), "validate", "--files", "app.py"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PASS syntax_check  app.py" in done.stdout
+    assert connections(run_forge, "refused") == before + 1
+
+
+@pytest.fixture
+def another_cgroup(tmp_path: Path) -> Iterator[Path]:
+    """A new control group below this process's own (needs root and a writable cgroupfs)."""
+    candidates = []
+    for line in Path("/proc/self/cgroup").read_text(encoding="utf-8").splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":
+            candidates += [f"/sys/fs/cgroup{path}", f"/sys/fs/cgroup/unified{path}"]
+        elif controllers in ("memory", "pids"):
+            candidates.append(f"/sys/fs/cgroup/{controllers}{path}")
+    for parent in map(Path, candidates):
+        group = parent / f"forge-test-{tmp_path.name}-{os.getpid()}"
+        if not (parent / "cgroup.procs").is_file():
+            continue
+        try:
+            group.mkdir()
+        except OSError:
+            continue
+        try:
+            yield group
+        finally:
+            _wait_for(lambda group=group: not (group / "cgroup.procs").read_text().strip())
+            group.rmdir()
+        return
+    pytest.skip("no control group can be made here (needs root and a writable cgroupfs)")
+
+
+def test_a_caller_in_another_cgroup_runs_in_its_own_process(
+    daemon: None, run_forge: RunForge, project: Path, another_cgroup: Path
+) -> None:
+    """Resource limits hold: a caller in another cgroup is refused, and runs the command itself."""
+    write_project(project)
+    before = connections(run_forge, "refused")
+    done = subprocess.run(
+        [
+            "sh",
+            "-c",
+            f'echo $$ > "{another_cgroup}/cgroup.procs" && exec "$0" validate --files app.py',
+            forge_executable(),
+        ],
         capture_output=True,
         text=True,
         check=False,
