@@ -24,7 +24,9 @@ PLAN = {
             "title": "API",
             "objective": "total() returns 2",
             "files": ["api.py", "app.py"],
-            "verify": [f"{sys.executable} -c 'import api; assert api.total() == 2'"],
+            # -B: tests rewrite api.py within a second at the same size, which a
+            # cached .pyc (keyed by mtime seconds and size) would hide.
+            "verify": [f"{sys.executable} -B -c 'import api; assert api.total() == 2'"],
             "doneWhen": "the verify command passes",
         }
     ]
