@@ -86,6 +86,10 @@ def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | No
     for folder in _ancestors(importer.parent, context.root):
         if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
             return None  # on the path of a runner that adds it (pytest's rootdir, conftest)
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        # Every environment's standard library holds this interpreter's names
+        # (python_packages._stdlib): no need to scan the project's packages.
+        return None
     environment = context.remember(
         "python-environment",
         lambda: python_environment(context.root, context.options.get("python-environment")),
