@@ -26,8 +26,8 @@ examples:
   FORGE_DAEMON=0 forge validate --files a.py   # this command in its own process
 
 Claude Code: the forge plugin starts it at SessionStart, so every hook is warm.
-The daemon serves only this user's processes with the same Python environment
-and FORGE_HOME, in the same namespaces and under the same confinement (a
+The daemon serves only this user's processes with the same Python environment,
+PYTHON* variables and FORGE_HOME, in the same namespaces and under the same confinement (a
 sandboxed caller runs forge in its own process). Linux only.
 
 exit codes: 0 done (status: running), 1 status: not running, 2 usage error or

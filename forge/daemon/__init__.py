@@ -3,7 +3,7 @@
 A fresh ``forge`` process spends most of its time before any check runs:
 importing pydantic, building models, loading grammars and plugins. ``forge
 daemon start`` pays that once. Every later ``forge`` command of the same user
-(same Python environment, same ``FORGE_HOME``) connects to the daemon's Unix
+(same Python environment and ``PYTHON*`` variables, same ``FORGE_HOME``) connects to the daemon's Unix
 socket and hands over its arguments, environment, working directory and its
 stdin/stdout/stderr (as file descriptors); the daemon forks a child that runs
 the command exactly as the process would have, writing straight to the

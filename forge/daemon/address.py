@@ -29,20 +29,24 @@ def may_have_daemon() -> bool:
 
 
 def socket_path() -> str:
-    """The daemon's socket for this user, interpreter, forge install and ``FORGE_HOME``.
+    """The daemon's socket for this user, interpreter and its settings, forge install and ``FORGE_HOME``.
 
-    Keyed by all four because each changes what a command does: another
-    virtualenv has other plugins, another ``FORGE_HOME`` other global memory
-    (the test suite gives every test its own, so no test meets a user's daemon).
+    Keyed by all of them because each changes what a command does: another
+    virtualenv or ``PYTHONPATH`` has other plugins (the ``PYTHON*`` variables
+    take effect when an interpreter starts, so a forked child keeps its
+    daemon's), another ``FORGE_HOME`` other global memory (the test suite
+    gives every test its own, so no test meets a user's daemon).
     """
     home = os.environ.get("FORGE_HOME") or os.environ.get("XDG_DATA_HOME") or "~"
-    identity = "\0".join(
+    settings = sorted(item for item in os.environb.items() if item[0].startswith(b"PYTHON"))
+    identity = b"\0".join(
         (
-            os.path.realpath(sys.executable),
-            os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-            os.path.abspath(os.path.expanduser(home)),
+            os.fsencode(os.path.realpath(sys.executable)),
+            os.fsencode(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+            os.fsencode(os.path.abspath(os.path.expanduser(home))),
+            *(name + b"=" + value for name, value in settings),
         )
-    ).encode("utf-8", "surrogateescape")
+    )
     # Two CRCs make a 64-bit name: enough to tell a user's few environments
     # apart; the folder's permissions, not the name, keep others out.
     key = (zlib.crc32(identity) << 32) | zlib.crc32(identity[::-1])

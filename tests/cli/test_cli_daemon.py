@@ -376,3 +376,26 @@ def _wait_for(condition: object, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             pytest.fail("timed out waiting for a condition")
         time.sleep(0.1)
+
+
+def test_a_caller_with_other_python_settings_runs_in_its_own_process(
+    daemon: None, run_forge: RunForge, tmp_path: Path
+) -> None:
+    """PYTHONPATH and the other PYTHON* variables shape an interpreter when it starts: a
+    daemon started without them cannot run the command as the caller's own process would."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "forge_env_probe.py").write_text('"""A plugin with no hooks."""\n', "utf-8")
+    meta = site / "forge_env_probe-1.0.dist-info"
+    meta.mkdir()
+    (meta / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: forge-env-probe\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (meta / "entry_points.txt").write_text("[forge]\nenv_probe = forge_env_probe\n", "utf-8")
+    before = connections(run_forge)
+    done = run_forge("plugins", env={"PYTHONPATH": str(site)})
+    assert done.returncode == 0, done.stderr
+    assert "env_probe" in done.stdout
+    assert connections(run_forge) == before  # the daemon's child refused it
+    assert "env_probe" not in run_forge("plugins").stdout  # and went on serving the others
+    assert connections(run_forge) == before + 1
