@@ -737,6 +737,27 @@ TYPESCRIPT = [
         exporter="types/index.d.ts",
         importer="src/app.ts",
     ),
+    # pino 10's pino.d.ts: the namespace re-exports the function under two names
+    case(
+        "dts-namespace-export-clause-of-export-equals",
+        {
+            "pino.d.ts": (
+                "declare namespace pino {\n"
+                "  export interface LoggerOptions { level?: string }\n"
+                "  export { pino as default, pino }\n"
+                "}\n"
+                "declare function pino(options?: pino.LoggerOptions): void;\n"
+                "export = pino;\n"
+            ),
+            "test/types/pino.ts": (
+                "import { pino, default as pinoDefault, LoggerOptions, transport } "
+                "from '../../pino';\n"
+            ),
+        },
+        ["transport"],
+        exporter="pino.d.ts",
+        importer="test/types/pino.ts",
+    ),
 ]
 
 PYTHON = [

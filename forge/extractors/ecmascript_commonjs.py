@@ -20,6 +20,7 @@ from forge.extractors.ecmascript_syntax import (
     VALUE_DECLARATIONS,
     declared_names,
     keyword_tokens,
+    specifier_names,
     string_value,
 )
 
@@ -158,6 +159,14 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
             body = stmt.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type == "export_statement":
+                    # pino's `declare namespace pino { export { pino as default, pino } }`
+                    for clause in member.named_children:
+                        if clause.type == "export_clause":
+                            cjs.names.update(
+                                specifier_names(spec, source)[1]
+                                for spec in clause.named_children
+                                if spec.type == "export_specifier"
+                            )
                     member = member.child_by_field_name("declaration") or member
                 elif not ambient:
                     continue
