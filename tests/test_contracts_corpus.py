@@ -328,6 +328,52 @@ JAVASCRIPT = [
         exporter="greet.js",
         importer="app.js",
     ),
+    # undici 7: `module.exports = class WrapHandler { static wrap () {} }`, required
+    # as `WrapHandler.wrap(handler)`; `Object.assign(Dispatcher.prototype, api)`.
+    case(
+        "cjs-class-expression-statics-and-function-properties",
+        {
+            "wrap-handler.js": (
+                "module.exports = class WrapHandler {\n"
+                "  static wrap (handler) { return handler }\n"
+                "  unwrap () {}\n"
+                "}\n"
+            ),
+            "dispatcher.js": "class Dispatcher {}\nmodule.exports = Dispatcher\n",
+            "app.js": (
+                "const WrapHandler = require('./wrap-handler')\n"
+                "const Dispatcher = require('./dispatcher')\n"
+                "Object.assign(Dispatcher.prototype, { x: 1 })\n"
+                "WrapHandler.wrap(WrapHandler.name, WrapHandler.unwrap)\n"
+            ),
+        },
+        ["unwrap"],
+        exporter="wrap-handler.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-class-export-has-a-prototype",
+        {
+            "dispatcher.js": "class Dispatcher {}\nmodule.exports = Dispatcher\n",
+            "app.js": (
+                "const Dispatcher = require('./dispatcher')\n"
+                "Object.assign(Dispatcher.prototype, { x: 1 })\nDispatcher.dispatch()\n"
+            ),
+        },
+        ["dispatch"],
+        exporter="dispatcher.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-function-properties-of-an-object-export-are-missing",
+        {
+            "lib.js": "module.exports = { wrap () {} }\n",
+            "app.js": "const lib = require('./lib')\nlib.wrap(lib.prototype)\n",
+        },
+        ["prototype"],
+        exporter="lib.js",
+        importer="app.js",
+    ),
     case(
         "cjs-require-member",
         {

@@ -27,6 +27,10 @@ from forge.extractors.ecmascript_syntax import (
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+#: What every function and class has, read as ``m.prototype`` through a
+#: require (undici: ``Object.assign(Dispatcher.prototype, api)``).
+FUNCTION_PROPERTIES = frozenset({"prototype", "name", "length", "call", "apply", "bind"})
+
 #: Declarations whose members are their static properties (an enum's are not).
 _CALLABLE_DECLARATIONS = {
     "function_declaration",
@@ -55,6 +59,9 @@ class CommonJSExports:
     default_alias: str | None = None
     star_sources: list[tuple[str, int]] = field(default_factory=list)
     used: bool = False
+    #: Properties every function has (``prototype``, ``call``): members of an
+    #: exported function or class, never bindings a star import takes.
+    implicit: set[str] = field(default_factory=set)
 
 
 def read_common_js(cjs: CommonJSExports, parsed: ParsedSource) -> None:
@@ -73,6 +80,7 @@ def read_common_js(cjs: CommonJSExports, parsed: ParsedSource) -> None:
         if capture == "replace":
             alias_live = _keeps_exports_alias(node, source) or _assigned_to_exports(node)
             cjs.names.clear()
+            cjs.implicit.clear()
             cjs.star_sources.clear()
             cjs.open_reason = None
             cjs.default_alias = None
@@ -100,6 +108,9 @@ def replace_exports(cjs: CommonJSExports, value: Node, root: Node, source: bytes
     elif value.type in _FUNCTION_LIKE:
         name = value.child_by_field_name("name")
         cjs.default_alias = node_text(name, source) if name is not None else None
+        # undici's `module.exports = class WrapHandler { static wrap () {} }`
+        cjs.names.update(_static_members(value, source))
+        cjs.implicit.update(FUNCTION_PROPERTIES)
     elif value.type == "call_expression" and _is_require(value, source):
         argument = value.child_by_field_name("arguments")
         strings = [c for c in argument.named_children if c.type == "string"] if argument else []
@@ -148,6 +159,8 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
                     _object_keys(cjs, value, source, line)
                     known = True
                 elif value is not None and value.type in _FUNCTION_LIKE:
+                    cjs.names.update(_static_members(value, source))
+                    cjs.implicit.update(FUNCTION_PROPERTIES)
                     known = True
             continue
         declared = stmt.child_by_field_name("name")
@@ -174,6 +187,7 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
             known = True
         elif stmt.type in _CALLABLE_DECLARATIONS:
             cjs.names.update(_static_members(stmt, source))
+            cjs.implicit.update(FUNCTION_PROPERTIES)
             known = True
     if known:
         cjs.names.update(_static_properties(name, root, source))

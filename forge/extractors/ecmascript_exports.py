@@ -78,6 +78,7 @@ def exports(parsed: ParsedSource) -> ExportSet:
         stars.extend(cjs.star_sources)
     return ExportSet(
         names=frozenset(names),
+        implicit=frozenset(cjs.implicit - names) if cjs.used else frozenset(),
         star_sources=tuple(stars),
         open_reason=cjs.open_reason,
         default_alias=default_alias,
