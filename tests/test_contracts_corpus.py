@@ -783,6 +783,54 @@ TYPESCRIPT = [
         exporter="types/index.d.ts",
         importer="src/app.ts",
     ),
+    # fastify 5's types/hooks.d.ts: a declaration file with no export declaration
+    # exports every top-level declaration, `export` or not (TypeScript's binder).
+    case(
+        "dts-without-export-declarations-exports-everything",
+        {
+            "types/hooks.d.ts": (
+                "import { Readable } from 'stream'\n"
+                "type HookHandlerDoneFunction = (err?: Error) => void\n"
+                "interface RequestPayload extends Readable {}\n"
+                "declare function hook(done: HookHandlerDoneFunction): void\n"
+                "export interface onRequestHookHandler { (done: HookHandlerDoneFunction): void }\n"
+            ),
+            "fastify.d.ts": (
+                "import { HookHandlerDoneFunction, RequestPayload, hook, onRequestHookHandler,"
+                " onSendHookHandler } from './types/hooks'\n"
+            ),
+        },
+        ["onSendHookHandler"],
+        exporter="types/hooks.d.ts",
+        importer="fastify.d.ts",
+    ),
+    case(
+        "dts-with-an-export-declaration-exports-what-it-says",
+        {
+            "types/hooks.d.ts": (
+                "type HookHandlerDoneFunction = (err?: Error) => void\n"
+                "export interface onRequestHookHandler { (done: HookHandlerDoneFunction): void }\n"
+                "export {}\n"
+            ),
+            "types/hooks.ts": "type RequestPayload = string\nexport const x = 1\n",
+            "fastify.d.ts": (
+                "import { HookHandlerDoneFunction, onRequestHookHandler } from './types/hooks.d'\n"
+            ),
+        },
+        ["HookHandlerDoneFunction"],
+        exporter="types/hooks.d.ts",
+        importer="fastify.d.ts",
+    ),
+    case(
+        "ts-source-non-exported-type-is-missing",
+        {
+            "types/hooks.ts": "type RequestPayload = string\nexport const x = 1\n",
+            "app.ts": "import { RequestPayload, x } from './types/hooks'\n",
+        },
+        ["RequestPayload"],
+        exporter="types/hooks.ts",
+        importer="app.ts",
+    ),
     # pino 10's pino.d.ts: the namespace re-exports the function under two names
     case(
         "dts-namespace-export-clause-of-export-equals",
