@@ -351,6 +351,29 @@ JAVASCRIPT = [
         exporter="wrap-handler.js",
         importer="app.js",
     ),
+    # fastify 5's lib/config-validator.js (ajv standalone): the exported function
+    # sets its own `errors` from its body.
+    case(
+        "cjs-function-sets-its-own-properties-when-called",
+        {
+            "config-validator.js": (
+                "module.exports = validate10;\n"
+                "function validate10(data) {\n"
+                "  if (typeof data !== 'object') {\n"
+                "    validate10.errors = [{ message: 'must be object' }];\n"
+                "    return false;\n  }\n"
+                "  validate10.errors = null;\n  return true;\n}\n"
+            ),
+            "app.js": (
+                "const validate = require('./config-validator')\n"
+                "if (!validate({})) throw new Error(validate.errors.map(String).join())\n"
+                "validate.warnings\n"
+            ),
+        },
+        ["warnings"],
+        exporter="config-validator.js",
+        importer="app.js",
+    ),
     case(
         "cjs-class-export-has-a-prototype",
         {

@@ -259,15 +259,22 @@ def _assigned_to_exports(replace: Node) -> bool:
 
 
 def _static_properties(name: str, root: Node, source: bytes) -> set[str]:
-    """``name.prop = ...`` assignments at the top level (properties of an exported function)."""
+    """``name.prop = ...`` assignments anywhere in the file (properties of an exported function).
+
+    At the top level (``app.listen = ...``) or inside a function, the exported
+    one included: an ajv standalone validator sets ``validate10.errors`` from
+    its own body (fastify's ``lib/config-validator.js``).
+    """
     found: set[str] = set()
-    for stmt in root.named_children:
-        if stmt.type != "expression_statement" or not stmt.named_children:
+    if f"{name}.".encode() not in source:
+        return found
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "assignment_expression":
             continue
-        expression = stmt.named_children[0]
-        if expression.type != "assignment_expression":
-            continue
-        left = expression.child_by_field_name("left")
+        left = node.child_by_field_name("left")
         if left is None or left.type != "member_expression":
             continue
         obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
