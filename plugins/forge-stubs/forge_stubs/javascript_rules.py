@@ -414,10 +414,29 @@ def _in_base_class(src: Source, node: Node, facts: FileFacts) -> bool:
     cls = body.parent if body is not None else None
     if cls is None or cls.type not in _CLASSES:
         return False
+    name = _class_name(src, cls)
+    return cls.type == "abstract_class_declaration" or (name is not None and name in facts.extended)
+
+
+def _class_name(src: Source, cls: Node) -> str | None:
+    """A class's own name, else the name it is bound to: ``var Subscribable = class {...}``.
+
+    Bundlers (esbuild, tsup) compile ``export class Subscribable`` to the
+    anonymous form; its subclasses still say ``extends Subscribable``.
+    """
     name = cls.child_by_field_name("name")
-    return cls.type == "abstract_class_declaration" or (
-        name is not None and src.text(name) in facts.extended
+    if name is not None:
+        return src.text(name)
+    parent = cls.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    field = {"variable_declarator": "name", "assignment_expression": "left"}.get(
+        parent.type if parent is not None else ""
     )
+    target = parent.child_by_field_name(field) if parent is not None and field else None
+    if target is None or target.type not in {"identifier", "member_expression"}:
+        return None
+    return src.text(target).rsplit(".", 1)[-1]
 
 
 def _in_ambient(node: Node) -> bool:
@@ -461,8 +480,7 @@ def _name(src: Source, node: Node) -> str | None:
     current = node.parent
     while current is not None:
         if current.type in _CLASSES:
-            class_name = current.child_by_field_name("name")
-            parts.append(src.text(class_name) if class_name else "<class>")
+            parts.append(_class_name(src, current) or "<class>")
         elif current.type in _FUNCTIONS and (outer := _own_name(src, current)) is not None:
             parts.append(outer)
         current = current.parent

@@ -452,6 +452,15 @@ JS_DELIBERATE += [
         "compat/src/render.js",
         id="no-op-stored-on-a-parameter",
     ),
+    # TanStack Query 5's build/modern/subscribable.js, msw 2's lib/browser bundle:
+    # `export class Subscribable` compiled to an anonymous class bound to a var.
+    pytest.param(
+        "var Subscribable = class {\n  onSubscribe() {}\n  onUnsubscribe() {}\n};\n"
+        "var FocusManager = class extends Subscribable {\n  onSubscribe() {\n"
+        "    this.setup();\n  }\n};\n",
+        "build/modern/focusManager.js",
+        id="hooks-of-an-anonymous-class-the-file-extends",
+    ),
 ]
 
 JS_PLACEHOLDERS = [
@@ -523,6 +532,14 @@ JS_PLACEHOLDERS = [
             (15, "wire.Event.prototype.stop", "empty_body"),
         ],
         id="look-alikes-of-values-and-casts",
+    ),
+    pytest.param(
+        "var Subscribable = class {\n  onSubscribe() {}\n};\n"
+        "var Store = class {\n  findCookie() {}\n};\n"
+        "var FocusManager = class extends Subscribable {};\n",
+        "src/store.js",
+        [(5, "Store.findCookie", "empty_body")],
+        id="anonymous-class-nothing-extends",
     ),
 ]
 
