@@ -47,6 +47,9 @@ class Exports:
     names: frozenset[str]
     open_reason: str | None = None
     default_alias: str | None = None
+    #: A file the ``export *`` chain takes names from whose tree has syntax
+    #: errors: names after the error may be missing from ``names``.
+    broken: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -59,8 +62,9 @@ class Comparison:
     missing: tuple[MissingName, ...]
     #: Local files the importer does import (for "does not import" messages).
     imported_files: tuple[Path, ...] = ()
-    #: A side whose tree has syntax errors (the exporter first): names "missing"
-    #: may be defined after the error, or misread around it.
+    #: A file whose tree has syntax errors (the exporter first, then the
+    #: importer, then a file the exporter re-exports with ``export *``): names
+    #: "missing" may be defined after the error, or misread around it.
     broken: Path | None = None
 
 
@@ -171,6 +175,7 @@ class ContractAnalyzer:
         own, extractor = self._own_exports(path)
         names = set(own.names) | own.implicit
         open_reason = own.open_reason
+        broken: Path | None = None
         visiting.add(path)
         for specifier, line in own.star_sources:
             target = self.resolve(extractor, specifier, path)
@@ -197,18 +202,26 @@ class ContractAnalyzer:
                 )
                 continue
             names |= taken.names
+            broken = broken or taken.broken
         visiting.discard(path)
-        return Exports(frozenset(names), open_reason, own.default_alias)
+        return Exports(frozenset(names), open_reason, own.default_alias, broken)
 
     def _star_part(self, path: Path, visiting: set[Path]) -> Exports:
         own, extractor = self._own_exports(path)
+        # A grammar's gap on a valid file (tree-sitter-typescript on a call
+        # signature after another in an interface) can swallow the rest of the
+        # file: what the star takes from it is then only a part.
+        broken = path if self._has_errors(path) else None
         if own.star_names is not None:
-            return Exports(own.star_names, own.open_reason)
+            return Exports(own.star_names, own.open_reason, broken=broken)
         full = self._follow(path, visiting)
         taken = frozenset(
             name for name in full.names - own.implicit if extractor.star_visible(name)
         )
-        return Exports(taken, full.open_reason)
+        return Exports(taken, full.open_reason, broken=broken or full.broken)
+
+    def _has_errors(self, path: Path) -> bool:
+        return bool(getattr(self._require(path)[0], "has_errors", False))
 
     def compare(self, exporter: Path, importer: Path) -> Comparison:
         """What ``importer`` takes from ``exporter``, and what of it is missing."""
@@ -229,12 +242,8 @@ class ContractAnalyzer:
                 )
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
         broken = next(
-            (
-                side
-                for side in (exporter, self.real(importer))
-                if getattr(self._require(side)[0], "has_errors", False)
-            ),
-            None,
+            (side for side in (exporter, self.real(importer)) if self._has_errors(side)),
+            exports.broken,
         )
         return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
 

@@ -328,6 +328,75 @@ JAVASCRIPT = [
         exporter="greet.js",
         importer="app.js",
     ),
+    # undici 7: `module.exports = class WrapHandler { static wrap () {} }`, required
+    # as `WrapHandler.wrap(handler)`; `Object.assign(Dispatcher.prototype, api)`.
+    case(
+        "cjs-class-expression-statics-and-function-properties",
+        {
+            "wrap-handler.js": (
+                "module.exports = class WrapHandler {\n"
+                "  static wrap (handler) { return handler }\n"
+                "  unwrap () {}\n"
+                "}\n"
+            ),
+            "dispatcher.js": "class Dispatcher {}\nmodule.exports = Dispatcher\n",
+            "app.js": (
+                "const WrapHandler = require('./wrap-handler')\n"
+                "const Dispatcher = require('./dispatcher')\n"
+                "Object.assign(Dispatcher.prototype, { x: 1 })\n"
+                "WrapHandler.wrap(WrapHandler.name, WrapHandler.unwrap)\n"
+            ),
+        },
+        ["unwrap"],
+        exporter="wrap-handler.js",
+        importer="app.js",
+    ),
+    # fastify 5's lib/config-validator.js (ajv standalone): the exported function
+    # sets its own `errors` from its body.
+    case(
+        "cjs-function-sets-its-own-properties-when-called",
+        {
+            "config-validator.js": (
+                "module.exports = validate10;\n"
+                "function validate10(data) {\n"
+                "  if (typeof data !== 'object') {\n"
+                "    validate10.errors = [{ message: 'must be object' }];\n"
+                "    return false;\n  }\n"
+                "  validate10.errors = null;\n  return true;\n}\n"
+            ),
+            "app.js": (
+                "const validate = require('./config-validator')\n"
+                "if (!validate({})) throw new Error(validate.errors.map(String).join())\n"
+                "validate.warnings\n"
+            ),
+        },
+        ["warnings"],
+        exporter="config-validator.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-class-export-has-a-prototype",
+        {
+            "dispatcher.js": "class Dispatcher {}\nmodule.exports = Dispatcher\n",
+            "app.js": (
+                "const Dispatcher = require('./dispatcher')\n"
+                "Object.assign(Dispatcher.prototype, { x: 1 })\nDispatcher.dispatch()\n"
+            ),
+        },
+        ["dispatch"],
+        exporter="dispatcher.js",
+        importer="app.js",
+    ),
+    case(
+        "cjs-function-properties-of-an-object-export-are-missing",
+        {
+            "lib.js": "module.exports = { wrap () {} }\n",
+            "app.js": "const lib = require('./lib')\nlib.wrap(lib.prototype)\n",
+        },
+        ["prototype"],
+        exporter="lib.js",
+        importer="app.js",
+    ),
     case(
         "cjs-require-member",
         {
@@ -736,6 +805,75 @@ TYPESCRIPT = [
         [],
         exporter="types/index.d.ts",
         importer="src/app.ts",
+    ),
+    # fastify 5's types/hooks.d.ts: a declaration file with no export declaration
+    # exports every top-level declaration, `export` or not (TypeScript's binder).
+    case(
+        "dts-without-export-declarations-exports-everything",
+        {
+            "types/hooks.d.ts": (
+                "import { Readable } from 'stream'\n"
+                "type HookHandlerDoneFunction = (err?: Error) => void\n"
+                "interface RequestPayload extends Readable {}\n"
+                "declare function hook(done: HookHandlerDoneFunction): void\n"
+                "export interface onRequestHookHandler { (done: HookHandlerDoneFunction): void }\n"
+            ),
+            "fastify.d.ts": (
+                "import { HookHandlerDoneFunction, RequestPayload, hook, onRequestHookHandler,"
+                " onSendHookHandler } from './types/hooks'\n"
+            ),
+        },
+        ["onSendHookHandler"],
+        exporter="types/hooks.d.ts",
+        importer="fastify.d.ts",
+    ),
+    case(
+        "dts-with-an-export-declaration-exports-what-it-says",
+        {
+            "types/hooks.d.ts": (
+                "type HookHandlerDoneFunction = (err?: Error) => void\n"
+                "export interface onRequestHookHandler { (done: HookHandlerDoneFunction): void }\n"
+                "export {}\n"
+            ),
+            "types/hooks.ts": "type RequestPayload = string\nexport const x = 1\n",
+            "fastify.d.ts": (
+                "import { HookHandlerDoneFunction, onRequestHookHandler } from './types/hooks.d'\n"
+            ),
+        },
+        ["HookHandlerDoneFunction"],
+        exporter="types/hooks.d.ts",
+        importer="fastify.d.ts",
+    ),
+    case(
+        "ts-source-non-exported-type-is-missing",
+        {
+            "types/hooks.ts": "type RequestPayload = string\nexport const x = 1\n",
+            "app.ts": "import { RequestPayload, x } from './types/hooks'\n",
+        },
+        ["RequestPayload"],
+        exporter="types/hooks.ts",
+        importer="app.ts",
+    ),
+    # pino 10's pino.d.ts: the namespace re-exports the function under two names
+    case(
+        "dts-namespace-export-clause-of-export-equals",
+        {
+            "pino.d.ts": (
+                "declare namespace pino {\n"
+                "  export interface LoggerOptions { level?: string }\n"
+                "  export { pino as default, pino }\n"
+                "}\n"
+                "declare function pino(options?: pino.LoggerOptions): void;\n"
+                "export = pino;\n"
+            ),
+            "test/types/pino.ts": (
+                "import { pino, default as pinoDefault, LoggerOptions, transport } "
+                "from '../../pino';\n"
+            ),
+        },
+        ["transport"],
+        exporter="pino.d.ts",
+        importer="test/types/pino.ts",
     ),
 ]
 

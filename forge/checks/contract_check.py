@@ -117,12 +117,18 @@ def check_pair(
         # Names after a syntax error may well be defined (or misread): say it
         # once, not per name. syntax_check fails the file if it really is
         # broken; a grammar's gap on valid code must not fail the pair.
-        side = exporter if comparison.broken == analyzer.real(exporter_path) else importer
+        if comparison.broken == analyzer.real(exporter_path):
+            side, role = exporter, ""
+        elif comparison.broken == analyzer.real(importer_path):
+            side, role = importer, ""
+        else:  # a file the exporter's `export *` chain takes names from
+            side = _shown(comparison.broken, workspace)
+            role = f", which {exporter} re-exports,"
         places = _first_error(analyzer, comparison.broken, side)
         where = "".join(f" (line {p.line}, column {p.column})" for p in places)
         fields.update(missing=[], missing_details=[], exports_known=False, locations=places)
         message = (
-            f"{side} does not parse{where}, so what {importer} takes from {exporter} "
+            f"{side}{role} does not parse{where}, so what {importer} takes from {exporter} "
             "cannot be checked; nothing reported missing"
         )
         return ContractResult(**base, **fields, passed=True, message=message)

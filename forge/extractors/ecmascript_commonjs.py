@@ -20,11 +20,16 @@ from forge.extractors.ecmascript_syntax import (
     VALUE_DECLARATIONS,
     declared_names,
     keyword_tokens,
+    specifier_names,
     string_value,
 )
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+#: What every function and class has, read as ``m.prototype`` through a
+#: require (undici: ``Object.assign(Dispatcher.prototype, api)``).
+FUNCTION_PROPERTIES = frozenset({"prototype", "name", "length", "call", "apply", "bind"})
 
 #: Declarations whose members are their static properties (an enum's are not).
 _CALLABLE_DECLARATIONS = {
@@ -54,6 +59,9 @@ class CommonJSExports:
     default_alias: str | None = None
     star_sources: list[tuple[str, int]] = field(default_factory=list)
     used: bool = False
+    #: Properties every function has (``prototype``, ``call``): members of an
+    #: exported function or class, never bindings a star import takes.
+    implicit: set[str] = field(default_factory=set)
 
 
 def read_common_js(cjs: CommonJSExports, parsed: ParsedSource) -> None:
@@ -72,6 +80,7 @@ def read_common_js(cjs: CommonJSExports, parsed: ParsedSource) -> None:
         if capture == "replace":
             alias_live = _keeps_exports_alias(node, source) or _assigned_to_exports(node)
             cjs.names.clear()
+            cjs.implicit.clear()
             cjs.star_sources.clear()
             cjs.open_reason = None
             cjs.default_alias = None
@@ -99,6 +108,9 @@ def replace_exports(cjs: CommonJSExports, value: Node, root: Node, source: bytes
     elif value.type in _FUNCTION_LIKE:
         name = value.child_by_field_name("name")
         cjs.default_alias = node_text(name, source) if name is not None else None
+        # undici's `module.exports = class WrapHandler { static wrap () {} }`
+        cjs.names.update(_static_members(value, source))
+        cjs.implicit.update(FUNCTION_PROPERTIES)
     elif value.type == "call_expression" and _is_require(value, source):
         argument = value.child_by_field_name("arguments")
         strings = [c for c in argument.named_children if c.type == "string"] if argument else []
@@ -147,6 +159,8 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
                     _object_keys(cjs, value, source, line)
                     known = True
                 elif value is not None and value.type in _FUNCTION_LIKE:
+                    cjs.names.update(_static_members(value, source))
+                    cjs.implicit.update(FUNCTION_PROPERTIES)
                     known = True
             continue
         declared = stmt.child_by_field_name("name")
@@ -158,6 +172,14 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
             body = stmt.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type == "export_statement":
+                    # pino's `declare namespace pino { export { pino as default, pino } }`
+                    for clause in member.named_children:
+                        if clause.type == "export_clause":
+                            cjs.names.update(
+                                specifier_names(spec, source)[1]
+                                for spec in clause.named_children
+                                if spec.type == "export_specifier"
+                            )
                     member = member.child_by_field_name("declaration") or member
                 elif not ambient:
                     continue
@@ -165,6 +187,7 @@ def _identifier(cjs: CommonJSExports, name: str, root: Node, source: bytes, line
             known = True
         elif stmt.type in _CALLABLE_DECLARATIONS:
             cjs.names.update(_static_members(stmt, source))
+            cjs.implicit.update(FUNCTION_PROPERTIES)
             known = True
     if known:
         cjs.names.update(_static_properties(name, root, source))
@@ -236,15 +259,22 @@ def _assigned_to_exports(replace: Node) -> bool:
 
 
 def _static_properties(name: str, root: Node, source: bytes) -> set[str]:
-    """``name.prop = ...`` assignments at the top level (properties of an exported function)."""
+    """``name.prop = ...`` assignments anywhere in the file (properties of an exported function).
+
+    At the top level (``app.listen = ...``) or inside a function, the exported
+    one included: an ajv standalone validator sets ``validate10.errors`` from
+    its own body (fastify's ``lib/config-validator.js``).
+    """
     found: set[str] = set()
-    for stmt in root.named_children:
-        if stmt.type != "expression_statement" or not stmt.named_children:
+    if f"{name}.".encode() not in source:
+        return found
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "assignment_expression":
             continue
-        expression = stmt.named_children[0]
-        if expression.type != "assignment_expression":
-            continue
-        left = expression.child_by_field_name("left")
+        left = node.child_by_field_name("left")
         if left is None or left.type != "member_expression":
             continue
         obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")

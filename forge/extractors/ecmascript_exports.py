@@ -27,13 +27,21 @@ def exports(parsed: ParsedSource) -> ExportSet:
     default_alias: str | None = None
     cjs = CommonJSExports()
     esm = False
+    # TypeScript's "export declarations" (`export {...}`, `export * from`,
+    # `export =`, `export default`): without any, a declaration file exports
+    # every top-level declaration.
+    export_declarations = False
     for stmt in root.named_children:
+        if stmt.type == "import_statement":
+            esm = True
         if stmt.type != "export_statement":
             continue
         esm = True
         tokens = keyword_tokens(stmt)
         declaration = stmt.child_by_field_name("declaration")
         specifier = stmt.child_by_field_name("source")
+        if declaration is None and "namespace" not in tokens:
+            export_declarations = True
         if "default" in tokens:
             names.add("default")
             target = declaration or stmt.child_by_field_name("value")
@@ -68,6 +76,13 @@ def exports(parsed: ParsedSource) -> ExportSet:
                 and not any(c.type == "namespace_export" for c in stmt.named_children)
             ):
                 stars.append((string_value(specifier, source), stmt.start_point[0] + 1))
+    if esm and not export_declarations and _declaration_file(parsed):
+        names.update(
+            name
+            for stmt in root.named_children
+            if stmt.type != "export_statement"
+            for name in declared_names(stmt, source)
+        )
     read_common_js(cjs, parsed)
     if cjs.used:
         names |= cjs.names
@@ -78,7 +93,20 @@ def exports(parsed: ParsedSource) -> ExportSet:
         stars.extend(cjs.star_sources)
     return ExportSet(
         names=frozenset(names),
+        implicit=frozenset(cjs.implicit - names) if cjs.used else frozenset(),
         star_sources=tuple(stars),
         open_reason=cjs.open_reason,
         default_alias=default_alias,
     )
+
+
+def _declaration_file(parsed: ParsedSource) -> bool:
+    """A ``.d.ts`` (``.d.mts``, ``.d.cts``, ``.d.x.ts``) file: every statement is ambient.
+
+    TypeScript's binder makes such a module an export context unless it has
+    an export declaration: fastify's ``types/hooks.d.ts`` declares ``type
+    HookHandlerDoneFunction = ...`` without ``export`` and ``fastify.d.ts``
+    imports it.
+    """
+    name = parsed.path.name
+    return name.endswith((".d.ts", ".d.mts", ".d.cts")) or (".d." in name and name.endswith(".ts"))

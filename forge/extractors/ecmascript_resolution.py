@@ -23,6 +23,7 @@ from forge.extractors.node_packages import (
     NodeProject,
     ambient_modules,
     node_builtins,
+    node_is_builtin,
     npm_package_name,
     which_node,
 )
@@ -109,6 +110,11 @@ def diagnose(
     if specifier.startswith("node:"):
         if builtins is None or specifier in builtins or specifier[5:] in builtins:
             return None
+        asked = context.remember(
+            f"node-is-builtin:{specifier}", lambda: node_is_builtin(which_node(), specifier)
+        )
+        if asked is not False:
+            return None  # node:test, node:sea: builtins that builtinModules does not list
         near = close_names(specifier[5:], {b for b in builtins if not b.startswith("_")})
         return (
             f"'{specifier}' is not a Node.js builtin module"

@@ -58,6 +58,38 @@ def node_builtins(node: str | None) -> frozenset[str] | None:
     return frozenset(str(name) for name in names)
 
 
+@functools.lru_cache(maxsize=64)
+def node_is_builtin(node: str | None, specifier: str) -> bool | None:
+    """Node's own ``module.isBuiltin(specifier)``; None when there is no node to ask or it cannot say.
+
+    ``builtinModules`` leaves out the modules only reachable with the
+    ``node:`` prefix (``node:test``, ``node:sea``, ``node:test/reporters``)
+    before Node 23: a ``node:`` specifier missing from it is asked about
+    before it is called unknown. Node older than 18.6 has no ``isBuiltin``.
+    """
+    if node is None:
+        return None
+    import subprocess
+
+    try:
+        completed = subprocess.run(
+            [
+                node,
+                "-p",
+                "JSON.stringify(require('module').isBuiltin?.(process.argv[1]) ?? null)",
+                specifier,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+        answer = json.loads(completed.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    return answer if isinstance(answer, bool) else None
+
+
 def which_node() -> str | None:
     """The ``node`` on PATH, if any."""
     import shutil

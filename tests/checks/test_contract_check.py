@@ -413,6 +413,54 @@ def test_an_exporter_that_does_not_parse_is_said_once(project: Path) -> None:
     assert result.passed
 
 
+# immer 11's src/internal.ts re-exports types/types-external.ts, whose IProduce
+# interface has call signatures one after another: tree-sitter-typescript reads
+# `): T\n  <R extends F>(` as type arguments and its recovery swallows the rest
+# of the file (oxc accepts it), so IProduce and Producer seemed not exported.
+PRODUCE = (
+    "export interface Produce {\n"
+    "  <T>(recipe: T): T\n"
+    "  <R extends F>(recipe: R): R\n"
+    "  <S, A extends any[]>(r: (s: S, ...a: A) => S): (s: S) => S\n"
+    "}\n\n"
+    "export type Producer = () => void\n"
+)
+
+
+def test_a_re_exported_file_the_grammar_misreads_is_said_once(project: Path) -> None:
+    write(
+        project,
+        {
+            "src/types.ts": PRODUCE,
+            "src/internal.ts": "export * from './types'\nexport const nothing = 1\n",
+            "src/immer.ts": "import { Produce, Producer, nothing } from './internal'\n",
+        },
+    )
+    results = contract_results(engine(project), files=["src/immer.ts"])
+    (result,) = [r for r in results if r.target == "src/internal.ts -> src/immer.ts"]
+    assert result.passed and result.missing == [] and result.exports_known is False
+    assert result.message.startswith(
+        "src/types.ts, which src/internal.ts re-exports, does not parse (line "
+    )
+    assert [place.path for place in result.locations] == ["src/types.ts"]
+
+
+def test_a_name_missing_from_a_re_export_chain_that_parses_is_still_reported(
+    project: Path,
+) -> None:
+    write(
+        project,
+        {
+            "src/types.ts": "export interface Produce {\n  <T>(recipe: T): T\n}\n",
+            "src/internal.ts": "export * from './types'\nexport const nothing = 1\n",
+            "src/immer.ts": "import { Produce, Producer, nothing } from './internal'\n",
+        },
+    )
+    results = contract_results(engine(project), files=["src/immer.ts"])
+    (result,) = [r for r in results if r.target == "src/internal.ts -> src/immer.ts"]
+    assert not result.passed and result.missing == ["Producer"]
+
+
 def test_a_member_near_default_is_not_told_to_import_the_default(project: Path) -> None:
     write(
         project,

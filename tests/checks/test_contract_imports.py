@@ -241,6 +241,29 @@ def test_typescript_imports_of_nothing_are_found_through_barrels_and_aliases(
     ]
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="node's builtin modules come from node")
+def test_builtins_only_reachable_with_the_node_prefix_are_builtins(
+    run_forge: RunForge, project: Path
+) -> None:
+    # pino 10's tests import node:test, which Node 20's builtinModules leaves out.
+    write(
+        project,
+        {
+            "package.json": json.dumps({"name": "pino"}),
+            "package-lock.json": '{"lockfileVersion": 3}\n',
+            "test/basic.test.js": (
+                "const { describe, test } = require('node:test')\n"
+                "const { spec } = require('node:test/reporters')\n"
+                "const assert = require('node:assert')\n"
+                "const { mock } = require('node:tset')\n"
+            ),
+        },
+    )
+    ((target, where),) = contract_failures(run_forge, project)
+    assert target == "node:tset -> test/basic.test.js"
+    assert where.startswith("test/basic.test.js:4:26: 'node:tset' is not a Node.js builtin module")
+
+
 COMMONJS_APP = {
     "package.json": json.dumps(
         {"name": "server", "dependencies": {"express": "^4"}, "workspaces": ["packages/*"]}

@@ -8,9 +8,12 @@ member ("must be implemented by subclasses"); and empty bodies that are
 values rather than units of work left undone:
 
 - an anonymous function, or one in an object literal, handed to a call
-  (``promise.catch(() => {})``, ``onClick={() => {}}``, ``{then: () => {}}``);
+  (``promise.catch(() => {})``, ``onClick={() => {}}``, ``{then: () => {}}``,
+  ``createSlice({reducers: {reset() {}}})``);
 - a no-op stored at run time (``this.flush = async () => {}``,
-  ``x.check ?? (x.check = () => {})``);
+  ``x.check ?? (x.check = () => {})``, ``e.persist = () => {}`` on a
+  parameter), or held by a ``let`` its scope assigns again;
+- a cast for the type checker: ``assertCast<T>(v: any): asserts v is T {}``;
 - ``noop`` and friends, ``close``/``flush``/``dispose`` with nothing to
   release, functions whose parameters are all ``_``-named (``assertIs<T>(_arg:
   T): void {}``), and a constructor whose parameters are TypeScript parameter
@@ -108,7 +111,63 @@ def _deliberate(
         or _overrides_a_sibling(src, node)
         or name in facts.overrides
         or _in_fallback_object(src, node)
+        or _asserts_own_type_parameter(src, node)
+        or _initial_value_of_a_rebound_variable(src, node)
     )
+
+
+def _asserts_own_type_parameter(src: Source, node: Node) -> bool:
+    """``function assertCast<T>(v: any): asserts v is T {}``: a cast for the type checker.
+
+    Redux Toolkit's ``tsHelpers.ts``. ``T`` is the function's own unconstrained
+    type parameter, which nothing at run time can test: the empty body is the
+    whole implementation. ``asserts v is User {}`` is a check left undone.
+    """
+    returned = node.child_by_field_name("return_type")
+    asserts = returned.named_children[0] if returned and returned.named_children else None
+    predicate = asserts.named_children[0] if asserts and asserts.named_children else None
+    if predicate is None or predicate.type != "type_predicate":
+        return False
+    asserted = predicate.child_by_field_name("type")
+    parameters = node.child_by_field_name("type_parameters")
+    if asserted is None or asserted.type != "type_identifier" or parameters is None:
+        return False
+    for parameter in parameters.named_children:
+        name = parameter.child_by_field_name("name")
+        if name is not None and src.text(name) == src.text(asserted):
+            return parameter.child_by_field_name("constraint") is None
+    return False
+
+
+def _initial_value_of_a_rebound_variable(src: Source, node: Node) -> bool:
+    """``let unsubscribe = () => {}`` that its scope assigns again: a default until then.
+
+    Redux Toolkit's listener middleware keeps a no-op ``unsubscribe`` until the
+    listener is added. A ``const``, or a ``let`` never assigned again, is a
+    definition, and counts.
+    """
+    declarator = node.parent
+    declaration = declarator.parent if declarator is not None else None
+    if declarator is None or declarator.type != "variable_declarator" or declaration is None:
+        return False
+    if declaration.type not in {"lexical_declaration", "variable_declaration"}:
+        return False
+    if declaration.type == "lexical_declaration" and src.text(declaration).startswith("const"):
+        return False
+    name = declarator.child_by_field_name("name")
+    scope = declaration.parent
+    if name is None or name.type != "identifier" or scope is None:
+        return False
+    own = src.text(name)
+    stack = list(scope.named_children)
+    while stack:
+        current = stack.pop()
+        stack.extend(current.named_children)
+        if current.type in {"assignment_expression", "augmented_assignment_expression"}:
+            left = current.child_by_field_name("left")
+            if left is not None and left.type == "identifier" and src.text(left) == own:
+                return True
+    return False
 
 
 def _constructor_of_a_prototype(src: Source, name: str) -> bool:
@@ -273,8 +332,12 @@ def _stored_value(src: Source, node: Node) -> bool:
     parent = node.parent
     if parent is not None and parent.type == "arguments":
         return True  # app.use(function handler(req, res) {}): named, still a callback
-    if parent is not None and parent.type == "pair":
-        current = parent.parent
+    # `{then: () => {}}` and `{reducers: {reset() {}}}` (a method in an object
+    # literal), however deep in the object handed to the call.
+    if parent is not None and (
+        parent.type == "pair" or (node.type == "method_definition" and parent.type == "object")
+    ):
+        current = parent.parent if parent.type == "pair" else parent
         while current is not None and current.type in {"object", "array", "pair"}:
             current = current.parent
         return current is not None and current.type == "arguments"
@@ -283,6 +346,8 @@ def _stored_value(src: Source, node: Node) -> bool:
     left = parent.child_by_field_name("left")
     # `onResult = () => {}` rebinds a callback; work left undone would be declared.
     if left is not None and (left.type == "identifier" or src.text(left).startswith("this.")):
+        return True
+    if left is not None and _member_of_a_parameter(src, left):
         return True
     outer = parent.parent
     while outer is not None and outer.type == "parenthesized_expression":
@@ -294,6 +359,26 @@ def _stored_value(src: Source, node: Node) -> bool:
         and operator is not None
         and (src.text(operator) in {"??", "||"})
     )
+
+
+def _member_of_a_parameter(src: Source, left: Node) -> bool:
+    """``e.persist = () => {}`` where ``e`` is a parameter of an enclosing function.
+
+    preact's compat gives every event a no-op ``persist``: a value stored on
+    an object the function received, as ``this.flush = ...`` is on its own.
+    ``exports.x = ...`` and ``Foo.prototype.x = ...`` define the module's API,
+    and count.
+    """
+    target = left.child_by_field_name("object") if left.type == "member_expression" else None
+    if target is None or target.type != "identifier":
+        return False
+    owner = src.text(target)
+    current = left.parent
+    while current is not None:
+        if current.type in _FUNCTIONS and owner in _parameter_names(src, current):
+            return True
+        current = current.parent
+    return False
 
 
 def _parameter_names(src: Source, node: Node) -> list[str]:
@@ -329,10 +414,29 @@ def _in_base_class(src: Source, node: Node, facts: FileFacts) -> bool:
     cls = body.parent if body is not None else None
     if cls is None or cls.type not in _CLASSES:
         return False
+    name = _class_name(src, cls)
+    return cls.type == "abstract_class_declaration" or (name is not None and name in facts.extended)
+
+
+def _class_name(src: Source, cls: Node) -> str | None:
+    """A class's own name, else the name it is bound to: ``var Subscribable = class {...}``.
+
+    Bundlers (esbuild, tsup) compile ``export class Subscribable`` to the
+    anonymous form; its subclasses still say ``extends Subscribable``.
+    """
     name = cls.child_by_field_name("name")
-    return cls.type == "abstract_class_declaration" or (
-        name is not None and src.text(name) in facts.extended
+    if name is not None:
+        return src.text(name)
+    parent = cls.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    field = {"variable_declarator": "name", "assignment_expression": "left"}.get(
+        parent.type if parent is not None else ""
     )
+    target = parent.child_by_field_name(field) if parent is not None and field else None
+    if target is None or target.type not in {"identifier", "member_expression"}:
+        return None
+    return src.text(target).rsplit(".", 1)[-1]
 
 
 def _in_ambient(node: Node) -> bool:
@@ -376,8 +480,7 @@ def _name(src: Source, node: Node) -> str | None:
     current = node.parent
     while current is not None:
         if current.type in _CLASSES:
-            class_name = current.child_by_field_name("name")
-            parts.append(src.text(class_name) if class_name else "<class>")
+            parts.append(_class_name(src, current) or "<class>")
         elif current.type in _FUNCTIONS and (outer := _own_name(src, current)) is not None:
             parts.append(outer)
         current = current.parent

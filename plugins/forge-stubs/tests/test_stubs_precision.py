@@ -420,6 +420,47 @@ JS_DELIBERATE += [
         "src/transformer.js",
         id="fixme-explained-on-the-next-line",
     ),
+    # Redux Toolkit 2.14's query/core/buildSlice.ts: reducers that only name actions.
+    pytest.param(
+        "const subscriptionSlice = createSlice({\n  name: 'subscriptions',\n"
+        "  reducers: {\n    unsubscribeQueryResult(d, a) {\n      // Dummy\n    },\n"
+        "    internal_getRTKQSubscriptions() {},\n  },\n})\n",
+        "src/query/core/buildSlice.ts",
+        id="methods-of-an-object-handed-to-a-call",
+    ),
+    # Redux Toolkit 2.14's query/tsHelpers.ts: a cast the type checker reads.
+    pytest.param(
+        "export function assertCast<T>(v: any): asserts v is T {}\n",
+        "src/query/tsHelpers.ts",
+        id="assertion-of-the-functions-own-type-parameter",
+    ),
+    # Redux Toolkit 2.14's listenerMiddleware/index.ts: a no-op until the listener is added.
+    pytest.param(
+        "const take = async (predicate) => {\n  let unsubscribe = () => {}\n"
+        "  const p = new Promise((resolve, reject) => {\n"
+        "    const stop = start(predicate, resolve)\n"
+        "    unsubscribe = () => {\n      stop()\n      reject()\n    }\n  })\n"
+        "  try {\n    return await p\n  } finally {\n    unsubscribe()\n  }\n}\n",
+        "src/listenerMiddleware/index.ts",
+        id="let-rebound-later",
+    ),
+    # preact 11's compat/src/render.js: every event gets a no-op persist().
+    pytest.param(
+        "let oldEventHook = options.event;\noptions.event = e => {\n"
+        "  if (oldEventHook) e = oldEventHook(e);\n  e.persist = () => {};\n"
+        "  return (e.nativeEvent = e);\n};\n",
+        "compat/src/render.js",
+        id="no-op-stored-on-a-parameter",
+    ),
+    # TanStack Query 5's build/modern/subscribable.js, msw 2's lib/browser bundle:
+    # `export class Subscribable` compiled to an anonymous class bound to a var.
+    pytest.param(
+        "var Subscribable = class {\n  onSubscribe() {}\n  onUnsubscribe() {}\n};\n"
+        "var FocusManager = class extends Subscribable {\n  onSubscribe() {\n"
+        "    this.setup();\n  }\n};\n",
+        "build/modern/focusManager.js",
+        id="hooks-of-an-anonymous-class-the-file-extends",
+    ),
 ]
 
 JS_PLACEHOLDERS = [
@@ -472,6 +513,33 @@ JS_PLACEHOLDERS = [
         "src/page.ts",
         [(1, None, "todo_comment")],
         id="todo-implement",
+    ),
+    pytest.param(
+        "export const api = {\n  reducers: {\n    reset() {},\n  },\n};\n"
+        "export function assertUser(v: unknown): asserts v is User {}\n"
+        "export function assertOne<T extends string>(v: any): asserts v is T {}\n"
+        "export function load() {\n  let save = () => {};\n  const drop = () => {};\n"
+        "  return [save, drop];\n}\n"
+        "function wire(e) {\n  exports.persist = () => {};\n  Event.prototype.stop = () => {};\n}\n",
+        "src/store.ts",
+        [
+            (3, "reset", "empty_body"),
+            (6, "assertUser", "empty_body"),
+            (7, "assertOne", "empty_body"),
+            (9, "load.save", "empty_body"),
+            (10, "load.drop", "empty_body"),
+            (14, "wire.exports.persist", "empty_body"),
+            (15, "wire.Event.prototype.stop", "empty_body"),
+        ],
+        id="look-alikes-of-values-and-casts",
+    ),
+    pytest.param(
+        "var Subscribable = class {\n  onSubscribe() {}\n};\n"
+        "var Store = class {\n  findCookie() {}\n};\n"
+        "var FocusManager = class extends Subscribable {};\n",
+        "src/store.js",
+        [(5, "Store.findCookie", "empty_body")],
+        id="anonymous-class-nothing-extends",
     ),
 ]
 
