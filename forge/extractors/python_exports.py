@@ -3,7 +3,9 @@
 A module exports its top-level bindings: ``def``, ``async def``, ``class``,
 assignments (annotated ones only with a value; tuple unpacking too),
 ``for`` and ``with`` targets, imports, ``type`` aliases, and the same inside
-top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks. ``__all__``
+top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks; and the
+names a function declares ``global`` (it binds them in the module when it
+runs: pyyaml's tests define ``MyLoader`` so). ``__all__``
 does not restrict ``from m import name``; it only decides what ``from m
 import *`` takes (else: the public names). A module-level ``__getattr__``
 makes the exports unknowable, unless it answers a literal set of names and
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.contracts import ExportSet, ParsedSource, node_text
+from forge.contracts import ExportSet, ParsedSource, captures, load_query, node_text
 from forge.extractors.packages import scan_folder
 from forge.extractors.python_resolution import INIT_NAMES
 
@@ -91,6 +93,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
     module = _Module(stub=parsed.path.suffix == ".pyi")
     root = parsed.tree.root_node
     _bind(root, parsed.source, module)
+    if b"global" in parsed.source:  # one scan of the bytes spares most files the query
+        module.names |= _global_names(parsed)
     if module.getattr_node is not None:
         handled = _getattr_names(module.getattr_node, root, parsed.source)
         if handled is None:
@@ -141,6 +145,20 @@ def _bind(block: Node, source: bytes, module: _Module) -> None:
                 module.names.update(target_names(child, source))
         elif kind in _COMPOUND:
             _compound(stmt, source, module)
+
+
+def _global_names(parsed: ParsedSource) -> set[str]:
+    """Names declared ``global`` anywhere in the module.
+
+    ``def initialize(): global python_grammar; python_grammar = load()`` (black's
+    blib2to3) makes ``python_grammar`` a module attribute once it runs, and
+    importers take it. A declaration that the function never assigns is
+    counted too: forge cannot tell when a function runs, and a name wrongly
+    reported missing is worse than one not reported.
+    """
+    query = load_query(parsed.tree.language, "python_globals.scm")
+    found = captures(query, parsed.tree.root_node).get("name", [])
+    return {node_text(node, parsed.source) for node in found}
 
 
 def _compound(stmt: Node, source: bytes, module: _Module) -> None:

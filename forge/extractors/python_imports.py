@@ -65,7 +65,7 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
                     plain[parts[0]].add(parts[:end])
                     plain_at.setdefault(parts[:end], name)
     for root, modules in plain.items():
-        members: dict[tuple[str, ...], list[ImportedName]] = defaultdict(list)
+        members: dict[tuple[str, ...], list[list[Node]]] = defaultdict(list)
         for chain in chains.get(root, ()):
             names = (root, *(node_text(link, source) for link in chain))
             prefix = max(
@@ -74,10 +74,11 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
                 default=None,
             )
             if prefix is not None:
-                members[prefix].extend(_attributes([chain[len(prefix) - 1 :]], source))
+                members[prefix].append(chain[len(prefix) - 1 :])
         for path in sorted(modules):
             where = plain_at[path]
-            refs.append(_ref(where, ".".join(path), source, members[path], _guarded(where, source)))
+            taken = _attributes(members[path], source)
+            refs.append(_ref(where, ".".join(path), source, taken, _guarded(where, source)))
     refs.sort(key=lambda ref: (ref.line, ref.column))
     return refs
 
@@ -91,7 +92,8 @@ def _from_refs(stmt: Node, source: bytes, chains: _Chains, guarded: bool) -> lis
         alias = node.child_by_field_name("alias") if node.type == "aliased_import" else None
         name = node_text(target or node, source)
         local = node_text(alias, source) if alias is not None else name
-        names.append(imported(node, source, name, local))
+        if name not in MODULE_ATTRIBUTES:  # `from ._parser import __doc__` (dateutil)
+            names.append(imported(node, source, name, local))
         # `from pkg import sub` may import the submodule pkg/sub.py: then
         # `sub.attr` uses are names taken from it.
         submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
@@ -115,15 +117,27 @@ def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedNam
     """The first link of each attribute chain, as a name taken from the module.
 
     Not a name taken: one the file sets or deletes (``tags._glibc_version = []``
-    in packaging's tests), and one read where the file expects it to be missing
-    (``with pytest.raises(AttributeError): pluggy.nope``).
+    in packaging's tests), one it also sets itself, wherever it reads it (toolz's tests
+    set ``toolz.__test__ = {}``, then fill ``toolz.__test__[name]``: the file
+    provides it, not the module), and one read where the file expects it to be
+    missing (``with pytest.raises(AttributeError): pluggy.nope``).
     """
+    chains = list(chains)
+    uses = [(chain, chain[0].parent) for chain in chains]
+    assigned = {
+        node_text(chain[0], source)
+        for chain, use in uses
+        if use is not None
+        and _stored(use)
+        and use.parent is not None
+        and use.parent.type != "delete_statement"
+    }
     found = []
-    for chain in chains:
+    for chain, use in uses:
         name = node_text(chain[0], source)
-        use = chain[0].parent
         if (
             name in MODULE_ATTRIBUTES
+            or name in assigned
             or use is None
             or _stored(use)
             or _expects_failure(use, source)
