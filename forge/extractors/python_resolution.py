@@ -81,7 +81,16 @@ def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | No
             continue
         if _module_exists(start, parts) or _rewires_imports(start, parts):
             return None
-        candidates = _near_modules(start, parts, "")
+        roots = _search_roots(importer, context.root)
+        if any(_module_exists(other, parts) for other in roots):
+            # A build assembles one package from several source folders
+            # (pyyaml's setup.py compiles yaml/_yaml.pyx into the yaml package
+            # it takes from lib/): the module is there once built.
+            return None
+        # Respellings from every root, the closest kept ('yaml._yaml' for
+        # 'yaml._yamll', not lib's 'yaml.cyaml' too).
+        near = [found for other in roots for found in _near_modules(other, parts, "")]
+        candidates = close_names(specifier, near)
         return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
     for folder in _ancestors(importer.parent, context.root):
         if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
@@ -138,10 +147,15 @@ def _search_roots(importer: Path, root: Path) -> list[str]:
     return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))
 
 
+#: Sources of importable modules: Python, stubs, and Cython (``_yaml.pyx``), compiled
+#: by the project's build into an extension module of that name.
+_SOURCE_SUFFIXES = (".py", ".pyi", ".pyx")
+
+
 def _is_module(folder: str, name: str) -> bool:
-    """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
+    """Whether ``folder`` holds the module ``name`` (source, stub, Cython source or compiled extension)."""
     stem = os.path.join(folder, name)
-    if os.path.lexists(stem + ".py") or os.path.lexists(stem + ".pyi"):  # a FIFO is there too
+    if any(os.path.lexists(stem + suffix) for suffix in _SOURCE_SUFFIXES):  # a FIFO is there too
         return True
     return any(
         entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))

@@ -348,6 +348,40 @@ def test_namespace_packages_and_extension_modules_exist(
     assert contract_failures(run_forge, project) == []
 
 
+def test_cython_sources_are_modules_in_any_source_root(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """pyyaml: ``lib/yaml/cyaml.py`` imports ``yaml._yaml``, built from ``yaml/_yaml.pyx``.
+
+    setup.py compiles the Cython source into the package that ``package_dir``
+    takes from ``lib/``: the module exists once built. A respelled name beside
+    a Cython source is still a finding.
+    """
+    write(
+        project,
+        {
+            "yaml/_yaml.pyx": "cdef class CParser:\n    pass\n",
+            "lib/yaml/__init__.py": "from .cyaml import *\n",
+            "lib/yaml/cyaml.py": (
+                "from yaml._yaml import CParser\nfrom ._speedups import fast\n"
+                "import yaml._yamll\nfrom ._speedup import slow\n"
+            ),
+            "lib/yaml/_speedups.pyx": "def fast():\n    pass\n",
+        },
+    )
+    assert sorted(contract_failures(run_forge, project)) == [
+        (
+            "._speedup -> lib/yaml/cyaml.py",
+            "lib/yaml/cyaml.py:4:6: '._speedup' resolves to no module (did you mean '._speedups'?)",
+        ),
+        (
+            "yaml._yamll -> lib/yaml/cyaml.py",
+            "lib/yaml/cyaml.py:3:8: 'yaml._yamll' resolves to no module"
+            " (did you mean 'yaml._yaml' or 'yaml.cyaml'?)",
+        ),
+    ]
+
+
 def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: RunForge) -> None:
     repo = Path(__file__).resolve().parents[2]
     if not (repo / ".venv").is_dir() and sys.prefix == sys.base_prefix:
