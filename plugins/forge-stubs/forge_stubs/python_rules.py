@@ -10,7 +10,9 @@ than a missing implementation:
 - members of ``Protocol`` and ``ABC`` classes and of base classes (named
   ``Base*``/``*Mixin``/..., extended in the same file, or declaring an
   abstract member by its error message): their empty methods are default hooks;
-- functions under ``if TYPE_CHECKING:``;
+- functions under ``if TYPE_CHECKING:`` (or ``if ... and TYPE_CHECKING:``);
+- views whose decorator names the template that renders them
+  (``@export("/", template="static/index.html")``): the template is the page;
 - in test code, every function that is not itself a test: fakes and hooks
   whose emptiness is the point (an empty ``test_*`` still counts);
 - ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
@@ -121,6 +123,10 @@ def _deliberate(
 ) -> bool:
     """True when the body, though it looks like a placeholder, is what its author meant."""
     if _decorated_exempt(src, node, options.exempt_decorators | facts.declaring_decorators):
+        return True
+    if placeholder[0] in {"pass", "ellipsis", "docstring_only"} and _rendered_by_template(
+        src, node
+    ):
         return True
     if _under_type_checking(src, node):
         return True
@@ -372,6 +378,37 @@ def _decorated_exempt(src: Source, node: Node, exempt: frozenset[str]) -> bool:
     return False
 
 
+#: Keyword arguments by which a view's decorator names the template that renders
+#: it (werkzeug's examples, Pyramid's ``renderer=``, Django-style ``template_name=``).
+_TEMPLATE_KEYWORDS = {"template", "template_name", "renderer"}
+
+
+def _rendered_by_template(src: Source, node: Node) -> bool:
+    """Whether a decorator hands the function a template to render: ``@export("/", template="x.html")``.
+
+    The template is the page; the view has nothing to compute. An empty view
+    whose decorator names no template (``@export("/broken")``) still counts.
+    """
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    for decorator in parent.named_children:
+        call = decorator.named_children[0] if decorator.named_children else None
+        arguments = call.child_by_field_name("arguments") if call and call.type == "call" else None
+        for argument in arguments.named_children if arguments is not None else ():
+            name = argument.child_by_field_name("name")
+            value = argument.child_by_field_name("value")
+            if (
+                argument.type == "keyword_argument"
+                and name is not None
+                and src.text(name) in _TEMPLATE_KEYWORDS
+                and value is not None
+                and value.type == "string"
+            ):
+                return True
+    return False
+
+
 def _hookspec_markers(src: Source) -> frozenset[str]:
     """Module-level names bound to ``HookspecMarker(...)``: ``hookspec = pluggy.HookspecMarker("x")``."""
     names = set()
@@ -392,15 +429,40 @@ def _hookspec_markers(src: Source) -> frozenset[str]:
 
 
 def _under_type_checking(src: Source, node: Node) -> bool:
-    """True inside the body of ``if TYPE_CHECKING:``: declarations for type checkers."""
+    """True inside the body of ``if TYPE_CHECKING:``: declarations for type checkers.
+
+    Also ``if sys.version_info >= (3, 11) and TYPE_CHECKING:`` (aiohttp's
+    typed ``ClientSession.get``): a conjunction with ``TYPE_CHECKING`` is
+    false whenever the code runs. ``or`` and ``not`` are not: the body runs.
+    """
     child, current = node, node.parent
     while current is not None:
         if current.type == "if_statement" and child == current.child_by_field_name("consequence"):
             condition = current.child_by_field_name("condition")
-            if condition is not None and _last_name(src.text(condition)) == "TYPE_CHECKING":
+            if condition is not None and _requires_type_checking(src, condition):
                 return True
         child, current = current, current.parent
     return False
+
+
+def _requires_type_checking(src: Source, condition: Node) -> bool:
+    """Whether ``condition`` holds only when ``TYPE_CHECKING`` does (it, or ``x and`` it)."""
+    if condition.type == "parenthesized_expression" and condition.named_children:
+        return _requires_type_checking(src, condition.named_children[0])
+    if condition.type == "boolean_operator":
+        operator = condition.child_by_field_name("operator")
+        if operator is None or src.text(operator) != "and":
+            return False
+        return any(
+            side is not None and _requires_type_checking(src, side)
+            for side in (
+                condition.child_by_field_name("left"),
+                condition.child_by_field_name("right"),
+            )
+        )
+    return condition.type in {"identifier", "attribute"} and (
+        _last_name(src.text(condition)) == "TYPE_CHECKING"
+    )
 
 
 def _enclosing_class(node: Node) -> Node | None:

@@ -198,6 +198,31 @@ DELIBERATE += [
         "docs_src/openapi_webhooks/tutorial001.py",
         id="fastapi-webhook-declared",
     ),
+    pytest.param(
+        "import sys\nfrom typing import TYPE_CHECKING\n\n\nclass ClientSession:\n"
+        "    if sys.version_info >= (3, 11) and TYPE_CHECKING:\n\n"
+        "        def get(self, url: str, **kwargs: Unpack[_RequestOptions]) -> '_Ctx': ...\n\n"
+        "    else:\n\n        def get(self, url, **kwargs):\n"
+        "            return self._request('GET', url, **kwargs)\n",
+        "aiohttp/client.py",
+        id="type-checking-in-a-conjunction",
+    ),
+    pytest.param(
+        "class WSGIRequestHandler(BaseHTTPRequestHandler):\n"
+        "    def connection_dropped(self, error, environ=None) -> None:\n"
+        '        """Called if the connection was closed by the client.  By default\n'
+        '        nothing happens.\n        """\n',
+        "werkzeug/serving.py",
+        id="docstring-nothing-happens-by-default",
+    ),
+    pytest.param(
+        "from coolmagic.utils import export\n\n\n"
+        '@export("/", template="static/index.html")\ndef index():\n    pass\n\n\n'
+        '@export(None, template="static/not_found.html")\ndef not_found():\n'
+        '    """Always executed if no url matches."""\n    pass\n',
+        "examples/coolmagic/views/static.py",
+        id="views-rendered-by-their-template",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -286,6 +311,39 @@ PLACEHOLDERS = [
         "src/app/invoices.py",
         [(7, "mark_paid", "pass"), (12, "create_invoice", "docstring_only")],
         id="fastapi-routes-left-empty",
+    ),
+    pytest.param(
+        "import sys\nfrom typing import TYPE_CHECKING\n\n\nclass ClientSession:\n"
+        "    if sys.version_info >= (3, 11) or TYPE_CHECKING:\n\n"
+        "        def get(self, url: str) -> '_Ctx': ...\n\n"
+        "    if not TYPE_CHECKING:\n\n        def post(self, url: str) -> '_Ctx': ...\n\n"
+        "    if TYPE_CHECKING:\n        pass\n    else:\n\n"
+        "        def put(self, url: str) -> '_Ctx': ...\n",
+        "aiohttp/client.py",
+        [
+            (8, "ClientSession.get", "ellipsis"),
+            (12, "ClientSession.post", "ellipsis"),
+            (18, "ClientSession.put", "ellipsis"),
+        ],
+        id="type-checking-that-the-running-code-passes",
+    ),
+    pytest.param(
+        "class WSGIRequestHandler(BaseHTTPRequestHandler):\n"
+        "    def connection_dropped(self, error, environ=None) -> None:\n"
+        '        """Called if the connection was closed by the client."""\n',
+        "werkzeug/serving.py",
+        [(3, "WSGIRequestHandler.connection_dropped", "docstring_only")],
+        id="docstring-that-only-describes",
+    ),
+    pytest.param(
+        "from coolmagic.utils import export\n\n\n"
+        '@export("/broken")\ndef broken():\n    pass\n\n\n'
+        '@export("/about", template=TEMPLATES)\ndef about():\n    pass\n\n\n'
+        '@export("/price", template="price.html")\ndef price():\n'
+        "    # placeholder until the pricing API exists\n    return 9.99\n",
+        "examples/coolmagic/views/static.py",
+        [(6, "broken", "pass"), (11, "about", "pass"), (17, "price", "hardcoded_return")],
+        id="views-without-a-template",
     ),
 ]
 
