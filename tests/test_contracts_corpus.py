@@ -1202,6 +1202,35 @@ PYTHON = [
         importer="app.py",
         confirm="python",
     ),
+    # sqlalchemy's compiled modules: the real Cython if installed, else a shim.
+    case(
+        "py-a-name-two-imports-bind-is-read-from-either",
+        {
+            "shim/__init__.py": "",
+            "shim/cython.py": "compiled = False\nPy_ssize_t = int\n",
+            "app.py": (
+                "try:\n    import cython\nexcept ModuleNotFoundError:\n"
+                "    from shim import cython\n\n"
+                "if cython.compiled:\n    size: cython.Py_hash_t = 0\n"
+            ),
+        },
+        [],
+        exporter="shim/cython.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-a-fallback-module-read-alone-is-checked",
+        {
+            "shim/__init__.py": "",
+            "shim/cython.py": "compiled = False\nPy_ssize_t = int\n",
+            "app.py": "from shim import cython\n\nsize = cython.Py_hash_t\n",
+        },
+        ["Py_hash_t"],
+        exporter="shim/cython.py",
+        importer="app.py",
+        confirm="python",
+    ),
     case(
         "py-module-getattr-with-a-fallback-stays-open",
         {

@@ -45,6 +45,8 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
             chains.add(node_text(start, source), start, _chain(found["attribute"][0]))
         else:
             statements.extend([*found.get("import", []), *found.get("import_from", [])])
+    for local in _bound_to_several_modules(statements, source):
+        chains.forget(local)
     refs: list[ImportRef] = []
     plain: dict[str, set[tuple[str, ...]]] = defaultdict(set)
     plain_at: dict[tuple[str, ...], Node] = {}
@@ -81,6 +83,36 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
             refs.append(_ref(where, ".".join(path), source, taken, _guarded(where, source)))
     refs.sort(key=lambda ref: (ref.line, ref.column))
     return refs
+
+
+def _bound_to_several_modules(statements: list[Node], source: bytes) -> set[str]:
+    """Local names that imports of different modules bind.
+
+    ``try: import cython`` / ``except ModuleNotFoundError: from sqlalchemy.util
+    import cython`` (sqlalchemy's compiled modules): ``cython.Py_hash_t`` is
+    read from whichever import ran, so it is no name taken from the fallback
+    (nor from the other); forge cannot know which.
+    """
+    modules: dict[str, set[str]] = defaultdict(set)
+    for stmt in statements:
+        if stmt.type == "import_from_statement":
+            specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
+            for node in stmt.children_by_field_name("name"):
+                aliased = node.type == "aliased_import"
+                target = node.child_by_field_name("name") if aliased else node
+                alias = node.child_by_field_name("alias") if aliased else None
+                name = node_text(target or node, source)
+                local = node_text(alias, source) if alias is not None else name
+                modules[local].add(f"{specifier}:{name}")
+            continue
+        for node in stmt.children_by_field_name("name"):
+            if node.type == "aliased_import":
+                as_name = node_text(node.child_by_field_name("alias") or node, source)
+                modules[as_name].add(node_text(node.child_by_field_name("name") or node, source))
+            else:
+                root = node_text(node, source).split(".")[0].strip()
+                modules[root].add(root)
+    return {local for local, found in modules.items() if len(found) > 1}
 
 
 def _from_refs(stmt: Node, source: bytes, chains: _Chains, guarded: bool) -> list[ImportRef]:
@@ -192,6 +224,10 @@ class _Chains:
 
     def add(self, name: str, start: Node, chain: list[Node]) -> None:
         self._found[name].append((start, chain))
+
+    def forget(self, name: str) -> None:
+        """Drop the chains of ``name``: no module can be said to own them."""
+        self._found.pop(name, None)
 
     def get(self, name: str, default: Iterable[list[Node]] = ()) -> list[list[Node]]:
         if name not in self._found:
