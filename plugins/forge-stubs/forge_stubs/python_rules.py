@@ -4,7 +4,8 @@ Exempt, because there the body is a declaration or a deliberate no-op rather
 than a missing implementation:
 
 - ``@abstractmethod``, ``@overload``, pluggy hook specifications (decorators
-  made by ``HookspecMarker``), and decorators that give an empty body its
+  made by ``HookspecMarker``, and undecorated functions with the decorated
+  ones' prefix beside them), and decorators that give an empty body its
   meaning (``@click.group()``, ``@pytest.fixture``, event handlers), plus any
   the options add;
 - members of ``Protocol`` and ``ABC`` classes and of base classes (named
@@ -15,6 +16,8 @@ than a missing implementation:
   (``@export("/", template="static/index.html")``): the template is the page;
 - in test code, every function that is not itself a test: fakes and hooks
   whose emptiness is the point (an empty ``test_*`` still counts);
+- the no-op side of a conditional definition whose other branch binds the
+  name for real, and methods of a class whose docstring calls it a no-op;
 - ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
   whose parameters are all ``_``-named, and docstrings that say why
   ("does nothing by default", "override");
@@ -147,6 +150,15 @@ def _deliberate(
         return True  # __init__(self) or __aenter__(self): nothing was given to do anything with
     if (cls is not None or _at_top_level(node)) and _handed_over(src, own, method=cls is not None):
         return True
+    scope = _enclosing_function(node) if cls is None else None
+    if scope is not None and _handed_over(src, own, method=False, scope=scope):
+        return True  # pytest's HookRecorder: add_hookcall_monitoring(before, after)
+    if _fallback_for_a_real_binding(src, node, own):
+        return True
+    if cls is not None and _says_no_op(src, cls, options):
+        return True
+    if cls is None and _undeclared_hookspec(src, node, own, facts.declaring_decorators):
+        return True
     if cls is not None and _overrides_a_sibling(src, cls, own):
         return True
     if cls is not None and _qualified_name(src, node) in facts.overrides:
@@ -165,14 +177,15 @@ def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def _handed_over(src: Source, name: str, *, method: bool) -> bool:
-    """A function the file hands over and never calls.
+def _handed_over(src: Source, name: str, *, method: bool, scope: Node | None = None) -> bool:
+    """A function the file (or ``scope``, for a nested one) hands over and never calls.
 
-    ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``.
+    ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``,
+    ``pluginmanager.add_hookcall_monitoring(before, after)`` inside a method.
     Only code counts: a name in a string (``__all__ = ["name"]``) is no use.
     """
     uses: list[Node] = []
-    stack = [src.tree.root_node]
+    stack = [scope if scope is not None else src.tree.root_node]
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
@@ -192,12 +205,123 @@ def _handed_over(src: Source, name: str, *, method: bool) -> bool:
             parent = node.parent
             if parent is None or parent.type not in {"function_definition", "attribute"}:
                 uses.append(node)
+    if scope is not None and not any(_passed_to_a_call(use) for use in uses):
+        return False  # a nested function returned (a factory's product) is its own code
     return bool(uses) and not any(
         use.parent is not None
         and use.parent.type == "call"
         and use.parent.child_by_field_name("function") == use
         for use in uses
     )
+
+
+def _passed_to_a_call(use: Node) -> bool:
+    """Whether ``use`` is an argument of a call: ``register(after)``, ``f(callback=after)``."""
+    parent = use.parent
+    if parent is not None and parent.type == "keyword_argument":
+        parent = parent.parent
+    return parent is not None and parent.type == "argument_list"
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    """The function ``node`` is nested in, or None at module or class level."""
+    current = node.parent
+    while current is not None and current.type not in {"function_definition", "class_definition"}:
+        current = current.parent
+    return current if current is not None and current.type == "function_definition" else None
+
+
+#: Clauses of an ``if`` or ``try`` whose blocks are alternatives to each other.
+_BRANCHES = {"elif_clause", "else_clause", "except_clause", "except_group_clause"}
+
+
+def _fallback_for_a_real_binding(src: Source, node: Node, name: str) -> bool:
+    """The no-op side of a conditional definition: another branch binds the name for real.
+
+    ``if os.environ.get("_ARGCOMPLETE"): def try_argcomplete(p): autocomplete(p)``
+    ``else: def try_argcomplete(p): pass`` (pytest), or ``try: from colorama
+    import init`` / ``except ImportError: def init(): pass``: without the
+    feature, doing nothing is the implementation. Another branch that is
+    itself a placeholder, or no other branch, does not count.
+    """
+    parent = node.parent
+    definition = parent if parent is not None and parent.type == "decorated_definition" else node
+    block = definition.parent
+    branch = block.parent if block is not None else None
+    owner = branch.parent if branch is not None and branch.type in _BRANCHES else branch
+    if block is None or owner is None or owner.type not in {"if_statement", "try_statement"}:
+        return False
+    return any(
+        _binds_for_real(src, member, name)
+        for other in _branch_blocks(owner)
+        if other != block
+        for member in other.named_children
+    )
+
+
+def _branch_blocks(owner: Node) -> list[Node]:
+    """The blocks of an ``if`` or ``try`` that run instead of each other (not ``finally``)."""
+    blocks = []
+    for child in owner.named_children:
+        if child.type == "block":  # the if's consequence, the try's body
+            blocks.append(child)
+        elif child.type in _BRANCHES:
+            blocks.extend(c for c in child.named_children if c.type == "block")
+    return blocks
+
+
+def _binds_for_real(src: Source, statement: Node, name: str) -> bool:
+    """Whether ``statement`` binds ``name`` to something real: a working def, an import, a value."""
+    if statement.type == "decorated_definition":
+        statement = statement.child_by_field_name("definition") or statement
+    if statement.type == "function_definition":
+        body = statement.child_by_field_name("body")
+        return _own_name(src, statement) == name and body is not None and not _is_empty(body)
+    if statement.type in {"import_statement", "import_from_statement"}:
+        for item in statement.children_by_field_name("name"):
+            bound = item.child_by_field_name("alias") if item.type == "aliased_import" else item
+            if bound is not None and src.text(bound).split(".")[0].strip() == name:
+                return True
+        return False
+    if statement.type == "expression_statement" and statement.named_children:
+        assignment = statement.named_children[0]
+        left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+        return left is not None and src.text(left) == name
+    return False
+
+
+def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
+    """A class whose docstring calls it a no-op: ``\"\"\"A no-op import hook for when rewriting is disabled.\"\"\"``.
+
+    A null object (pytest's ``DummyRewriteHook``, logging's ``NullHandler``:
+    "This handler does nothing") is empty in every method on purpose.
+    """
+    docstring = _docstring(cls)
+    return docstring is not None and is_intentional(src.text(docstring), options)
+
+
+def _undeclared_hookspec(src: Source, node: Node, name: str, markers: frozenset[str]) -> bool:
+    """An undecorated hook specification beside decorated ones: pytest's ``hookspec.py``.
+
+    In a module that binds a ``HookspecMarker``, a top-level function named
+    with the prefix of the functions it decorates (``pytest_``) is a hook
+    specification too: pytest's plugin manager reads every ``pytest_*``
+    function of the module, decorated or not.
+    """
+    if not markers or not _at_top_level(node) or "_" not in name.strip("_"):
+        return False
+    prefix = name.split("_")[0] + "_"
+    if prefix == "_":
+        return False
+    for statement in src.tree.root_node.named_children:
+        if statement.type != "decorated_definition":
+            continue
+        definition = statement.child_by_field_name("definition")
+        if definition is None or not _own_name(src, definition).startswith(prefix):
+            continue
+        if _decorated_exempt(src, definition, markers):
+            return True
+    return False
 
 
 def _declares_an_operation(src: Source, node: Node) -> bool:

@@ -223,6 +223,46 @@ DELIBERATE += [
         "examples/coolmagic/views/static.py",
         id="views-rendered-by-their-template",
     ),
+    pytest.param(
+        "import os\nimport sys\n\nif os.environ.get('_ARGCOMPLETE'):\n"
+        "    try:\n        import argcomplete.completers\n    except ImportError:\n"
+        "        sys.exit(-1)\n\n    def try_argcomplete(parser):\n"
+        "        argcomplete.autocomplete(parser, always_complete_options=False)\n\n"
+        "else:\n\n    def try_argcomplete(parser):\n        pass\n\n\n"
+        "try:\n    from colorama import init\nexcept ImportError:\n\n"
+        "    def init():\n        pass\n",
+        "src/_pytest/_argcomplete.py",
+        id="no-op-side-of-a-conditional-definition",
+    ),
+    pytest.param(
+        "class HookRecorder:\n    def __init__(self, pluginmanager):\n"
+        "        self.calls = []\n\n"
+        "        def before(hook_name, hook_impls, kwargs):\n"
+        "            self.calls.append((hook_name, kwargs))\n\n"
+        "        def after(outcome, hook_name, hook_impls, kwargs):\n            pass\n\n"
+        "        self._undo = pluginmanager.add_hookcall_monitoring(before, after)\n",
+        "src/_pytest/pytester.py",
+        id="nested-function-handed-over",
+    ),
+    pytest.param(
+        "class DummyRewriteHook:\n"
+        '    """A no-op import hook for when rewriting is disabled."""\n\n'
+        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n\n\n"
+        "class NullHandler(Handler):\n"
+        '    """This handler does nothing. It is meant to avoid a warning."""\n\n'
+        "    def emit(self, record):\n        pass\n",
+        "src/_pytest/assertion/__init__.py",
+        id="null-object-by-its-class-docstring",
+    ),
+    pytest.param(
+        'from pluggy import HookspecMarker\n\nhookspec = HookspecMarker("pytest")\n\n\n'
+        "@hookspec(historic=True)\ndef pytest_addhooks(pluginmanager):\n"
+        '    """Called at plugin registration time."""\n\n\n'
+        "def pytest_collection_modifyitems(session, config, items):\n"
+        '    """Called after collection has been performed."""\n',
+        "src/_pytest/hookspec.py",
+        id="undecorated-hookspecs-beside-decorated-ones",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -344,6 +384,40 @@ PLACEHOLDERS = [
         "examples/coolmagic/views/static.py",
         [(6, "broken", "pass"), (11, "about", "pass"), (17, "price", "hardcoded_return")],
         id="views-without-a-template",
+    ),
+    pytest.param(
+        "if FAST:\n\n    def f():\n        pass\n\n\n"
+        "if SLOW:\n\n    def g():\n        pass\n\nelse:\n\n    def g():\n        ...\n\n\n"
+        "try:\n    import colorama\nfinally:\n\n    def init():\n        pass\n",
+        "src/app/compat.py",
+        [(4, "f", "pass"), (10, "g", "pass"), (15, "g", "ellipsis"), (23, "init", "pass")],
+        id="conditional-definitions-without-a-real-side",
+    ),
+    pytest.param(
+        "def outer(register):\n    def after():\n        pass\n\n    after()\n"
+        "    register(after_all)\n",
+        "src/app/hooks.py",
+        [(3, "outer.after", "pass")],
+        id="nested-function-called",
+    ),
+    pytest.param(
+        "class RewriteHook:\n"
+        '    """A hook that marks modules for rewriting."""\n\n'
+        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n",
+        "src/app/rewrite.py",
+        [(5, "RewriteHook.mark_rewrite", "pass")],
+        id="class-docstring-that-only-describes",
+    ),
+    pytest.param(
+        'from pluggy import HookspecMarker\n\nhookspec = HookspecMarker("pytest")\n\n\n'
+        "@hookspec(historic=True)\ndef pytest_addhooks(pluginmanager):\n"
+        '    """Called at plugin registration time."""\n\n\n'
+        "def _helper():\n    pass\n\n\n"
+        "def collect_items(session):\n"
+        '    """Collect the items."""\n',
+        "src/_pytest/hookspec.py",
+        [(12, "_helper", "pass"), (16, "collect_items", "docstring_only")],
+        id="functions-of-a-hookspec-module-that-are-not-specs",
     ),
 ]
 
