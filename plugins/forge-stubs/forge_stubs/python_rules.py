@@ -49,6 +49,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    shows_tests,
     stands_in,
 )
 from forge_stubs.options import StubOptions
@@ -78,6 +79,7 @@ def functions(
     """
     facts = FileFacts(
         test_file=is_test_file(path) or stands_in(path),
+        example_tests=shows_tests(path),
         extended=extended_classes(src) | extended,
         declaring_decorators=_hookspec_markers(src),
         overrides=overrides,
@@ -139,6 +141,12 @@ def _deliberate(
     own = _own_name(src, node)
     if facts.test_file and not _is_test(own, node):
         return True
+    if (
+        facts.example_tests
+        and _is_test(own, node)
+        and placeholder[0] in {"pass", "ellipsis", "docstring_only"}
+    ):
+        return True  # pytest's testing/example_scripts/: an empty test is the input
     if cls is not None and _rebound(src, own):
         return True
     if placeholder[0] in {"not_implemented", "hardcoded_return"}:

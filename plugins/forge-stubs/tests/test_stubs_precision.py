@@ -263,6 +263,29 @@ DELIBERATE += [
         "src/_pytest/hookspec.py",
         id="undecorated-hookspecs-beside-decorated-ones",
     ),
+    pytest.param(
+        "def test_foo():\n    pass\n\n\nclass TestSomethingElse:\n"
+        "    def test_two(self):\n        pass\n",
+        "testing/example_scripts/collect/package_init_given_as_arg/pkg/test_foo.py",
+        id="empty-tests-as-test-inputs",
+    ),
+    pytest.param(
+        "def test_function():\n    pass\n\n\nclass TestClass:\n"
+        "    def test_method(self):\n        pass\n",
+        "doc/en/example/pythoncollection.py",
+        id="empty-tests-in-documentation-examples",
+    ),
+    pytest.param(
+        "class Foo:\n    def test(self):\n        ...\n",
+        "tests/data/cases/blank_line_after_stub_method.py",
+        id="empty-tests-in-formatter-inputs",
+    ),
+    pytest.param(
+        "from pytest_bdd import scenario\n\n\n"
+        '@scenario("bdd_wallet.feature", "Buy fruits")\ndef test_publish():\n    pass\n',
+        "testing/plugins_integration/bdd_wallet.py",
+        id="pytest-bdd-scenario",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -418,6 +441,18 @@ PLACEHOLDERS = [
         "src/_pytest/hookspec.py",
         [(12, "_helper", "pass"), (16, "collect_items", "docstring_only")],
         id="functions-of-a-hookspec-module-that-are-not-specs",
+    ),
+    pytest.param(
+        "def test_foo():\n    pass\n\n\ndef test_bar():\n    raise NotImplementedError\n",
+        "testing/collect/test_foo.py",
+        [(2, "test_foo", "pass"), (6, "test_bar", "not_implemented")],
+        id="empty-tests-beside-the-test-inputs",
+    ),
+    pytest.param(
+        "def process(items):\n    pass\n",
+        "docs/examples/pipeline.py",
+        [(2, "process", "pass")],
+        id="empty-function-of-a-documentation-example",
     ),
 ]
 
