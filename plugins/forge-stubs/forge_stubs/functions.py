@@ -104,6 +104,11 @@ _ABSTRACT = (
     r"|(?:must|should|needs?\s+to)\s+be\s+implemented"
 )
 
+#: Words in a NotImplementedError message that say the code is gone on purpose:
+#: "Variant is no longer used in SQLAlchemy; this is a placeholder symbol for
+#: backwards compatibility." refuses; it does not promise.
+_RETIRED = r"(?i)\bno\s+longer\b|\b(?:has\s+been|was|were|been)\s+removed\b|\bremoved\s+in\b"
+
 #: Words in a NotImplementedError message that say the code is still to come.
 _TO_COME = r"(?i)implement|\b(?:yet|soon|later|coming|wip|tbd|todo|fixme|xxx|stub|placeholder)\b"
 
@@ -230,7 +235,7 @@ def refusal_is_placeholder(message: str | None, options: StubOptions) -> bool:
     """
     if message is None:
         return True
-    if says_abstract(message):
+    if says_abstract(message) or re.search(_RETIRED, message) is not None:
         return False
     return re.search(_TO_COME, message) is not None or says_not_implemented(message, options)
 

@@ -17,7 +17,8 @@ than a missing implementation:
 - in test code, every function that is not itself a test: fakes and hooks
   whose emptiness is the point (an empty ``test_*`` still counts);
 - the no-op side of a conditional definition whose other branch binds the
-  name for real, and methods of a class whose docstring calls it a no-op;
+  name for real, a declaration a later definition replaces with real code,
+  and methods of a null object (by its docstring or its name);
 - ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
   whose parameters are all ``_``-named, and docstrings that say why
   ("does nothing by default", "override");
@@ -161,7 +162,7 @@ def _deliberate(
     scope = _enclosing_function(node) if cls is None else None
     if scope is not None and _handed_over(src, own, method=False, scope=scope):
         return True  # pytest's HookRecorder: add_hookcall_monitoring(before, after)
-    if _fallback_for_a_real_binding(src, node, own):
+    if _fallback_for_a_real_binding(src, node, own) or _replaced_later(src, node, own):
         return True
     if cls is not None and _says_no_op(src, cls, options):
         return True
@@ -267,6 +268,30 @@ def _fallback_for_a_real_binding(src: Source, node: Node, name: str) -> bool:
     )
 
 
+def _replaced_later(src: Source, node: Node, name: str) -> bool:
+    """A definition that a later one of the same scope replaces with real code.
+
+    sqlalchemy documents ``def and_(initial_clause, *clauses): ...`` for type
+    checkers and readers, then ``if not TYPE_CHECKING: def and_(*clauses):``
+    does the work: the first never runs. A later placeholder, or an earlier
+    real definition, does not count (the placeholder is what runs).
+    """
+    parent = node.parent
+    definition = parent if parent is not None and parent.type == "decorated_definition" else node
+    sibling = definition.next_named_sibling
+    while sibling is not None:
+        if _binds_for_real(src, sibling, name, values=False):
+            return True
+        if sibling.type in {"if_statement", "try_statement"} and any(
+            _binds_for_real(src, member, name, values=False)
+            for block in _branch_blocks(sibling)
+            for member in block.named_children
+        ):
+            return True
+        sibling = sibling.next_named_sibling
+    return False
+
+
 def _branch_blocks(owner: Node) -> list[Node]:
     """The blocks of an ``if`` or ``try`` that run instead of each other (not ``finally``)."""
     blocks = []
@@ -278,8 +303,12 @@ def _branch_blocks(owner: Node) -> list[Node]:
     return blocks
 
 
-def _binds_for_real(src: Source, statement: Node, name: str) -> bool:
-    """Whether ``statement`` binds ``name`` to something real: a working def, an import, a value."""
+def _binds_for_real(src: Source, statement: Node, name: str, *, values: bool = True) -> bool:
+    """Whether ``statement`` binds ``name`` to something real: a working def, an import, a value.
+
+    Without ``values``, an assignment does not count: ``f = wrap(f)`` after
+    ``def f(): pass`` keeps the placeholder running.
+    """
     if statement.type == "decorated_definition":
         statement = statement.child_by_field_name("definition") or statement
     if statement.type == "function_definition":
@@ -291,19 +320,29 @@ def _binds_for_real(src: Source, statement: Node, name: str) -> bool:
             if bound is not None and src.text(bound).split(".")[0].strip() == name:
                 return True
         return False
-    if statement.type == "expression_statement" and statement.named_children:
+    if values and statement.type == "expression_statement" and statement.named_children:
         assignment = statement.named_children[0]
         left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
         return left is not None and src.text(left) == name
     return False
 
 
-def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
-    """A class whose docstring calls it a no-op: ``\"\"\"A no-op import hook for when rewriting is disabled.\"\"\"``.
+#: Class names of null objects: ``NullHandler``, ``DummyRewriteHook``, ``NoopTracer``,
+#: sqlalchemy's ``_empty_collection`` (not ``EmptyState``, whose name is a feature).
+_NULL_OBJECT_NAME = re.compile(
+    r"_*(?:Null|Dummy|Noop|NoOp|Nop)(?:[A-Z_].*)?|_*(?:null|dummy|noop|nop|empty)_.*"
+)
 
-    A null object (pytest's ``DummyRewriteHook``, logging's ``NullHandler``:
-    "This handler does nothing") is empty in every method on purpose.
+
+def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
+    """A null object: a class whose docstring or name says it does nothing.
+
+    ``\"\"\"A no-op import hook for when rewriting is disabled.\"\"\"`` (pytest's
+    ``DummyRewriteHook``), logging's ``NullHandler`` ("This handler does
+    nothing"), sqlalchemy's ``_empty_collection``: empty in every method on purpose.
     """
+    if _NULL_OBJECT_NAME.fullmatch(_own_name(src, cls)):
+        return True
     docstring = _docstring(cls)
     return docstring is not None and is_intentional(src.text(docstring), options)
 
@@ -473,10 +512,22 @@ def _raise_message(src: Source, raise_node: Node) -> tuple[str, str | None] | No
     callee = exception.child_by_field_name("function") if exception.type == "call" else exception
     arguments = exception.child_by_field_name("arguments") if exception.type == "call" else None
     first = arguments.named_children[0] if arguments and arguments.named_children else None
-    message = (
-        src.text(first) if first is not None and first.type in _LITERALS - {"integer"} else None
-    )
+    message: str | None = None
+    if first is not None and first.type in _LITERALS - {"integer"}:
+        message = src.text(first)
+    elif first is not None:
+        # A message built at run time ("Operator '%s' is not supported" % op.__name__,
+        # "...".format(x), a variable): its words are those of its strings, and
+        # a message without any is still one the author wrote, not a missing one.
+        message = " ".join(src.text(string) for string in _strings_in(first))
     return _last_name(src.text(callee)) if callee is not None else "", message
+
+
+def _strings_in(node: Node) -> list[Node]:
+    """The string literals of an expression, in order (those of nested calls too)."""
+    if node.type in {"string", "concatenated_string"}:
+        return [node]
+    return [string for child in node.named_children for string in _strings_in(child)]
 
 
 def _raises_placeholder(src: Source, raise_node: Node, options: StubOptions) -> bool:

@@ -286,6 +286,33 @@ DELIBERATE += [
         "testing/plugins_integration/bdd_wallet.py",
         id="pytest-bdd-scenario",
     ),
+    pytest.param(
+        "def _unsupported_impl(expr, op, *arg, **kw):\n    raise NotImplementedError(\n"
+        "        \"Operator '%s' is not supported on this expression\" % op.__name__\n    )\n\n\n"
+        "class Variant:\n    def __init__(self, *arg, **kw):\n"
+        "        raise NotImplementedError(\n"
+        "            'Variant is no longer used in SQLAlchemy; this is a '\n"
+        "            'placeholder symbol for backwards compatibility.'\n        )\n\n\n"
+        "def refuse(kind):\n    raise NotImplementedError(REFUSALS[kind])\n",
+        "lib/sqlalchemy/sql/default_comparator.py",
+        id="not-implemented-with-a-built-or-retiring-message",
+    ),
+    pytest.param(
+        "from typing import TYPE_CHECKING\n\n\n"
+        "def and_(initial_clause, *clauses):\n"
+        '    """Produce a conjunction of expressions joined by AND."""\n    ...\n\n\n'
+        "if not TYPE_CHECKING:\n\n    def and_(*clauses):\n"
+        "        return BooleanClauseList.and_(*clauses)\n",
+        "lib/sqlalchemy/sql/_elements_constructors.py",
+        id="declaration-replaced-by-a-later-definition",
+    ),
+    pytest.param(
+        "class _empty_collection(Collection):\n    def appendleft(self, element):\n"
+        "        pass\n\n\nclass NullTracer:\n    def start_span(self, name):\n"
+        "        pass\n",
+        "lib/sqlalchemy/event/attr.py",
+        id="null-objects-by-name",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -453,6 +480,33 @@ PLACEHOLDERS = [
         "docs/examples/pipeline.py",
         [(2, "process", "pass")],
         id="empty-function-of-a-documentation-example",
+    ),
+    pytest.param(
+        "def fetch(url):\n    raise NotImplementedError('fetch %s: not implemented yet' % url)\n\n\n"
+        "def store(item):\n    raise NotImplementedError('TODO: ' + item.kind)\n\n\n"
+        "def drop():\n    raise RuntimeError('not implemented: ' + WHY)\n",
+        "src/app/io.py",
+        [
+            (2, "fetch", "not_implemented"),
+            (6, "store", "not_implemented"),
+            (10, "drop", "not_implemented"),
+        ],
+        id="built-messages-that-say-the-code-is-to-come",
+    ),
+    pytest.param(
+        "def and_(*clauses):\n    return combine(clauses)\n\n\n"
+        "def and_(*clauses):\n    ...\n\n\n"
+        "def not_(clause):\n    pass\n\n\nif FAST:\n\n    def not_(clause):\n        ...\n",
+        "src/app/sql.py",
+        [(6, "and_", "ellipsis"), (10, "not_", "pass"), (16, "not_", "ellipsis")],
+        id="definitions-not-replaced-by-real-code",
+    ),
+    pytest.param(
+        "class EmptyState:\n    def render(self):\n        pass\n\n\n"
+        "class Nullable:\n    def check(self):\n        pass\n",
+        "src/app/views.py",
+        [(3, "EmptyState.render", "pass"), (8, "Nullable.check", "pass")],
+        id="class-names-that-are-features",
     ),
 ]
 
