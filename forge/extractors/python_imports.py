@@ -59,8 +59,10 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
             if name.type == "aliased_import":
                 module = node_text(name.child_by_field_name("name") or name, source)
                 alias = node_text(name.child_by_field_name("alias") or name, source)
-                attributes = _attributes(chains.get(alias, ()), source)
-                refs.append(_ref(name, module, source, attributes, guarded))
+                used = chains.get(alias, ())
+                attributes = _attributes(used, source)
+                sets = _assigned(used, source)
+                refs.append(_ref(name, module, source, attributes, guarded, sets=sets))
             else:
                 parts = tuple(part.strip() for part in node_text(name, source).split("."))
                 for end in range(1, len(parts) + 1):
@@ -80,7 +82,9 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
         for path in sorted(modules):
             where = plain_at[path]
             taken = _attributes(members[path], source)
-            refs.append(_ref(where, ".".join(path), source, taken, _guarded(where, source)))
+            sets = _assigned(members[path], source)
+            guarded = _guarded(where, source)
+            refs.append(_ref(where, ".".join(path), source, taken, guarded, sets=sets))
     refs.sort(key=lambda ref: (ref.line, ref.column))
     return refs
 
@@ -129,8 +133,10 @@ def _from_refs(stmt: Node, source: bytes, chains: _Chains, guarded: bool) -> lis
         # `from pkg import sub` may import the submodule pkg/sub.py: then
         # `sub.attr` uses are names taken from it.
         submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
-        members = _attributes(chains.get(local, ()), source)
-        refs.append(_ref(node, submodule, source, members, guarded, tentative=True))
+        used = chains.get(local, ())
+        members = _attributes(used, source)
+        sets = _assigned(used, source)
+        refs.append(_ref(node, submodule, source, members, guarded, tentative=True, sets=sets))
     module = stmt.child_by_field_name("module_name") or stmt
     return [_ref(module, specifier, source, names, guarded), *refs]
 
@@ -155,17 +161,10 @@ def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedNam
     missing (``with pytest.raises(AttributeError): pluggy.nope``).
     """
     chains = list(chains)
-    uses = [(chain, chain[0].parent) for chain in chains]
-    assigned = {
-        node_text(chain[0], source)
-        for chain, use in uses
-        if use is not None
-        and _stored(use)
-        and use.parent is not None
-        and use.parent.type != "delete_statement"
-    }
+    assigned = _assigned(chains, source)
     found = []
-    for chain, use in uses:
+    for chain in chains:
+        use = chain[0].parent
         name = node_text(chain[0], source)
         if (
             name in MODULE_ATTRIBUTES
@@ -176,6 +175,21 @@ def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedNam
         ):
             continue
         found.append(imported(chain[0], source, name))
+    return found
+
+
+def _assigned(chains: Iterable[list[Node]], source: bytes) -> set[str]:
+    """The first links the file assigns (``config.db = x``; ``del config.db`` is no assignment)."""
+    found = set()
+    for chain in chains:
+        use = chain[0].parent
+        if (
+            use is not None
+            and _stored(use)
+            and use.parent is not None
+            and use.parent.type != "delete_statement"
+        ):
+            found.add(node_text(chain[0], source))
     return found
 
 
@@ -330,6 +344,15 @@ def _ref(
     guarded: bool,
     *,
     tentative: bool = False,
+    sets: Iterable[str] = (),
 ) -> ImportRef:
     line, column = position(node, source)
-    return ImportRef(specifier, line, column, tuple(names), guarded=guarded, tentative=tentative)
+    return ImportRef(
+        specifier,
+        line,
+        column,
+        tuple(names),
+        guarded=guarded,
+        tentative=tentative,
+        sets=tuple(sorted(sets)),
+    )

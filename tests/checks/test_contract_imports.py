@@ -382,6 +382,39 @@ def test_cython_sources_are_modules_in_any_source_root(
     ]
 
 
+def test_names_another_listed_file_sets_on_a_module_are_its_exports(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """sqlalchemy's testing: the plugin sets ``config.bootstrapped_as_sqlalchemy``,
+    engines reads it. A name no listed file sets (``config._skip_test_exception``,
+    read in sqlalchemy's profiling.py and set nowhere) is still missing."""
+    write(
+        project,
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": "db = None\n",
+            "pkg/plugin.py": (
+                "def post_begin():\n    from pkg import config\n\n"
+                "    config.bootstrapped_as_sqlalchemy = True\n"
+            ),
+            "pkg/engines.py": (
+                "from pkg import config\n\n\ndef ready():\n"
+                "    return config.bootstrapped_as_sqlalchemy and config.db\n\n\n"
+                "def skip():\n    raise config._skip_test_exception('no cProfile')\n"
+            ),
+        },
+    )
+    files = ["pkg/__init__.py", "pkg/config.py", "pkg/plugin.py", "pkg/engines.py"]
+    completed = run_forge("validate", "--json", "--cwd", str(project), "--files", *files)
+    report = json.loads(completed.stdout)
+    failing = [
+        (result["target"], result["missing"])
+        for result in report["results"]
+        if result["type"] == "contract_check" and not result["passed"]
+    ]
+    assert failing == [("pkg/config.py -> pkg/engines.py", ["_skip_test_exception"])]
+
+
 def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: RunForge) -> None:
     repo = Path(__file__).resolve().parents[2]
     if not (repo / ".venv").is_dir() and sys.prefix == sys.base_prefix:
