@@ -1231,6 +1231,35 @@ PYTHON = [
         importer="app.py",
         confirm="python",
     ),
+    # toolz's tlz: _build_tlz copies toolz's names into sys.modules['tlz'].
+    case(
+        "py-package-filled-through-sys-modules-by-its-module",
+        {
+            "toolz/__init__.py": "def curry(f):\n    return f\n",
+            "tlz/__init__.py": "from . import _build_tlz\n",
+            "tlz/_build_tlz.py": (
+                "import sys\n\nimport toolz\n\nsys.modules['tlz'].__dict__.update(vars(toolz))\n"
+            ),
+            "app.py": "from tlz import curry\n",
+        },
+        [],
+        known=False,
+        exporter="tlz/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-package-whose-module-edits-another-entry-of-sys-modules",
+        {
+            "tlz/__init__.py": "from . import _compat\n",
+            "tlz/_compat.py": "import sys\n\nsys.modules['legacy_tlz'] = sys.modules[__name__]\n",
+            "app.py": "from tlz import curry\n",
+        },
+        ["curry"],
+        exporter="tlz/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
     case(
         "py-module-getattr-with-a-fallback-stays-open",
         {

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from forge.contracts import ExportSet, ParsedSource, captures, load_query, node_text
 from forge.extractors.packages import scan_folder
-from forge.extractors.python_resolution import INIT_NAMES
+from forge.extractors.python_resolution import INIT_NAMES, fills_its_package
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -53,6 +53,8 @@ class _Module:
     getattr_node: Node | None = None
     #: A ``.pyi`` file: its bare annotations (``__author__: str``) declare names.
     stub: bool = False
+    #: Modules of its own package the file imports (``from . import _build``, ``from ._x import y``).
+    relative: set[str] = field(default_factory=set)
 
 
 def _strings(node: Node | None, source: bytes) -> list[str] | None:
@@ -104,6 +106,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
             )
         else:
             module.names |= handled
+    if module.open_reason is None and module.relative and parsed.path.name in INIT_NAMES:
+        module.open_reason = fills_its_package(parsed.path, module.relative)
     star_names: frozenset[str] | None = None
     if module.all_names is not None and not module.all_dynamic:
         star_names = frozenset(module.all_names)
@@ -226,8 +230,15 @@ def _extend_all(strings: list[str] | None, module: _Module) -> None:
 
 
 def _import_from(stmt: Node, source: bytes, module: _Module) -> None:
+    specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
+    if specifier == ".":
+        module.relative.update(
+            node_text(name.child_by_field_name("name") or name, source)
+            for name in stmt.children_by_field_name("name")
+        )
+    elif specifier.startswith(".") and not specifier.startswith(".."):
+        module.relative.add(specifier[1:].split(".")[0])
     if any(child.type == "wildcard_import" for child in stmt.named_children):
-        specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
         module.stars.append((specifier, stmt.start_point[0] + 1))
         return
     for name in stmt.children_by_field_name("name"):

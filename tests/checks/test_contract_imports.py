@@ -415,6 +415,28 @@ def test_names_another_listed_file_sets_on_a_module_are_its_exports(
     assert failing == [("pkg/config.py -> pkg/engines.py", ["_skip_test_exception"])]
 
 
+def test_submodules_an_import_hook_of_the_package_serves_are_unknowable(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """toolz's ``tlz/_build_tlz.py`` appends a finder to ``sys.meta_path`` that
+    serves ``tlz.curried``; a package without one still has its missing modules found."""
+    write(
+        project,
+        {
+            "tlz/__init__.py": "from . import _build_tlz\n",
+            "tlz/_build_tlz.py": (
+                "import sys\n\n\nclass TlzLoader:\n    pass\n\n\n"
+                "sys.meta_path.append(TlzLoader())\n"
+            ),
+            "plain/__init__.py": "",
+            "app.py": "import tlz.curried\nimport tlz.functoolz\nimport plain.curried\n",
+        },
+    )
+    assert contract_failures(run_forge, project) == [
+        ("plain.curried -> app.py", "app.py:3:8: 'plain.curried' resolves to no module")
+    ]
+
+
 def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: RunForge) -> None:
     repo = Path(__file__).resolve().parents[2]
     if not (repo / ".venv").is_dir() and sys.prefix == sys.base_prefix:
