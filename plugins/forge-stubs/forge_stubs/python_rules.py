@@ -166,6 +166,8 @@ def _deliberate(
         return True
     if cls is not None and _says_no_op(src, cls, options):
         return True
+    if cls is not None and own in _OPTION_HOOKS and _declares_no_options(src, cls):
+        return True
     if cls is None and _undeclared_hookspec(src, node, own, facts.declaring_decorators):
         return True
     if cls is not None and _overrides_a_sibling(src, cls, own):
@@ -345,6 +347,37 @@ def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
         return True
     docstring = _docstring(cls)
     return docstring is not None and is_intentional(src.text(docstring), options)
+
+
+#: The option hooks of a distutils/setuptools command: with no options, empty is complete.
+_OPTION_HOOKS = frozenset({"initialize_options", "finalize_options"})
+
+
+def _declares_no_options(src: Source, cls: Node) -> bool:
+    """A setup.py command with ``user_options = []``: nothing to initialize or finalize.
+
+    distutils makes every command define ``initialize_options`` and
+    ``finalize_options``; pyyaml's ``test`` command has no options, so
+    ``pass`` is their whole implementation. A command that declares options
+    and leaves them unset still counts.
+    """
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        assignment = member.named_children[0] if member.named_children else None
+        if member.type != "expression_statement" or assignment is None:
+            continue
+        left = assignment.child_by_field_name("left")
+        right = assignment.child_by_field_name("right")
+        if (
+            assignment.type == "assignment"
+            and left is not None
+            and src.text(left) == "user_options"
+            and right is not None
+            and right.type == "list"
+            and not right.named_children
+        ):
+            return True
+    return False
 
 
 def _undeclared_hookspec(src: Source, node: Node, name: str, markers: frozenset[str]) -> bool:

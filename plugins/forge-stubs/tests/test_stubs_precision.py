@@ -313,6 +313,14 @@ DELIBERATE += [
         "lib/sqlalchemy/event/attr.py",
         id="null-objects-by-name",
     ),
+    pytest.param(
+        "from setuptools import Command\n\n\nclass test(Command):\n\n"
+        "    user_options = []\n\n    def initialize_options(self):\n        pass\n\n"
+        "    def finalize_options(self):\n        pass\n\n"
+        "    def run(self):\n        self.run_command('build')\n",
+        "setup.py",
+        id="setup-command-without-options",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -507,6 +515,15 @@ PLACEHOLDERS = [
         "src/app/views.py",
         [(3, "EmptyState.render", "pass"), (8, "Nullable.check", "pass")],
         id="class-names-that-are-features",
+    ),
+    pytest.param(
+        "from setuptools import Command\n\n\nclass lint(Command):\n"
+        "    user_options = [('strict', None, 'fail on warnings')]\n\n"
+        "    def initialize_options(self):\n        pass\n\n"
+        "    def finalize_options(self):\n        pass\n",
+        "setup.py",
+        [(8, "lint.initialize_options", "pass"), (11, "lint.finalize_options", "pass")],
+        id="setup-command-with-options-left-unset",
     ),
 ]
 
