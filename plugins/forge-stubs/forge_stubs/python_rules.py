@@ -336,6 +336,10 @@ _NULL_OBJECT_NAME = re.compile(
 )
 
 
+#: What a null object's docstring says of it (not "override", which any class may mention).
+_NO_OP_PHRASES = ("no-op", "noop", "no operation", "does nothing", "do nothing", "intentionally")
+
+
 def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
     """A null object: a class whose docstring or name says it does nothing.
 
@@ -346,7 +350,13 @@ def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
     if _NULL_OBJECT_NAME.fullmatch(_own_name(src, cls)):
         return True
     docstring = _docstring(cls)
-    return docstring is not None and is_intentional(src.text(docstring), options)
+    if docstring is None:
+        return False
+    # Only the phrases that say the class does nothing: a class docstring that
+    # mentions overrides ("Settings with environment overrides") says nothing
+    # about its methods' bodies.
+    text = " ".join(src.text(docstring).split()).casefold()
+    return is_intentional(text, options) and any(phrase in text for phrase in _NO_OP_PHRASES)
 
 
 #: The option hooks of a distutils/setuptools command: with no options, empty is complete.

@@ -461,9 +461,12 @@ PLACEHOLDERS = [
     pytest.param(
         "class RewriteHook:\n"
         '    """A hook that marks modules for rewriting."""\n\n'
-        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n",
+        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n\n\n"
+        "class Settings:\n"
+        '    """Settings with environment overrides."""\n\n'
+        "    def load(self):\n        pass\n",
         "src/app/rewrite.py",
-        [(5, "RewriteHook.mark_rewrite", "pass")],
+        [(5, "RewriteHook.mark_rewrite", "pass"), (12, "Settings.load", "pass")],
         id="class-docstring-that-only-describes",
     ),
     pytest.param(
