@@ -229,6 +229,9 @@ class ContractAnalyzer:
         refs = self.imports(importer)
         mine = [ref for ref, target in refs if target == exporter]
         exports = self.exports(exporter)
+        elsewhere = self.set_on(exporter)
+        if elsewhere - exports.names:
+            exports = Exports(exports.names | elsewhere, exports.open_reason, exports.default_alias)
         imported = tuple(name for ref in mine for name in ref.names)
         missing: list[MissingName] = []
         if exports.open_reason is None:
@@ -246,6 +249,33 @@ class ContractAnalyzer:
             exports.broken,
         )
         return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
+
+    def set_on(self, exporter: Path) -> frozenset[str]:
+        """Names the files read so far set on ``exporter`` (``config.ready = True``).
+
+        sqlalchemy's test plugin sets ``config.bootstrapped_as_sqlalchemy``
+        for its engines module to read: the module is a namespace others
+        fill. Only files this analyzer has read count (:meth:`read_all`).
+        """
+        exporter = self.real(exporter)
+        return frozenset(
+            name
+            for refs in self._imports.values()
+            for ref, target in refs
+            if target == exporter
+            for name in ref.sets
+        )
+
+    def read_all(self, paths: list[Path]) -> None:
+        """Read the imports of ``paths`` now, so that :meth:`set_on` knows them all.
+
+        A file that cannot be read is left to the checks that report it.
+        """
+        for path in paths:
+            try:
+                self.imports(path)
+            except Exception:  # NotParsed, ContractError, OSError: not ours to report
+                continue
 
     def import_problems(self, importer: Path) -> list[ImportProblem]:
         """Imports of ``importer`` that resolve to no file, module or package the project has.

@@ -63,6 +63,9 @@ class ImportRef:
     #: The specifier may name a module or not (Python's ``from pkg import name``
     #: may take the submodule ``pkg.name``): its not resolving is no finding.
     tentative: bool = False
+    #: Names the importer sets on the imported module (Python's ``config.db = x``):
+    #: other files that read them take them from the importer, not the module's code.
+    sets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

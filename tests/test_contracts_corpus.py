@@ -1269,6 +1269,135 @@ PYTHON = [
         importer="app.py",
         confirm="python",
     ),
+    # pyyaml's legacy tests and black's blib2to3: a function declares names
+    # global and binds them; importers take them once it has run.
+    case(
+        "py-names-a-function-declares-global",
+        {
+            "grammar.py": (
+                "python_grammar: dict\n\n\n"
+                "def initialize():\n"
+                "    global python_grammar, MyLoader\n"
+                "    python_grammar = {}\n\n"
+                "    class MyLoader:\n        pass\n\n"
+                "    only_local = 1\n\n\n"
+                "initialize()\n"
+            ),
+            "app.py": (
+                "import grammar\nfrom grammar import python_grammar\n\n"
+                "print(python_grammar, grammar.MyLoader)\n"
+            ),
+        },
+        [],
+        exporter="grammar.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-a-function-local-without-global-stays-missing",
+        {
+            "grammar.py": (
+                "def initialize():\n"
+                "    global python_grammar\n"
+                "    python_grammar = {}\n"
+                "    only_local = 1\n\n\n"
+                "initialize()\n"
+            ),
+            "app.py": "from grammar import python_grammar, only_local\n",
+        },
+        ["only_local"],
+        exporter="grammar.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # dateutil: `from ._parser import __doc__` takes the module's docstring.
+    case(
+        "py-from-import-of-attributes-every-module-has",
+        {
+            "lib.py": '"""Parser docs."""\nvalue = 1\n',
+            "app.py": "from lib import __doc__, __name__, __file__, value, __author__\n",
+        },
+        ["__author__"],
+        exporter="lib.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # toolz's doctest runner sets toolz.__test__, then reads and deletes it.
+    case(
+        "py-attribute-the-importer-sets-on-the-module",
+        {
+            "toolz/__init__.py": "value = 1\n",
+            "app.py": (
+                "import toolz\n\n"
+                "toolz.__test__ = {}\n"
+                "toolz.__test__['a'] = toolz.value\n"
+                "print(toolz.__test__, toolz.__tests__)\n"
+                "del toolz.__test__\n"
+            ),
+        },
+        ["__tests__"],
+        exporter="toolz/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # sqlalchemy's compiled modules: the real Cython if installed, else a shim.
+    case(
+        "py-a-name-two-imports-bind-is-read-from-either",
+        {
+            "shim/__init__.py": "",
+            "shim/cython.py": "compiled = False\nPy_ssize_t = int\n",
+            "app.py": (
+                "try:\n    import cython\nexcept ModuleNotFoundError:\n"
+                "    from shim import cython\n\n"
+                "if cython.compiled:\n    size: cython.Py_hash_t = 0\n"
+            ),
+        },
+        [],
+        exporter="shim/cython.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-a-fallback-module-read-alone-is-checked",
+        {
+            "shim/__init__.py": "",
+            "shim/cython.py": "compiled = False\nPy_ssize_t = int\n",
+            "app.py": "from shim import cython\n\nsize = cython.Py_hash_t\n",
+        },
+        ["Py_hash_t"],
+        exporter="shim/cython.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    # toolz's tlz: _build_tlz copies toolz's names into sys.modules['tlz'].
+    case(
+        "py-package-filled-through-sys-modules-by-its-module",
+        {
+            "toolz/__init__.py": "def curry(f):\n    return f\n",
+            "tlz/__init__.py": "from . import _build_tlz\n",
+            "tlz/_build_tlz.py": (
+                "import sys\n\nimport toolz\n\nsys.modules['tlz'].__dict__.update(vars(toolz))\n"
+            ),
+            "app.py": "from tlz import curry\n",
+        },
+        [],
+        known=False,
+        exporter="tlz/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
+    case(
+        "py-package-whose-module-edits-another-entry-of-sys-modules",
+        {
+            "tlz/__init__.py": "from . import _compat\n",
+            "tlz/_compat.py": "import sys\n\nsys.modules['legacy_tlz'] = sys.modules[__name__]\n",
+            "app.py": "from tlz import curry\n",
+        },
+        ["curry"],
+        exporter="tlz/__init__.py",
+        importer="app.py",
+        confirm="python",
+    ),
     case(
         "py-module-getattr-with-a-fallback-stays-open",
         {

@@ -265,6 +265,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     analyzer = ContractAnalyzer(parse=workspace.parse, root=root, context=context)
     results: list[CheckResult] = []
     done: set[tuple[Path, Path]] = set()
+    # What the listed files set on a module counts as its exports, whichever pair comes first.
+    analyzer.read_all([workspace.resolve(file) for file in dict.fromkeys(request.files)])
 
     def key(exporter: str, importer: str) -> tuple[Path, Path]:
         return (

@@ -3,7 +3,9 @@
 A module exports its top-level bindings: ``def``, ``async def``, ``class``,
 assignments (annotated ones only with a value; tuple unpacking too),
 ``for`` and ``with`` targets, imports, ``type`` aliases, and the same inside
-top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks. ``__all__``
+top-level ``if`` / ``try`` / ``with`` / ``for`` / ``while`` blocks; and the
+names a function declares ``global`` (it binds them in the module when it
+runs: pyyaml's tests define ``MyLoader`` so). ``__all__``
 does not restrict ``from m import name``; it only decides what ``from m
 import *`` takes (else: the public names). A module-level ``__getattr__``
 makes the exports unknowable, unless it answers a literal set of names and
@@ -17,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.contracts import ExportSet, ParsedSource, node_text
+from forge.contracts import ExportSet, ParsedSource, captures, load_query, node_text
 from forge.extractors.packages import scan_folder
-from forge.extractors.python_resolution import INIT_NAMES
+from forge.extractors.python_resolution import INIT_NAMES, fills_its_package
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -51,6 +53,8 @@ class _Module:
     getattr_node: Node | None = None
     #: A ``.pyi`` file: its bare annotations (``__author__: str``) declare names.
     stub: bool = False
+    #: Modules of its own package the file imports (``from . import _build``, ``from ._x import y``).
+    relative: set[str] = field(default_factory=set)
 
 
 def _strings(node: Node | None, source: bytes) -> list[str] | None:
@@ -91,6 +95,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
     module = _Module(stub=parsed.path.suffix == ".pyi")
     root = parsed.tree.root_node
     _bind(root, parsed.source, module)
+    if b"global" in parsed.source:  # one scan of the bytes spares most files the query
+        module.names |= _global_names(parsed)
     if module.getattr_node is not None:
         handled = _getattr_names(module.getattr_node, root, parsed.source)
         if handled is None:
@@ -100,6 +106,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
             )
         else:
             module.names |= handled
+    if module.open_reason is None and module.relative and parsed.path.name in INIT_NAMES:
+        module.open_reason = fills_its_package(parsed.path, module.relative)
     star_names: frozenset[str] | None = None
     if module.all_names is not None and not module.all_dynamic:
         star_names = frozenset(module.all_names)
@@ -141,6 +149,20 @@ def _bind(block: Node, source: bytes, module: _Module) -> None:
                 module.names.update(target_names(child, source))
         elif kind in _COMPOUND:
             _compound(stmt, source, module)
+
+
+def _global_names(parsed: ParsedSource) -> set[str]:
+    """Names declared ``global`` anywhere in the module.
+
+    ``def initialize(): global python_grammar; python_grammar = load()`` (black's
+    blib2to3) makes ``python_grammar`` a module attribute once it runs, and
+    importers take it. A declaration that the function never assigns is
+    counted too: forge cannot tell when a function runs, and a name wrongly
+    reported missing is worse than one not reported.
+    """
+    query = load_query(parsed.tree.language, "python_globals.scm")
+    found = captures(query, parsed.tree.root_node).get("name", [])
+    return {node_text(node, parsed.source) for node in found}
 
 
 def _compound(stmt: Node, source: bytes, module: _Module) -> None:
@@ -208,8 +230,15 @@ def _extend_all(strings: list[str] | None, module: _Module) -> None:
 
 
 def _import_from(stmt: Node, source: bytes, module: _Module) -> None:
+    specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
+    if specifier == ".":
+        module.relative.update(
+            node_text(name.child_by_field_name("name") or name, source)
+            for name in stmt.children_by_field_name("name")
+        )
+    elif specifier.startswith(".") and not specifier.startswith(".."):
+        module.relative.add(specifier[1:].split(".")[0])
     if any(child.type == "wildcard_import" for child in stmt.named_children):
-        specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
         module.stars.append((specifier, stmt.start_point[0] + 1))
         return
     for name in stmt.children_by_field_name("name"):

@@ -45,6 +45,8 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
             chains.add(node_text(start, source), start, _chain(found["attribute"][0]))
         else:
             statements.extend([*found.get("import", []), *found.get("import_from", [])])
+    for local in _bound_to_several_modules(statements, source):
+        chains.forget(local)
     refs: list[ImportRef] = []
     plain: dict[str, set[tuple[str, ...]]] = defaultdict(set)
     plain_at: dict[tuple[str, ...], Node] = {}
@@ -57,15 +59,17 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
             if name.type == "aliased_import":
                 module = node_text(name.child_by_field_name("name") or name, source)
                 alias = node_text(name.child_by_field_name("alias") or name, source)
-                attributes = _attributes(chains.get(alias, ()), source)
-                refs.append(_ref(name, module, source, attributes, guarded))
+                used = chains.get(alias, ())
+                attributes = _attributes(used, source)
+                sets = _assigned(used, source)
+                refs.append(_ref(name, module, source, attributes, guarded, sets=sets))
             else:
                 parts = tuple(part.strip() for part in node_text(name, source).split("."))
                 for end in range(1, len(parts) + 1):
                     plain[parts[0]].add(parts[:end])
                     plain_at.setdefault(parts[:end], name)
     for root, modules in plain.items():
-        members: dict[tuple[str, ...], list[ImportedName]] = defaultdict(list)
+        members: dict[tuple[str, ...], list[list[Node]]] = defaultdict(list)
         for chain in chains.get(root, ()):
             names = (root, *(node_text(link, source) for link in chain))
             prefix = max(
@@ -74,12 +78,45 @@ def imports(parsed: ParsedSource) -> list[ImportRef]:
                 default=None,
             )
             if prefix is not None:
-                members[prefix].extend(_attributes([chain[len(prefix) - 1 :]], source))
+                members[prefix].append(chain[len(prefix) - 1 :])
         for path in sorted(modules):
             where = plain_at[path]
-            refs.append(_ref(where, ".".join(path), source, members[path], _guarded(where, source)))
+            taken = _attributes(members[path], source)
+            sets = _assigned(members[path], source)
+            guarded = _guarded(where, source)
+            refs.append(_ref(where, ".".join(path), source, taken, guarded, sets=sets))
     refs.sort(key=lambda ref: (ref.line, ref.column))
     return refs
+
+
+def _bound_to_several_modules(statements: list[Node], source: bytes) -> set[str]:
+    """Local names that imports of different modules bind.
+
+    ``try: import cython`` / ``except ModuleNotFoundError: from sqlalchemy.util
+    import cython`` (sqlalchemy's compiled modules): ``cython.Py_hash_t`` is
+    read from whichever import ran, so it is no name taken from the fallback
+    (nor from the other); forge cannot know which.
+    """
+    modules: dict[str, set[str]] = defaultdict(set)
+    for stmt in statements:
+        if stmt.type == "import_from_statement":
+            specifier = specifier_text(stmt.child_by_field_name("module_name"), source)
+            for node in stmt.children_by_field_name("name"):
+                aliased = node.type == "aliased_import"
+                target = node.child_by_field_name("name") if aliased else node
+                alias = node.child_by_field_name("alias") if aliased else None
+                name = node_text(target or node, source)
+                local = node_text(alias, source) if alias is not None else name
+                modules[local].add(f"{specifier}:{name}")
+            continue
+        for node in stmt.children_by_field_name("name"):
+            if node.type == "aliased_import":
+                as_name = node_text(node.child_by_field_name("alias") or node, source)
+                modules[as_name].add(node_text(node.child_by_field_name("name") or node, source))
+            else:
+                root = node_text(node, source).split(".")[0].strip()
+                modules[root].add(root)
+    return {local for local, found in modules.items() if len(found) > 1}
 
 
 def _from_refs(stmt: Node, source: bytes, chains: _Chains, guarded: bool) -> list[ImportRef]:
@@ -91,12 +128,15 @@ def _from_refs(stmt: Node, source: bytes, chains: _Chains, guarded: bool) -> lis
         alias = node.child_by_field_name("alias") if node.type == "aliased_import" else None
         name = node_text(target or node, source)
         local = node_text(alias, source) if alias is not None else name
-        names.append(imported(node, source, name, local))
+        if name not in MODULE_ATTRIBUTES:  # `from ._parser import __doc__` (dateutil)
+            names.append(imported(node, source, name, local))
         # `from pkg import sub` may import the submodule pkg/sub.py: then
         # `sub.attr` uses are names taken from it.
         submodule = specifier + name if specifier.endswith(".") else f"{specifier}.{name}"
-        members = _attributes(chains.get(local, ()), source)
-        refs.append(_ref(node, submodule, source, members, guarded, tentative=True))
+        used = chains.get(local, ())
+        members = _attributes(used, source)
+        sets = _assigned(used, source)
+        refs.append(_ref(node, submodule, source, members, guarded, tentative=True, sets=sets))
     module = stmt.child_by_field_name("module_name") or stmt
     return [_ref(module, specifier, source, names, guarded), *refs]
 
@@ -115,21 +155,41 @@ def _attributes(chains: Iterable[list[Node]], source: bytes) -> list[ImportedNam
     """The first link of each attribute chain, as a name taken from the module.
 
     Not a name taken: one the file sets or deletes (``tags._glibc_version = []``
-    in packaging's tests), and one read where the file expects it to be missing
-    (``with pytest.raises(AttributeError): pluggy.nope``).
+    in packaging's tests), one it also sets itself, wherever it reads it (toolz's tests
+    set ``toolz.__test__ = {}``, then fill ``toolz.__test__[name]``: the file
+    provides it, not the module), and one read where the file expects it to be
+    missing (``with pytest.raises(AttributeError): pluggy.nope``).
     """
+    chains = list(chains)
+    assigned = _assigned(chains, source)
     found = []
     for chain in chains:
-        name = node_text(chain[0], source)
         use = chain[0].parent
+        name = node_text(chain[0], source)
         if (
             name in MODULE_ATTRIBUTES
+            or name in assigned
             or use is None
             or _stored(use)
             or _expects_failure(use, source)
         ):
             continue
         found.append(imported(chain[0], source, name))
+    return found
+
+
+def _assigned(chains: Iterable[list[Node]], source: bytes) -> set[str]:
+    """The first links the file assigns (``config.db = x``; ``del config.db`` is no assignment)."""
+    found = set()
+    for chain in chains:
+        use = chain[0].parent
+        if (
+            use is not None
+            and _stored(use)
+            and use.parent is not None
+            and use.parent.type != "delete_statement"
+        ):
+            found.add(node_text(chain[0], source))
     return found
 
 
@@ -178,6 +238,10 @@ class _Chains:
 
     def add(self, name: str, start: Node, chain: list[Node]) -> None:
         self._found[name].append((start, chain))
+
+    def forget(self, name: str) -> None:
+        """Drop the chains of ``name``: no module can be said to own them."""
+        self._found.pop(name, None)
 
     def get(self, name: str, default: Iterable[list[Node]] = ()) -> list[list[Node]]:
         if name not in self._found:
@@ -280,6 +344,15 @@ def _ref(
     guarded: bool,
     *,
     tentative: bool = False,
+    sets: Iterable[str] = (),
 ) -> ImportRef:
     line, column = position(node, source)
-    return ImportRef(specifier, line, column, tuple(names), guarded=guarded, tentative=tentative)
+    return ImportRef(
+        specifier,
+        line,
+        column,
+        tuple(names),
+        guarded=guarded,
+        tentative=tentative,
+        sets=tuple(sorted(sets)),
+    )

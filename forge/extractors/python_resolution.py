@@ -7,7 +7,7 @@ provide (see :mod:`forge.extractors.python_packages`).
 
 # Resolution runs once per import specifier, hundreds of times per large file:
 # plain os.path strings here, pathlib objects only for what is returned.
-# ruff: noqa: PTH112, PTH113, PTH118, PTH120, PTH123
+# ruff: noqa: PTH112, PTH113, PTH118, PTH119, PTH120, PTH123
 
 from __future__ import annotations
 
@@ -81,7 +81,16 @@ def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | No
             continue
         if _module_exists(start, parts) or _rewires_imports(start, parts):
             return None
-        candidates = _near_modules(start, parts, "")
+        roots = _search_roots(importer, context.root)
+        if any(_module_exists(other, parts) for other in roots):
+            # A build assembles one package from several source folders
+            # (pyyaml's setup.py compiles yaml/_yaml.pyx into the yaml package
+            # it takes from lib/): the module is there once built.
+            return None
+        # Respellings from every root, the closest kept ('yaml._yaml' for
+        # 'yaml._yamll', not lib's 'yaml.cyaml' too).
+        near = [found for other in roots for found in _near_modules(other, parts, "")]
+        candidates = close_names(specifier, near)
         return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
     for folder in _ancestors(importer.parent, context.root):
         if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
@@ -138,10 +147,15 @@ def _search_roots(importer: Path, root: Path) -> list[str]:
     return list(dict.fromkeys([top, str(root), os.path.join(root, "src")]))
 
 
+#: Sources of importable modules: Python, stubs, and Cython (``_yaml.pyx``), compiled
+#: by the project's build into an extension module of that name.
+_SOURCE_SUFFIXES = (".py", ".pyi", ".pyx")
+
+
 def _is_module(folder: str, name: str) -> bool:
-    """Whether ``folder`` holds the module ``name`` (source, stub or compiled extension)."""
+    """Whether ``folder`` holds the module ``name`` (source, stub, Cython source or compiled extension)."""
     stem = os.path.join(folder, name)
-    if os.path.lexists(stem + ".py") or os.path.lexists(stem + ".pyi"):  # a FIFO is there too
+    if any(os.path.lexists(stem + suffix) for suffix in _SOURCE_SUFFIXES):  # a FIFO is there too
         return True
     return any(
         entry.name.startswith(name + ".") and entry.name.endswith((".so", ".pyd"))
@@ -160,22 +174,72 @@ def _module_exists(base: str, parts: list[str]) -> bool:
 
 
 def _rewires_imports(base: str, parts: list[str]) -> bool:
-    """Whether a module on the way to ``parts`` edits ``__path__`` or ``sys.modules``.
+    """Whether a module on the way to ``parts`` edits ``__path__`` or ``sys.modules``,
+    or a module of a package on the way installs an import hook.
 
-    Such a module (requests' ``packages.py`` aliases ``requests.packages.urllib3``)
-    makes submodules importable that no file holds: forge cannot know them.
+    Such a module (requests' ``packages.py`` aliases ``requests.packages.urllib3``;
+    toolz's ``tlz/_build_tlz.py`` appends a finder to ``sys.meta_path`` that
+    serves ``tlz.curried`` from ``toolz.curried``) makes submodules importable
+    that no file holds: forge cannot know them.
     """
     for end in range(1, len(parts)):
         folder = os.path.join(base, *parts[:end])
         source = os.path.join(folder, "__init__.py") if os.path.isdir(folder) else folder + ".py"
-        try:
-            with open(source, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError:
-            continue
+        text = _read(source)
         if "__path__" in text or "sys.modules" in text:
             return True
+        if os.path.isdir(folder) and any(
+            "sys.meta_path" in _read(module) for module in _package_modules(folder)
+        ):
+            return True
     return False
+
+
+def fills_its_package(init: Path, modules: set[str]) -> str | None:
+    """Why a package's names are made at run time by one of ``modules``, or None.
+
+    ``modules`` are the package's modules its ``__init__`` imports (``from .
+    import _build_tlz``): toolz's ``tlz/_build_tlz.py`` copies ``toolz``'s
+    names into ``sys.modules['tlz']``. A module that reaches its package
+    through ``sys.modules`` by name (or ``__package__``) can give it any name.
+    """
+    folder = str(init.parent)
+    name = _package_name(folder)
+    keys = [f"sys.modules[{quote}{name}{quote}]" for quote in ("'", '"')]
+    keys.append("sys.modules[__package__]")
+    for module in sorted(modules):
+        text = _read(os.path.join(folder, module + ".py"))
+        if "sys.modules[" in text and any(key in text for key in keys):
+            return f"{module}.py fills the package through sys.modules"
+    return None
+
+
+def _package_name(folder: str) -> str:
+    """The dotted name of the package in ``folder`` (its parents with ``__init__.py`` too)."""
+    names = [os.path.basename(folder)]
+    parent = os.path.dirname(folder)
+    while _is_package(parent) and parent != os.path.dirname(parent):
+        names.append(os.path.basename(parent))
+        parent = os.path.dirname(parent)
+    return ".".join(reversed(names))
+
+
+def _package_modules(folder: str) -> list[str]:
+    """The ``.py`` files directly in a package folder."""
+    return [
+        entry.path
+        for entry in scan_folder(folder)
+        if entry.is_file() and entry.name.endswith(".py")
+    ]
+
+
+def _read(path: str) -> str:
+    """The text of ``path``; empty when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
 
 
 def _near_modules(base: str, parts: list[str], prefix: str) -> list[str]:

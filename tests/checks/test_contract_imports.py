@@ -371,6 +371,95 @@ def test_namespace_packages_and_extension_modules_exist(
     assert contract_failures(run_forge, project) == []
 
 
+def test_cython_sources_are_modules_in_any_source_root(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """pyyaml: ``lib/yaml/cyaml.py`` imports ``yaml._yaml``, built from ``yaml/_yaml.pyx``.
+
+    setup.py compiles the Cython source into the package that ``package_dir``
+    takes from ``lib/``: the module exists once built. A respelled name beside
+    a Cython source is still a finding.
+    """
+    write(
+        project,
+        {
+            "yaml/_yaml.pyx": "cdef class CParser:\n    pass\n",
+            "lib/yaml/__init__.py": "from .cyaml import *\n",
+            "lib/yaml/cyaml.py": (
+                "from yaml._yaml import CParser\nfrom ._speedups import fast\n"
+                "import yaml._yamll\nfrom ._speedup import slow\n"
+            ),
+            "lib/yaml/_speedups.pyx": "def fast():\n    pass\n",
+        },
+    )
+    assert sorted(contract_failures(run_forge, project)) == [
+        (
+            "._speedup -> lib/yaml/cyaml.py",
+            "lib/yaml/cyaml.py:4:6: '._speedup' resolves to no module (did you mean '._speedups'?)",
+        ),
+        (
+            "yaml._yamll -> lib/yaml/cyaml.py",
+            "lib/yaml/cyaml.py:3:8: 'yaml._yamll' resolves to no module"
+            " (did you mean 'yaml._yaml' or 'yaml.cyaml'?)",
+        ),
+    ]
+
+
+def test_names_another_listed_file_sets_on_a_module_are_its_exports(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """sqlalchemy's testing: the plugin sets ``config.bootstrapped_as_sqlalchemy``,
+    engines reads it. A name no listed file sets (``config._skip_test_exception``,
+    read in sqlalchemy's profiling.py and set nowhere) is still missing."""
+    write(
+        project,
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": "db = None\n",
+            "pkg/plugin.py": (
+                "def post_begin():\n    from pkg import config\n\n"
+                "    config.bootstrapped_as_sqlalchemy = True\n"
+            ),
+            "pkg/engines.py": (
+                "from pkg import config\n\n\ndef ready():\n"
+                "    return config.bootstrapped_as_sqlalchemy and config.db\n\n\n"
+                "def skip():\n    raise config._skip_test_exception('no cProfile')\n"
+            ),
+        },
+    )
+    files = ["pkg/__init__.py", "pkg/config.py", "pkg/plugin.py", "pkg/engines.py"]
+    completed = run_forge("validate", "--json", "--cwd", str(project), "--files", *files)
+    report = json.loads(completed.stdout)
+    failing = [
+        (result["target"], result["missing"])
+        for result in report["results"]
+        if result["type"] == "contract_check" and not result["passed"]
+    ]
+    assert failing == [("pkg/config.py -> pkg/engines.py", ["_skip_test_exception"])]
+
+
+def test_submodules_an_import_hook_of_the_package_serves_are_unknowable(
+    run_forge: RunForge, project: Path, clean_env: None
+) -> None:
+    """toolz's ``tlz/_build_tlz.py`` appends a finder to ``sys.meta_path`` that
+    serves ``tlz.curried``; a package without one still has its missing modules found."""
+    write(
+        project,
+        {
+            "tlz/__init__.py": "from . import _build_tlz\n",
+            "tlz/_build_tlz.py": (
+                "import sys\n\n\nclass TlzLoader:\n    pass\n\n\n"
+                "sys.meta_path.append(TlzLoader())\n"
+            ),
+            "plain/__init__.py": "",
+            "app.py": "import tlz.curried\nimport tlz.functoolz\nimport plain.curried\n",
+        },
+    )
+    assert contract_failures(run_forge, project) == [
+        ("plain.curried -> app.py", "app.py:3:8: 'plain.curried' resolves to no module")
+    ]
+
+
 def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: RunForge) -> None:
     repo = Path(__file__).resolve().parents[2]
     if not (repo / ".venv").is_dir() and sys.prefix == sys.base_prefix:

@@ -56,6 +56,8 @@ class FileFacts:
     test_file: bool
     #: Names of the classes other classes of the file extend.
     extended: frozenset[str]
+    #: The file's tests are test inputs or documentation examples (:func:`shows_tests`).
+    example_tests: bool = False
     #: Extra decorator names that make a body a declaration (pluggy hookspec markers).
     declaring_decorators: frozenset[str] = frozenset()
     #: Methods (``Class.method``) that override a method doing real work in a base
@@ -102,6 +104,11 @@ _ABSTRACT = (
     r"|(?:must|should|needs?\s+to)\s+be\s+implemented"
 )
 
+#: Words in a NotImplementedError message that say the code is gone on purpose:
+#: "Variant is no longer used in SQLAlchemy; this is a placeholder symbol for
+#: backwards compatibility." refuses; it does not promise.
+_RETIRED = r"(?i)\bno\s+longer\b|\b(?:has\s+been|was|were|been)\s+removed\b|\bremoved\s+in\b"
+
 #: Words in a NotImplementedError message that say the code is still to come.
 _TO_COME = r"(?i)implement|\b(?:yet|soon|later|coming|wip|tbd|todo|fixme|xxx|stub|placeholder)\b"
 
@@ -136,7 +143,11 @@ _FIXTURE_FOLDER = re.compile(
     r"_*fixtures?_*|testdata|test[-_]?(?:data|assets|files|inputs?)", re.IGNORECASE
 )
 #: Folders that hold test inputs when they sit under a test folder (typer's ``tests/assets/``).
-_TEST_INPUT_FOLDERS = frozenset({"assets", "data", "resources", "samples", "files", "inputs"})
+_TEST_INPUT_FOLDERS = frozenset(
+    {"assets", "data", "resources", "samples", "files", "inputs", "examples", "example_scripts"}
+)
+#: Folders of documentation: the tests there illustrate the docs (pytest's ``doc/en/example/``).
+_DOCUMENTATION_FOLDERS = frozenset({"doc", "docs"})
 #: File names that say the file is empty on purpose: ``empty.py``, ``empty_script.py``,
 #: ``blank.js``, ``emptyModule.ts``; not ``EmptyState.tsx``, whose name is a feature.
 _EMPTY_NAME = re.compile(
@@ -224,7 +235,7 @@ def refusal_is_placeholder(message: str | None, options: StubOptions) -> bool:
     """
     if message is None:
         return True
-    if says_abstract(message):
+    if says_abstract(message) or re.search(_RETIRED, message) is not None:
         return False
     return re.search(_TO_COME, message) is not None or says_not_implemented(message, options)
 
@@ -284,6 +295,18 @@ def is_fixture(path: PurePath) -> bool:
         or (folder in _TEST_INPUT_FOLDERS and not _TEST_FOLDERS.isdisjoint(folders[:index]))
         for index, folder in enumerate(folders)
     )
+
+
+def shows_tests(path: PurePath) -> bool:
+    """True for files whose tests are inputs or illustrations, not the project's tests.
+
+    Test inputs (:func:`is_fixture`: pytest's ``testing/example_scripts/``, black's
+    ``tests/data/cases/``) are collected or formatted by the project's real
+    tests; files under ``doc/`` or ``docs/`` show how tests are written. An
+    empty test there is the example, not a test left unwritten.
+    """
+    folders = {part.lower() for part in path.parts[:-1]}
+    return is_fixture(path) or not _DOCUMENTATION_FOLDERS.isdisjoint(folders)
 
 
 def named_empty(path: PurePath) -> bool:

@@ -29,7 +29,8 @@ PLUGIN_NAME = "stubs"
 
 #: Decorators that always exempt a Python function: the body is a declaration
 #: (abstract members, overloads, hook specifications), or the decorator gives
-#: an empty body its meaning (CLI groups and callbacks, pytest fixtures, event
+#: an empty body its meaning (CLI groups and callbacks, pytest fixtures, pytest-bdd
+#: scenarios, whose steps are the test, event
 #: handlers and signal receivers). Matched by last name: ``@click.group()``.
 EXEMPT_DECORATORS = (
     "abstractmethod",
@@ -42,6 +43,7 @@ EXEMPT_DECORATORS = (
     "group",
     "callback",
     "fixture",
+    "scenario",
     "event",
     "on",
     "on_event",
@@ -86,6 +88,9 @@ class StubOptions(BaseModel):
             "pragma: no cover",
             "does nothing",
             "do nothing",
+            "nothing happens by default",
+            "by default nothing happens",
+            "by default, nothing happens",
             "nothing to do",
             "override",
             "overridden",

@@ -4,15 +4,21 @@ Exempt, because there the body is a declaration or a deliberate no-op rather
 than a missing implementation:
 
 - ``@abstractmethod``, ``@overload``, pluggy hook specifications (decorators
-  made by ``HookspecMarker``), and decorators that give an empty body its
+  made by ``HookspecMarker``, and undecorated functions with the decorated
+  ones' prefix beside them), and decorators that give an empty body its
   meaning (``@click.group()``, ``@pytest.fixture``, event handlers), plus any
   the options add;
 - members of ``Protocol`` and ``ABC`` classes and of base classes (named
   ``Base*``/``*Mixin``/..., extended in the same file, or declaring an
   abstract member by its error message): their empty methods are default hooks;
-- functions under ``if TYPE_CHECKING:``;
+- functions under ``if TYPE_CHECKING:`` (or ``if ... and TYPE_CHECKING:``);
+- views whose decorator names the template that renders them
+  (``@export("/", template="static/index.html")``): the template is the page;
 - in test code, every function that is not itself a test: fakes and hooks
   whose emptiness is the point (an empty ``test_*`` still counts);
+- the no-op side of a conditional definition whose other branch binds the
+  name for real, a declaration a later definition replaces with real code,
+  and methods of a null object (by its docstring or its name);
 - ``noop``, ``close``/``flush``/``__exit__`` with nothing to release, functions
   whose parameters are all ``_``-named, and docstrings that say why
   ("does nothing by default", "override");
@@ -44,6 +50,7 @@ from forge_stubs.functions import (
     refusal_is_placeholder,
     says_abstract,
     says_not_implemented,
+    shows_tests,
     stands_in,
 )
 from forge_stubs.options import StubOptions
@@ -73,6 +80,7 @@ def functions(
     """
     facts = FileFacts(
         test_file=is_test_file(path) or stands_in(path),
+        example_tests=shows_tests(path),
         extended=extended_classes(src) | extended,
         declaring_decorators=_hookspec_markers(src),
         overrides=overrides,
@@ -122,6 +130,10 @@ def _deliberate(
     """True when the body, though it looks like a placeholder, is what its author meant."""
     if _decorated_exempt(src, node, options.exempt_decorators | facts.declaring_decorators):
         return True
+    if placeholder[0] in {"pass", "ellipsis", "docstring_only"} and _rendered_by_template(
+        src, node
+    ):
+        return True
     if _under_type_checking(src, node):
         return True
     cls = _enclosing_class(node)
@@ -130,6 +142,12 @@ def _deliberate(
     own = _own_name(src, node)
     if facts.test_file and not _is_test(own, node):
         return True
+    if (
+        facts.example_tests
+        and _is_test(own, node)
+        and placeholder[0] in {"pass", "ellipsis", "docstring_only"}
+    ):
+        return True  # pytest's testing/example_scripts/: an empty test is the input
     if cls is not None and _rebound(src, own):
         return True
     if placeholder[0] in {"not_implemented", "hardcoded_return"}:
@@ -140,6 +158,17 @@ def _deliberate(
     if _is_dunder(own) and not parameters:
         return True  # __init__(self) or __aenter__(self): nothing was given to do anything with
     if (cls is not None or _at_top_level(node)) and _handed_over(src, own, method=cls is not None):
+        return True
+    scope = _enclosing_function(node) if cls is None else None
+    if scope is not None and _handed_over(src, own, method=False, scope=scope):
+        return True  # pytest's HookRecorder: add_hookcall_monitoring(before, after)
+    if _fallback_for_a_real_binding(src, node, own) or _replaced_later(src, node, own):
+        return True
+    if cls is not None and _says_no_op(src, cls, options):
+        return True
+    if cls is not None and own in _OPTION_HOOKS and _declares_no_options(src, cls):
+        return True
+    if cls is None and _undeclared_hookspec(src, node, own, facts.declaring_decorators):
         return True
     if cls is not None and _overrides_a_sibling(src, cls, own):
         return True
@@ -159,14 +188,15 @@ def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def _handed_over(src: Source, name: str, *, method: bool) -> bool:
-    """A function the file hands over and never calls.
+def _handed_over(src: Source, name: str, *, method: bool, scope: Node | None = None) -> bool:
+    """A function the file (or ``scope``, for a nested one) hands over and never calls.
 
-    ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``.
+    ``{"on_end": self.on_end}`` (starlette), ``typer.Typer(callback=old_callback)``,
+    ``pluginmanager.add_hookcall_monitoring(before, after)`` inside a method.
     Only code counts: a name in a string (``__all__ = ["name"]``) is no use.
     """
     uses: list[Node] = []
-    stack = [src.tree.root_node]
+    stack = [scope if scope is not None else src.tree.root_node]
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
@@ -186,12 +216,202 @@ def _handed_over(src: Source, name: str, *, method: bool) -> bool:
             parent = node.parent
             if parent is None or parent.type not in {"function_definition", "attribute"}:
                 uses.append(node)
+    if scope is not None and not any(_passed_to_a_call(use) for use in uses):
+        return False  # a nested function returned (a factory's product) is its own code
     return bool(uses) and not any(
         use.parent is not None
         and use.parent.type == "call"
         and use.parent.child_by_field_name("function") == use
         for use in uses
     )
+
+
+def _passed_to_a_call(use: Node) -> bool:
+    """Whether ``use`` is an argument of a call: ``register(after)``, ``f(callback=after)``."""
+    parent = use.parent
+    if parent is not None and parent.type == "keyword_argument":
+        parent = parent.parent
+    return parent is not None and parent.type == "argument_list"
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    """The function ``node`` is nested in, or None at module or class level."""
+    current = node.parent
+    while current is not None and current.type not in {"function_definition", "class_definition"}:
+        current = current.parent
+    return current if current is not None and current.type == "function_definition" else None
+
+
+#: Clauses of an ``if`` or ``try`` whose blocks are alternatives to each other.
+_BRANCHES = {"elif_clause", "else_clause", "except_clause", "except_group_clause"}
+
+
+def _fallback_for_a_real_binding(src: Source, node: Node, name: str) -> bool:
+    """The no-op side of a conditional definition: another branch binds the name for real.
+
+    ``if os.environ.get("_ARGCOMPLETE"): def try_argcomplete(p): autocomplete(p)``
+    ``else: def try_argcomplete(p): pass`` (pytest), or ``try: from colorama
+    import init`` / ``except ImportError: def init(): pass``: without the
+    feature, doing nothing is the implementation. Another branch that is
+    itself a placeholder, or no other branch, does not count.
+    """
+    parent = node.parent
+    definition = parent if parent is not None and parent.type == "decorated_definition" else node
+    block = definition.parent
+    branch = block.parent if block is not None else None
+    owner = branch.parent if branch is not None and branch.type in _BRANCHES else branch
+    if block is None or owner is None or owner.type not in {"if_statement", "try_statement"}:
+        return False
+    return any(
+        _binds_for_real(src, member, name)
+        for other in _branch_blocks(owner)
+        if other != block
+        for member in other.named_children
+    )
+
+
+def _replaced_later(src: Source, node: Node, name: str) -> bool:
+    """A definition that a later one of the same scope replaces with real code.
+
+    sqlalchemy documents ``def and_(initial_clause, *clauses): ...`` for type
+    checkers and readers, then ``if not TYPE_CHECKING: def and_(*clauses):``
+    does the work: the first never runs. A later placeholder, or an earlier
+    real definition, does not count (the placeholder is what runs).
+    """
+    parent = node.parent
+    definition = parent if parent is not None and parent.type == "decorated_definition" else node
+    sibling = definition.next_named_sibling
+    while sibling is not None:
+        if _binds_for_real(src, sibling, name, values=False):
+            return True
+        if sibling.type in {"if_statement", "try_statement"} and any(
+            _binds_for_real(src, member, name, values=False)
+            for block in _branch_blocks(sibling)
+            for member in block.named_children
+        ):
+            return True
+        sibling = sibling.next_named_sibling
+    return False
+
+
+def _branch_blocks(owner: Node) -> list[Node]:
+    """The blocks of an ``if`` or ``try`` that run instead of each other (not ``finally``)."""
+    blocks = []
+    for child in owner.named_children:
+        if child.type == "block":  # the if's consequence, the try's body
+            blocks.append(child)
+        elif child.type in _BRANCHES:
+            blocks.extend(c for c in child.named_children if c.type == "block")
+    return blocks
+
+
+def _binds_for_real(src: Source, statement: Node, name: str, *, values: bool = True) -> bool:
+    """Whether ``statement`` binds ``name`` to something real: a working def, an import, a value.
+
+    Without ``values``, an assignment does not count: ``f = wrap(f)`` after
+    ``def f(): pass`` keeps the placeholder running.
+    """
+    if statement.type == "decorated_definition":
+        statement = statement.child_by_field_name("definition") or statement
+    if statement.type == "function_definition":
+        body = statement.child_by_field_name("body")
+        return _own_name(src, statement) == name and body is not None and not _is_empty(body)
+    if statement.type in {"import_statement", "import_from_statement"}:
+        for item in statement.children_by_field_name("name"):
+            bound = item.child_by_field_name("alias") if item.type == "aliased_import" else item
+            if bound is not None and src.text(bound).split(".")[0].strip() == name:
+                return True
+        return False
+    if values and statement.type == "expression_statement" and statement.named_children:
+        assignment = statement.named_children[0]
+        left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+        return left is not None and src.text(left) == name
+    return False
+
+
+#: Class names of null objects: ``NullHandler``, ``DummyRewriteHook``, ``NoopTracer``,
+#: sqlalchemy's ``_empty_collection`` (not ``EmptyState``, whose name is a feature).
+_NULL_OBJECT_NAME = re.compile(
+    r"_*(?:Null|Dummy|Noop|NoOp|Nop)(?:[A-Z_].*)?|_*(?:null|dummy|noop|nop|empty)_.*"
+)
+
+
+#: What a null object's docstring says of it (not "override", which any class may mention).
+_NO_OP_PHRASES = ("no-op", "noop", "no operation", "does nothing", "do nothing", "intentionally")
+
+
+def _says_no_op(src: Source, cls: Node, options: StubOptions) -> bool:
+    """A null object: a class whose docstring or name says it does nothing.
+
+    ``\"\"\"A no-op import hook for when rewriting is disabled.\"\"\"`` (pytest's
+    ``DummyRewriteHook``), logging's ``NullHandler`` ("This handler does
+    nothing"), sqlalchemy's ``_empty_collection``: empty in every method on purpose.
+    """
+    if _NULL_OBJECT_NAME.fullmatch(_own_name(src, cls)):
+        return True
+    docstring = _docstring(cls)
+    if docstring is None:
+        return False
+    # Only the phrases that say the class does nothing: a class docstring that
+    # mentions overrides ("Settings with environment overrides") says nothing
+    # about its methods' bodies.
+    text = " ".join(src.text(docstring).split()).casefold()
+    return is_intentional(text, options) and any(phrase in text for phrase in _NO_OP_PHRASES)
+
+
+#: The option hooks of a distutils/setuptools command: with no options, empty is complete.
+_OPTION_HOOKS = frozenset({"initialize_options", "finalize_options"})
+
+
+def _declares_no_options(src: Source, cls: Node) -> bool:
+    """A setup.py command with ``user_options = []``: nothing to initialize or finalize.
+
+    distutils makes every command define ``initialize_options`` and
+    ``finalize_options``; pyyaml's ``test`` command has no options, so
+    ``pass`` is their whole implementation. A command that declares options
+    and leaves them unset still counts.
+    """
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        assignment = member.named_children[0] if member.named_children else None
+        if member.type != "expression_statement" or assignment is None:
+            continue
+        left = assignment.child_by_field_name("left")
+        right = assignment.child_by_field_name("right")
+        if (
+            assignment.type == "assignment"
+            and left is not None
+            and src.text(left) == "user_options"
+            and right is not None
+            and right.type == "list"
+            and not right.named_children
+        ):
+            return True
+    return False
+
+
+def _undeclared_hookspec(src: Source, node: Node, name: str, markers: frozenset[str]) -> bool:
+    """An undecorated hook specification beside decorated ones: pytest's ``hookspec.py``.
+
+    In a module that binds a ``HookspecMarker``, a top-level function named
+    with the prefix of the functions it decorates (``pytest_``) is a hook
+    specification too: pytest's plugin manager reads every ``pytest_*``
+    function of the module, decorated or not.
+    """
+    if not markers or not _at_top_level(node) or "_" not in name.strip("_"):
+        return False
+    prefix = name.split("_")[0] + "_"
+    if prefix == "_":
+        return False
+    for statement in src.tree.root_node.named_children:
+        if statement.type != "decorated_definition":
+            continue
+        definition = statement.child_by_field_name("definition")
+        if definition is None or not _own_name(src, definition).startswith(prefix):
+            continue
+        if _decorated_exempt(src, definition, markers):
+            return True
+    return False
 
 
 def _declares_an_operation(src: Source, node: Node) -> bool:
@@ -335,10 +555,22 @@ def _raise_message(src: Source, raise_node: Node) -> tuple[str, str | None] | No
     callee = exception.child_by_field_name("function") if exception.type == "call" else exception
     arguments = exception.child_by_field_name("arguments") if exception.type == "call" else None
     first = arguments.named_children[0] if arguments and arguments.named_children else None
-    message = (
-        src.text(first) if first is not None and first.type in _LITERALS - {"integer"} else None
-    )
+    message: str | None = None
+    if first is not None and first.type in _LITERALS - {"integer"}:
+        message = src.text(first)
+    elif first is not None:
+        # A message built at run time ("Operator '%s' is not supported" % op.__name__,
+        # "...".format(x), a variable): its words are those of its strings, and
+        # a message without any is still one the author wrote, not a missing one.
+        message = " ".join(src.text(string) for string in _strings_in(first))
     return _last_name(src.text(callee)) if callee is not None else "", message
+
+
+def _strings_in(node: Node) -> list[Node]:
+    """The string literals of an expression, in order (those of nested calls too)."""
+    if node.type in {"string", "concatenated_string"}:
+        return [node]
+    return [string for child in node.named_children for string in _strings_in(child)]
 
 
 def _raises_placeholder(src: Source, raise_node: Node, options: StubOptions) -> bool:
@@ -372,6 +604,37 @@ def _decorated_exempt(src: Source, node: Node, exempt: frozenset[str]) -> bool:
     return False
 
 
+#: Keyword arguments by which a view's decorator names the template that renders
+#: it (werkzeug's examples, Pyramid's ``renderer=``, Django-style ``template_name=``).
+_TEMPLATE_KEYWORDS = {"template", "template_name", "renderer"}
+
+
+def _rendered_by_template(src: Source, node: Node) -> bool:
+    """Whether a decorator hands the function a template to render: ``@export("/", template="x.html")``.
+
+    The template is the page; the view has nothing to compute. An empty view
+    whose decorator names no template (``@export("/broken")``) still counts.
+    """
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    for decorator in parent.named_children:
+        call = decorator.named_children[0] if decorator.named_children else None
+        arguments = call.child_by_field_name("arguments") if call and call.type == "call" else None
+        for argument in arguments.named_children if arguments is not None else ():
+            name = argument.child_by_field_name("name")
+            value = argument.child_by_field_name("value")
+            if (
+                argument.type == "keyword_argument"
+                and name is not None
+                and src.text(name) in _TEMPLATE_KEYWORDS
+                and value is not None
+                and value.type == "string"
+            ):
+                return True
+    return False
+
+
 def _hookspec_markers(src: Source) -> frozenset[str]:
     """Module-level names bound to ``HookspecMarker(...)``: ``hookspec = pluggy.HookspecMarker("x")``."""
     names = set()
@@ -392,15 +655,40 @@ def _hookspec_markers(src: Source) -> frozenset[str]:
 
 
 def _under_type_checking(src: Source, node: Node) -> bool:
-    """True inside the body of ``if TYPE_CHECKING:``: declarations for type checkers."""
+    """True inside the body of ``if TYPE_CHECKING:``: declarations for type checkers.
+
+    Also ``if sys.version_info >= (3, 11) and TYPE_CHECKING:`` (aiohttp's
+    typed ``ClientSession.get``): a conjunction with ``TYPE_CHECKING`` is
+    false whenever the code runs. ``or`` and ``not`` are not: the body runs.
+    """
     child, current = node, node.parent
     while current is not None:
         if current.type == "if_statement" and child == current.child_by_field_name("consequence"):
             condition = current.child_by_field_name("condition")
-            if condition is not None and _last_name(src.text(condition)) == "TYPE_CHECKING":
+            if condition is not None and _requires_type_checking(src, condition):
                 return True
         child, current = current, current.parent
     return False
+
+
+def _requires_type_checking(src: Source, condition: Node) -> bool:
+    """Whether ``condition`` holds only when ``TYPE_CHECKING`` does (it, or ``x and`` it)."""
+    if condition.type == "parenthesized_expression" and condition.named_children:
+        return _requires_type_checking(src, condition.named_children[0])
+    if condition.type == "boolean_operator":
+        operator = condition.child_by_field_name("operator")
+        if operator is None or src.text(operator) != "and":
+            return False
+        return any(
+            side is not None and _requires_type_checking(src, side)
+            for side in (
+                condition.child_by_field_name("left"),
+                condition.child_by_field_name("right"),
+            )
+        )
+    return condition.type in {"identifier", "attribute"} and (
+        _last_name(src.text(condition)) == "TYPE_CHECKING"
+    )
 
 
 def _enclosing_class(node: Node) -> Node | None:

@@ -198,6 +198,129 @@ DELIBERATE += [
         "docs_src/openapi_webhooks/tutorial001.py",
         id="fastapi-webhook-declared",
     ),
+    pytest.param(
+        "import sys\nfrom typing import TYPE_CHECKING\n\n\nclass ClientSession:\n"
+        "    if sys.version_info >= (3, 11) and TYPE_CHECKING:\n\n"
+        "        def get(self, url: str, **kwargs: Unpack[_RequestOptions]) -> '_Ctx': ...\n\n"
+        "    else:\n\n        def get(self, url, **kwargs):\n"
+        "            return self._request('GET', url, **kwargs)\n",
+        "aiohttp/client.py",
+        id="type-checking-in-a-conjunction",
+    ),
+    pytest.param(
+        "class WSGIRequestHandler(BaseHTTPRequestHandler):\n"
+        "    def connection_dropped(self, error, environ=None) -> None:\n"
+        '        """Called if the connection was closed by the client.  By default\n'
+        '        nothing happens.\n        """\n',
+        "werkzeug/serving.py",
+        id="docstring-nothing-happens-by-default",
+    ),
+    pytest.param(
+        "from coolmagic.utils import export\n\n\n"
+        '@export("/", template="static/index.html")\ndef index():\n    pass\n\n\n'
+        '@export(None, template="static/not_found.html")\ndef not_found():\n'
+        '    """Always executed if no url matches."""\n    pass\n',
+        "examples/coolmagic/views/static.py",
+        id="views-rendered-by-their-template",
+    ),
+    pytest.param(
+        "import os\nimport sys\n\nif os.environ.get('_ARGCOMPLETE'):\n"
+        "    try:\n        import argcomplete.completers\n    except ImportError:\n"
+        "        sys.exit(-1)\n\n    def try_argcomplete(parser):\n"
+        "        argcomplete.autocomplete(parser, always_complete_options=False)\n\n"
+        "else:\n\n    def try_argcomplete(parser):\n        pass\n\n\n"
+        "try:\n    from colorama import init\nexcept ImportError:\n\n"
+        "    def init():\n        pass\n",
+        "src/_pytest/_argcomplete.py",
+        id="no-op-side-of-a-conditional-definition",
+    ),
+    pytest.param(
+        "class HookRecorder:\n    def __init__(self, pluginmanager):\n"
+        "        self.calls = []\n\n"
+        "        def before(hook_name, hook_impls, kwargs):\n"
+        "            self.calls.append((hook_name, kwargs))\n\n"
+        "        def after(outcome, hook_name, hook_impls, kwargs):\n            pass\n\n"
+        "        self._undo = pluginmanager.add_hookcall_monitoring(before, after)\n",
+        "src/_pytest/pytester.py",
+        id="nested-function-handed-over",
+    ),
+    pytest.param(
+        "class DummyRewriteHook:\n"
+        '    """A no-op import hook for when rewriting is disabled."""\n\n'
+        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n\n\n"
+        "class NullHandler(Handler):\n"
+        '    """This handler does nothing. It is meant to avoid a warning."""\n\n'
+        "    def emit(self, record):\n        pass\n",
+        "src/_pytest/assertion/__init__.py",
+        id="null-object-by-its-class-docstring",
+    ),
+    pytest.param(
+        'from pluggy import HookspecMarker\n\nhookspec = HookspecMarker("pytest")\n\n\n'
+        "@hookspec(historic=True)\ndef pytest_addhooks(pluginmanager):\n"
+        '    """Called at plugin registration time."""\n\n\n'
+        "def pytest_collection_modifyitems(session, config, items):\n"
+        '    """Called after collection has been performed."""\n',
+        "src/_pytest/hookspec.py",
+        id="undecorated-hookspecs-beside-decorated-ones",
+    ),
+    pytest.param(
+        "def test_foo():\n    pass\n\n\nclass TestSomethingElse:\n"
+        "    def test_two(self):\n        pass\n",
+        "testing/example_scripts/collect/package_init_given_as_arg/pkg/test_foo.py",
+        id="empty-tests-as-test-inputs",
+    ),
+    pytest.param(
+        "def test_function():\n    pass\n\n\nclass TestClass:\n"
+        "    def test_method(self):\n        pass\n",
+        "doc/en/example/pythoncollection.py",
+        id="empty-tests-in-documentation-examples",
+    ),
+    pytest.param(
+        "class Foo:\n    def test(self):\n        ...\n",
+        "tests/data/cases/blank_line_after_stub_method.py",
+        id="empty-tests-in-formatter-inputs",
+    ),
+    pytest.param(
+        "from pytest_bdd import scenario\n\n\n"
+        '@scenario("bdd_wallet.feature", "Buy fruits")\ndef test_publish():\n    pass\n',
+        "testing/plugins_integration/bdd_wallet.py",
+        id="pytest-bdd-scenario",
+    ),
+    pytest.param(
+        "def _unsupported_impl(expr, op, *arg, **kw):\n    raise NotImplementedError(\n"
+        "        \"Operator '%s' is not supported on this expression\" % op.__name__\n    )\n\n\n"
+        "class Variant:\n    def __init__(self, *arg, **kw):\n"
+        "        raise NotImplementedError(\n"
+        "            'Variant is no longer used in SQLAlchemy; this is a '\n"
+        "            'placeholder symbol for backwards compatibility.'\n        )\n\n\n"
+        "def refuse(kind):\n    raise NotImplementedError(REFUSALS[kind])\n",
+        "lib/sqlalchemy/sql/default_comparator.py",
+        id="not-implemented-with-a-built-or-retiring-message",
+    ),
+    pytest.param(
+        "from typing import TYPE_CHECKING\n\n\n"
+        "def and_(initial_clause, *clauses):\n"
+        '    """Produce a conjunction of expressions joined by AND."""\n    ...\n\n\n'
+        "if not TYPE_CHECKING:\n\n    def and_(*clauses):\n"
+        "        return BooleanClauseList.and_(*clauses)\n",
+        "lib/sqlalchemy/sql/_elements_constructors.py",
+        id="declaration-replaced-by-a-later-definition",
+    ),
+    pytest.param(
+        "class _empty_collection(Collection):\n    def appendleft(self, element):\n"
+        "        pass\n\n\nclass NullTracer:\n    def start_span(self, name):\n"
+        "        pass\n",
+        "lib/sqlalchemy/event/attr.py",
+        id="null-objects-by-name",
+    ),
+    pytest.param(
+        "from setuptools import Command\n\n\nclass test(Command):\n\n"
+        "    user_options = []\n\n    def initialize_options(self):\n        pass\n\n"
+        "    def finalize_options(self):\n        pass\n\n"
+        "    def run(self):\n        self.run_command('build')\n",
+        "setup.py",
+        id="setup-command-without-options",
+    ),
 ]
 
 PLACEHOLDERS = [
@@ -286,6 +409,124 @@ PLACEHOLDERS = [
         "src/app/invoices.py",
         [(7, "mark_paid", "pass"), (12, "create_invoice", "docstring_only")],
         id="fastapi-routes-left-empty",
+    ),
+    pytest.param(
+        "import sys\nfrom typing import TYPE_CHECKING\n\n\nclass ClientSession:\n"
+        "    if sys.version_info >= (3, 11) or TYPE_CHECKING:\n\n"
+        "        def get(self, url: str) -> '_Ctx': ...\n\n"
+        "    if not TYPE_CHECKING:\n\n        def post(self, url: str) -> '_Ctx': ...\n\n"
+        "    if TYPE_CHECKING:\n        pass\n    else:\n\n"
+        "        def put(self, url: str) -> '_Ctx': ...\n",
+        "aiohttp/client.py",
+        [
+            (8, "ClientSession.get", "ellipsis"),
+            (12, "ClientSession.post", "ellipsis"),
+            (18, "ClientSession.put", "ellipsis"),
+        ],
+        id="type-checking-that-the-running-code-passes",
+    ),
+    pytest.param(
+        "class WSGIRequestHandler(BaseHTTPRequestHandler):\n"
+        "    def connection_dropped(self, error, environ=None) -> None:\n"
+        '        """Called if the connection was closed by the client."""\n',
+        "werkzeug/serving.py",
+        [(3, "WSGIRequestHandler.connection_dropped", "docstring_only")],
+        id="docstring-that-only-describes",
+    ),
+    pytest.param(
+        "from coolmagic.utils import export\n\n\n"
+        '@export("/broken")\ndef broken():\n    pass\n\n\n'
+        '@export("/about", template=TEMPLATES)\ndef about():\n    pass\n\n\n'
+        '@export("/price", template="price.html")\ndef price():\n'
+        "    # placeholder until the pricing API exists\n    return 9.99\n",
+        "examples/coolmagic/views/static.py",
+        [(6, "broken", "pass"), (11, "about", "pass"), (17, "price", "hardcoded_return")],
+        id="views-without-a-template",
+    ),
+    pytest.param(
+        "if FAST:\n\n    def f():\n        pass\n\n\n"
+        "if SLOW:\n\n    def g():\n        pass\n\nelse:\n\n    def g():\n        ...\n\n\n"
+        "try:\n    import colorama\nfinally:\n\n    def init():\n        pass\n",
+        "src/app/compat.py",
+        [(4, "f", "pass"), (10, "g", "pass"), (15, "g", "ellipsis"), (23, "init", "pass")],
+        id="conditional-definitions-without-a-real-side",
+    ),
+    pytest.param(
+        "def outer(register):\n    def after():\n        pass\n\n    after()\n"
+        "    register(after_all)\n",
+        "src/app/hooks.py",
+        [(3, "outer.after", "pass")],
+        id="nested-function-called",
+    ),
+    pytest.param(
+        "class RewriteHook:\n"
+        '    """A hook that marks modules for rewriting."""\n\n'
+        "    def mark_rewrite(self, *names: str) -> None:\n        pass\n\n\n"
+        "class Settings:\n"
+        '    """Settings with environment overrides."""\n\n'
+        "    def load(self):\n        pass\n",
+        "src/app/rewrite.py",
+        [(5, "RewriteHook.mark_rewrite", "pass"), (12, "Settings.load", "pass")],
+        id="class-docstring-that-only-describes",
+    ),
+    pytest.param(
+        'from pluggy import HookspecMarker\n\nhookspec = HookspecMarker("pytest")\n\n\n'
+        "@hookspec(historic=True)\ndef pytest_addhooks(pluginmanager):\n"
+        '    """Called at plugin registration time."""\n\n\n'
+        "def _helper():\n    pass\n\n\n"
+        "def collect_items(session):\n"
+        '    """Collect the items."""\n',
+        "src/_pytest/hookspec.py",
+        [(12, "_helper", "pass"), (16, "collect_items", "docstring_only")],
+        id="functions-of-a-hookspec-module-that-are-not-specs",
+    ),
+    pytest.param(
+        "def test_foo():\n    pass\n\n\ndef test_bar():\n    raise NotImplementedError\n",
+        "testing/collect/test_foo.py",
+        [(2, "test_foo", "pass"), (6, "test_bar", "not_implemented")],
+        id="empty-tests-beside-the-test-inputs",
+    ),
+    pytest.param(
+        "def process(items):\n    pass\n",
+        "docs/examples/pipeline.py",
+        [(2, "process", "pass")],
+        id="empty-function-of-a-documentation-example",
+    ),
+    pytest.param(
+        "def fetch(url):\n    raise NotImplementedError('fetch %s: not implemented yet' % url)\n\n\n"
+        "def store(item):\n    raise NotImplementedError('TODO: ' + item.kind)\n\n\n"
+        "def drop():\n    raise RuntimeError('not implemented: ' + WHY)\n",
+        "src/app/io.py",
+        [
+            (2, "fetch", "not_implemented"),
+            (6, "store", "not_implemented"),
+            (10, "drop", "not_implemented"),
+        ],
+        id="built-messages-that-say-the-code-is-to-come",
+    ),
+    pytest.param(
+        "def and_(*clauses):\n    return combine(clauses)\n\n\n"
+        "def and_(*clauses):\n    ...\n\n\n"
+        "def not_(clause):\n    pass\n\n\nif FAST:\n\n    def not_(clause):\n        ...\n",
+        "src/app/sql.py",
+        [(6, "and_", "ellipsis"), (10, "not_", "pass"), (16, "not_", "ellipsis")],
+        id="definitions-not-replaced-by-real-code",
+    ),
+    pytest.param(
+        "class EmptyState:\n    def render(self):\n        pass\n\n\n"
+        "class Nullable:\n    def check(self):\n        pass\n",
+        "src/app/views.py",
+        [(3, "EmptyState.render", "pass"), (8, "Nullable.check", "pass")],
+        id="class-names-that-are-features",
+    ),
+    pytest.param(
+        "from setuptools import Command\n\n\nclass lint(Command):\n"
+        "    user_options = [('strict', None, 'fail on warnings')]\n\n"
+        "    def initialize_options(self):\n        pass\n\n"
+        "    def finalize_options(self):\n        pass\n",
+        "setup.py",
+        [(8, "lint.initialize_options", "pass"), (11, "lint.finalize_options", "pass")],
+        id="setup-command-with-options-left-unset",
     ),
 ]
 
