@@ -23,7 +23,7 @@ from pathlib import Path
 
 from forge.parsing import NotParsed, ParsedFile
 from forge.workspace import Workspace
-from forge_stubs import python_rules
+from forge_stubs import python_classes
 from forge_stubs.options import PLUGIN_NAME
 from forge_stubs.source import Source
 
@@ -42,7 +42,7 @@ def concrete_overrides(
     """The methods (``Class.method``) of ``parsed`` left empty over a method doing real work.
 
     That method is a base's, in another file (one a class of the same file
-    defines is the sibling rule's, :mod:`forge_stubs.python_rules`), or, for a
+    defines is the sibling rule's, :mod:`forge_stubs.python_classes`), or, for a
     class that ``replaced`` says is assigned over another class (a drop-in:
     ``urllib3.connection.HTTPSConnection = EmscriptenHTTPSConnection``), the
     replaced class's. Empty for files of other languages, or a language without
@@ -228,18 +228,18 @@ def _candidates(parsed: ParsedFile) -> tuple[tuple[str, str], ...]:
 
 
 def _override_candidates(parsed: ParsedFile) -> tuple[tuple[str, str], ...]:
-    return python_rules.override_candidates(Source(parsed.source, parsed.tree))
+    return python_classes.override_candidates(Source(parsed.source, parsed.tree))
 
 
 def _assignments(parsed: ParsedFile) -> tuple[tuple[str, str], ...]:
-    return python_rules.class_assignments(Source(parsed.source, parsed.tree))
+    return python_classes.class_assignments(Source(parsed.source, parsed.tree))
 
 
-def _shapes(parsed: ParsedFile) -> dict[str, python_rules.ClassShape]:
+def _shapes(parsed: ParsedFile) -> dict[str, python_classes.ClassShape]:
     # Kept with the file's tree: a class's bases and methods depend on its source alone.
     return parsed.derived(
         (PLUGIN_NAME, "class shapes"),
-        lambda: python_rules.class_shapes(Source(parsed.source, parsed.tree)),
+        lambda: python_classes.class_shapes(Source(parsed.source, parsed.tree)),
     )
 
 
