@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from forge.extractors.packages import scan_folder
 
@@ -38,21 +39,7 @@ def npm_package_name(specifier: str) -> str | None:
 @functools.lru_cache(maxsize=4)
 def node_builtins(node: str | None) -> frozenset[str] | None:
     """Node's ``builtinModules`` (``fs``, ``node:test``, ...); None without a node to ask."""
-    if node is None:
-        return None
-    import subprocess
-
-    try:
-        completed = subprocess.run(
-            [node, "-p", "JSON.stringify(require('module').builtinModules)"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-        names = json.loads(completed.stdout)
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
+    names = _ask_node(node, "require('module').builtinModules")
     if not isinstance(names, list):
         return None
     return frozenset(str(name) for name in names)
@@ -67,27 +54,30 @@ def node_is_builtin(node: str | None, specifier: str) -> bool | None:
     before Node 23: a ``node:`` specifier missing from it is asked about
     before it is called unknown. Node older than 18.6 has no ``isBuiltin``.
     """
+    answer = _ask_node(node, "require('module').isBuiltin?.(process.argv[1]) ?? null", specifier)
+    return answer if isinstance(answer, bool) else None
+
+
+def _ask_node(node: str | None, expression: str, *args: str) -> Any:
+    """The JSON value of ``expression`` evaluated by ``node`` (``process.argv[1:]`` = ``args``).
+
+    None when there is no node, it fails, or its answer is not JSON.
+    """
     if node is None:
         return None
     import subprocess
 
     try:
         completed = subprocess.run(
-            [
-                node,
-                "-p",
-                "JSON.stringify(require('module').isBuiltin?.(process.argv[1]) ?? null)",
-                specifier,
-            ],
+            [node, "-p", f"JSON.stringify({expression})", *args],
             capture_output=True,
             text=True,
             timeout=20,
             check=False,
         )
-        answer = json.loads(completed.stdout)
+        return json.loads(completed.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    return answer if isinstance(answer, bool) else None
 
 
 def which_node() -> str | None:
