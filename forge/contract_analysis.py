@@ -88,6 +88,9 @@ class ContractAnalyzer:
     root: Path
     context: ImportContext | None = None
     _imports: dict[Path, list[tuple[ImportRef, Path | None]]] = field(default_factory=dict)
+    # Names the files read so far set on each file (``config.ready = True``):
+    # kept as imports are read, as every pair asks (:meth:`set_on`).
+    _sets: dict[Path, set[str]] = field(default_factory=dict)
     _own: dict[Path, ExportSet] = field(default_factory=dict)
     _exports: dict[Path, Exports] = field(default_factory=dict)
     _resolved: dict[tuple[int, str, Path, str], Path | None] = field(default_factory=dict)
@@ -148,6 +151,9 @@ class ContractAnalyzer:
             self._imports[key] = [
                 (ref, self.resolve(extractor, ref.specifier, key)) for ref in refs
             ]
+            for ref, target in self._imports[key]:
+                if ref.sets and target is not None:
+                    self._sets.setdefault(target, set()).update(ref.sets)
         return self._imports[key]
 
     def resolve(self, extractor: Extractor, specifier: str, importer: Path) -> Path | None:
@@ -257,14 +263,7 @@ class ContractAnalyzer:
         for its engines module to read: the module is a namespace others
         fill. Only files this analyzer has read count (:meth:`read_all`).
         """
-        exporter = self.real(exporter)
-        return frozenset(
-            name
-            for refs in self._imports.values()
-            for ref, target in refs
-            if target == exporter
-            for name in ref.sets
-        )
+        return frozenset(self._sets.get(self.real(exporter), ()))
 
     def read_all(self, paths: list[Path]) -> None:
         """Read the imports of ``paths`` now, so that :meth:`set_on` knows them all.
