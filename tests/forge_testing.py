@@ -114,3 +114,65 @@ def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
     lines = [line for line in completed.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, completed.stderr
     return lines[0]
+
+
+#: Archives and unpacked trees of published packages, once per test run (per process).
+_DOWNLOADS: dict[tuple[str, str], Path] = {}
+
+
+def published_sources(ecosystem: str, spec: str) -> Path:
+    """The unpacked sources of a published package (``npm`` or ``pypi``), fetched once per run.
+
+    ``npm pack SPEC`` or ``pip download --no-binary :all: --no-deps SPEC`` into a
+    folder of this process's own, removed when the run ends; every later call
+    with the same package returns the same tree, so treat it as read-only and
+    copy it (:func:`copy_of_published`) before changing anything or running
+    forge in it (forge writes ``.forge/``). Skips the test when the registry
+    cannot be reached (no network) or the tool is missing. Never commit what
+    this returns.
+    """
+    import atexit
+    import shutil
+    import tarfile
+    import tempfile
+
+    key = (ecosystem, spec)
+    if key in _DOWNLOADS:
+        return _DOWNLOADS[key]
+    if ecosystem == "npm":
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        fetch = [npm, "pack", spec, "--silent", "--pack-destination"]
+    elif ecosystem == "pypi":
+        fetch = [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps"]
+        fetch += ["--quiet", spec, "-d"]
+    else:
+        raise ValueError(f"unknown ecosystem {ecosystem!r}: npm or pypi")
+    root = Path(tempfile.mkdtemp(prefix="forge-test-download-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    archives = root / "archive"
+    archives.mkdir()
+    try:
+        done = subprocess.run(
+            [*fetch, str(archives)], capture_output=True, text=True, timeout=300, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"cannot download {spec}: {exc}")
+    if done.returncode != 0:
+        pytest.skip(f"cannot download {spec} (no network?): {done.stderr.strip()[-300:]}")
+    (archive,) = [path for path in archives.iterdir() if path.name.endswith((".tgz", ".tar.gz"))]
+    unpacked = root / "source"
+    with tarfile.open(archive) as bundle:
+        bundle.extractall(unpacked, filter="data")
+    # sdists hold one folder NAME-VERSION, npm tarballs one folder "package".
+    (top,) = [path for path in unpacked.iterdir() if path.is_dir()]
+    _DOWNLOADS[key] = top
+    return top
+
+
+def copy_of_published(ecosystem: str, spec: str, into: Path) -> Path:
+    """A private, writable copy of :func:`published_sources` at ``into`` (which must not exist)."""
+    import shutil
+
+    return Path(shutil.copytree(published_sources(ecosystem, spec), into, symlinks=True))

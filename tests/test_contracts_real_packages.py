@@ -11,14 +11,11 @@ read and fixed in forge; this keeps them at zero. Without the registries
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
-import tarfile
 from pathlib import Path
 
 import pytest
-from forge_testing import forge_executable
+from forge_testing import copy_of_published, forge_executable
 
 NPM_PACKAGES = [
     *("express", "got", "zod", "ky", "axios", "yargs", "lodash-es", "@trpc/server"),
@@ -47,41 +44,6 @@ DEFENDED = {
 SOURCES = {".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx"}
 
 
-def _fetch(command: list[str], cwd: Path) -> None:
-    try:
-        completed = subprocess.run(
-            command, cwd=cwd, capture_output=True, text=True, timeout=300, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        pytest.skip(f"cannot download packages: {exc}")
-    if completed.returncode != 0:
-        pytest.skip(f"cannot download packages: {completed.stderr.strip()[-300:]}")
-
-
-def _unpack(archive: Path, into: Path) -> Path:
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    (top,) = [path for path in into.iterdir() if path.is_dir()]
-    return top
-
-
-def _downloaded(tmp_path: Path, ecosystem: str, name: str) -> Path:
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    if ecosystem == "npm":
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed")
-        _fetch(["npm", "pack", name, "--silent"], downloads)
-    else:
-        _fetch(
-            [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-             "--quiet", name, "-d", str(downloads)],
-            downloads,
-        )  # fmt: skip
-    (archive,) = [path for path in downloads.iterdir() if path.name.endswith((".tgz", ".tar.gz"))]
-    return _unpack(archive, tmp_path / "source")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("ecosystem", "name"),
@@ -91,7 +53,7 @@ def test_a_popular_package_has_no_contract_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ecosystem: str, name: str
 ) -> None:
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    root = _downloaded(tmp_path, ecosystem, name)
+    root = copy_of_published(ecosystem, name, tmp_path / "source")
     files = sorted(
         path.relative_to(root).as_posix()
         for path in root.rglob("*")

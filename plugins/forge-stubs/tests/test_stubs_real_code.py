@@ -9,16 +9,13 @@ regression.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
-import tarfile
 from functools import cache
 from pathlib import Path, PurePath
 
 import pytest
 from forge_stubs.models import StubResult
 from forge_stubs.plugin import forge_run_checks
+from forge_testing import published_sources
 
 from forge.config import ForgeConfig
 from forge.models import ValidateRequest
@@ -137,38 +134,17 @@ def test_forge_own_tree_has_no_placeholder() -> None:
         assert scan(REPO / folder) == set(), folder
 
 
-def _download(tmp: Path) -> list[Path]:
-    """Each package unpacked into its own folder; skips the test when a download fails."""
-    archives = tmp / "archives"
-    archives.mkdir()
-    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:", "--no-deps"]
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed")
-    commands = [[*pip, "-d", str(archives), spec] for spec in PYPI]
-    commands += [[npm, "pack", "-q", "--pack-destination", str(archives), spec] for spec in NPM]
-    for command in commands:
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"download timed out: {command[-1]}")
-        if done.returncode != 0:
-            pytest.skip(f"cannot download {command[-1]} (no network?): {done.stderr[-200:]}")
-    roots = []
-    for archive in sorted(archives.iterdir()):
-        target = tmp / archive.name.split(".t")[0]
-        with tarfile.open(archive) as bundle:
-            bundle.extractall(target, filter="data")
-        # sdists hold one folder NAME-VERSION, npm tarballs one folder "package".
-        [inner] = [child for child in target.iterdir() if child.is_dir()]
-        roots.append(inner)
-    return roots
+def _download() -> list[Path]:
+    """Each package's unpacked sources; skips the test when a download fails."""
+    return [published_sources("pypi", spec) for spec in PYPI] + [
+        published_sources("npm", spec) for spec in NPM
+    ]
 
 
 @pytest.mark.slow
-def test_popular_packages_give_only_defended_findings(tmp_path: Path) -> None:
+def test_popular_packages_give_only_defended_findings() -> None:
     found = set()
-    roots = _download(tmp_path)
+    roots = _download()
     assert len(roots) == len(PYPI) + len(NPM)
     for root in roots:
         found |= scan(root)
