@@ -29,10 +29,9 @@ from pathlib import Path
 
 from forge.checks.contract_check import forge_run_checks
 from forge.config import ForgeConfig
+from forge.languages import LanguageRegistry, ParseCache
 from forge.models import ContractResult, ValidateRequest
-from forge.parse_cache import ParseCache
-from forge.parsing import LanguageRegistry
-from forge.plugin_manager import build_plugin_host
+from forge.plugin_host import build_plugin_host
 from forge.workspace import Workspace
 
 TARGET_MS = 50.0

@@ -34,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 
 from forge.memory import Memory
-from forge.memory_ranking import BM25_B, BM25_K1, tokenize
+from forge.memory.ranking import BM25_B, BM25_K1, tokenize
 from forge.store import append_line
 
 CATEGORIES = ("convention", "test_command", "tool_usage", "architecture", "dependency")

@@ -91,7 +91,7 @@ def bench_in_process(root: Path, size: int, runs: int) -> None:
     from forge.plan import check_plan
     from forge.plan.model import PlanModule
     from forge.plan.shell import external_commands
-    from forge.plugin_manager import build_plugin_host
+    from forge.plugin_host import build_plugin_host
 
     plan_file = root / "big.json"
     plan_file.write_text(json.dumps(make_plan(size, root)), encoding="utf-8")

@@ -59,9 +59,8 @@ from corpus import (
 )
 
 from forge.checks.syntax_check import check_syntax
-from forge.parse_cache import ParseCache, ParseSession
-from forge.parsing import LanguageRegistry, NotParsed
-from forge.plugin_manager import build_plugin_host
+from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParseSession
+from forge.plugin_host import build_plugin_host
 
 SUFFIXES = {
     "python": (".py",),

@@ -38,9 +38,8 @@ from pathlib import Path
 from corpus import write_generated
 
 from forge.checks.syntax_check import check_syntax
-from forge.parse_cache import ParseCache, ParseSession
-from forge.parsing import LanguageRegistry
-from forge.plugin_manager import build_plugin_host
+from forge.languages import LanguageRegistry, ParseCache, ParseSession
+from forge.plugin_host import build_plugin_host
 
 TARGETS = {"python": 50, "javascript": 50, "typescript": 500, "tsx": 500}
 

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.config import ForgeConfig
-from forge.parse_cache import ParseCache, ParseSession
-from forge.parsing import LanguageRegistry, ParsedFile
+from forge.languages import LanguageRegistry, ParseCache, ParsedFile, ParseSession
 
 #: Told of each step of a validate call: (steps done so far, total if known, what was done).
 ProgressCallback = Callable[[int, "int | None", str], None]
@@ -98,7 +97,7 @@ class Workspace:
         """``file``'s tree, parsed at most once per validate call whichever check asks.
 
         Returns None when no registered language owns the file's extension.
-        Raises :class:`forge.parsing.NotParsed` (with a ``reason``: missing,
+        Raises :class:`forge.languages.NotParsed` (with a ``reason``: missing,
         unreadable, too_large, not_text, no_grammar) when the language is
         known but there is no tree. Never edit the returned tree: other checks
         and threads share it.

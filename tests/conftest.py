@@ -11,7 +11,7 @@ import pytest
 from forge_testing import RunForge, forge_executable
 
 from forge.plan import PlanReport, check_plan
-from forge.plugin_manager import PluginHost, build_plugin_host
+from forge.plugin_host import PluginHost, build_plugin_host
 
 
 @pytest.fixture(autouse=True)

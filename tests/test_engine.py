@@ -8,7 +8,7 @@ from typing import Any
 from forge import hookimpl
 from forge.config import ForgeConfig
 from forge.models import CheckResult, ValidateRequest
-from forge.plugin_manager import build_plugin_host
+from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 

@@ -57,9 +57,9 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
-from forge.ids import ID_PATTERN
 from forge.memory import Category
 from forge.state.events import Phase
+from forge.store.ids import ID_PATTERN
 from forge.tools.descriptions import TEXT_REPLIES
 
 # --- limits and sizes -------------------------------------------------------------------------

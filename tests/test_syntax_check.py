@@ -16,10 +16,9 @@ from forge_testing import RunForge
 from forge import hookimpl
 from forge.checks.syntax_check import check_syntax
 from forge.config import ForgeConfig
+from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParseSession
 from forge.models import CheckResult, Language, SyntaxResult, ValidateRequest
-from forge.parse_cache import ParseCache, ParseSession
-from forge.parsing import LanguageRegistry, NotParsed
-from forge.plugin_manager import build_plugin_host
+from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 

@@ -7,7 +7,7 @@ SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
 
-A call that is cancelled (:mod:`forge.cancellation`: the MCP client sent
+A call that is cancelled (:mod:`forge.validate.cancellation`: the MCP client sent
 ``notifications/cancelled``, or closed stdin) stops its command the same way
 as a timeout, within a tenth of a second.
 
@@ -18,7 +18,7 @@ the group. Where there is no ``/proc`` (macOS), or for a child that clears its
 environment, only the process group is killed (SECURITY.md says so).
 
 While the output streams, test-runner summaries are read from it
-(:mod:`forge.runner_summary`; :mod:`forge.runner_verdict` judges them), so
+(:mod:`forge.test_runs`; :mod:`forge.test_runs` judges them), so
 they count even when they scroll out of the kept tail: the result carries the runner's counts, and a runner that ran no
 test fails the command whatever its exit code.
 """
@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import IO
 
 from forge import hookimpl
-from forge.cancellation import cancelled
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
+from forge.validate.cancellation import cancelled
 from forge.workspace import Workspace
 
 #: Bytes of the end of stdout and of stderr kept per command.
@@ -59,7 +59,7 @@ class _Tail:
         # Imported with the first command, not with the plugin: a validate
         # without verify commands (forge hook, one file) never compiles the
         # runners' summary patterns.
-        from forge.runner_summary import SummaryScanner
+        from forge.test_runs import SummaryScanner
 
         self.limit = limit
         self.total = 0
@@ -134,7 +134,7 @@ def run_command(
     """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does.
 
     ``min_tests``: the fewest tests a recognised test runner must run for the
-    command to pass (see :func:`forge.runner_verdict.judge`); None leaves the
+    command to pass (see :func:`forge.test_runs.judge`); None leaves the
     verdict to the exit code alone (an exempt command).
     """
     started = time.monotonic()
@@ -221,8 +221,7 @@ def run_command(
     for stream in tails:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
-    from forge.runner_summary import combine
-    from forge.runner_verdict import describe, judge, total
+    from forge.test_runs import combine, describe, judge, total
 
     for tail in (stdout, stderr):
         tail.summaries.close()

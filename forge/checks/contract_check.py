@@ -8,7 +8,7 @@ Specifiers of listed files that resolve to nothing are findings of their
 own when forge can know they are wrong: a relative (or path-alias, or
 project-package) import of a file that does not exist, a bare import of a
 package that is neither built in, declared nor installed (see
-:mod:`forge.extractors.packages`); each is a failing result whose target is
+:mod:`forge.contracts.packages`); each is a failing result whose target is
 ``specifier -> file``.
 
 Import specifiers are resolved to files and compared with the exporter's
@@ -24,14 +24,15 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.checks.syntax_check import find_errors
-from forge.contract_analysis import (
+from forge.contracts import (
     Comparison,
     ContractAnalyzer,
     ContractError,
+    ImportContext,
     describe_missing,
     normalize,
 )
-from forge.contracts import ImportContext
+from forge.languages import NotParsed
 from forge.models import (
     CheckDescriptor,
     CheckResult,
@@ -40,8 +41,7 @@ from forge.models import (
     MissingImport,
     ValidateRequest,
 )
-from forge.parsing import NotParsed
-from forge.plugin_manager import describe_exception
+from forge.plugin_host import describe_exception
 from forge.workspace import Workspace
 
 #: Missing names spelled out in a result's message; the rest are counted.

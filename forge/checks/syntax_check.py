@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge import hookimpl
+from forge.languages import NotParsed, ParsedFile
 from forge.models import (
     CheckDescriptor,
     CheckResult,
@@ -29,7 +30,6 @@ from forge.models import (
     SyntaxVerdict,
     ValidateRequest,
 )
-from forge.parsing import NotParsed, ParsedFile
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:

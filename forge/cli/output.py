@@ -60,11 +60,11 @@ def fresh_command() -> Iterator[None]:
     """Around a command a fresh process runs often (validate, hook, plan check).
 
     pydantic's plugin lookup is answered from the entry-point cache
-    (:mod:`forge.pydantic_plugins`), and every lookup of the command shares
-    one reading of that cache (:func:`forge.entry_point_cache.one_reading`).
+    (:mod:`forge.plugin_host.pydantic_lookup`), and every lookup of the command shares
+    one reading of that cache (:func:`forge.plugin_host.entry_points.one_reading`).
     """
-    from forge.entry_point_cache import one_reading
-    from forge.pydantic_plugins import answer_plugin_lookup_from_cache
+    from forge.plugin_host.entry_points import one_reading
+    from forge.plugin_host.pydantic_lookup import answer_plugin_lookup_from_cache
 
     answer_plugin_lookup_from_cache()
     with one_reading():

@@ -97,7 +97,7 @@ def _check(args: argparse.Namespace) -> int:
         from forge.config import disabled_plugins, load_config, project_root
         from forge.errors import UsageError
         from forge.plan import check_plan
-        from forge.plugin_manager import build_plugin_host
+        from forge.plugin_host import build_plugin_host
         from forge.store import ForgeDir
 
         root = project_root()

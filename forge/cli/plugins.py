@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from forge.cli.output import table
 
 if TYPE_CHECKING:
-    from forge.parsing import LanguageRegistry
+    from forge.languages import LanguageRegistry
 
 
 def register(subparsers: Any) -> None:
@@ -28,8 +28,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the plugin table and the languages; exit 1 when any plugin failed."""
     from forge.config import disabled_plugins, load_config, project_root
-    from forge.parsing import LanguageRegistry
-    from forge.plugin_manager import build_plugin_host
+    from forge.languages import LanguageRegistry
+    from forge.plugin_host import build_plugin_host
 
     host = build_plugin_host(disabled_plugins(load_config(project_root())))
     host.load_all()  # every plugin imported, whichever hooks it implements

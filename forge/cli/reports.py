@@ -29,8 +29,8 @@ from forge.validate.verdict import counts_as_failure
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
-    from forge.catalog import Catalog
     from forge.models import CheckDescriptor
+    from forge.plugin_host.catalog import Catalog
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -87,7 +87,7 @@ def file_of(result: CheckResult, working_dir: Path, checks: Catalog[CheckDescrip
 def default_checks(project_root: Path) -> Catalog[CheckDescriptor]:
     """The checks the project's installed, enabled plugins declare."""
     from forge.config import disabled_plugins, load_config
-    from forge.plugin_manager import build_plugin_host
+    from forge.plugin_host import build_plugin_host
 
     return build_plugin_host(disabled_plugins(load_config(project_root))).checks
 

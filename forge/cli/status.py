@@ -18,7 +18,8 @@ from forge.cli.output import paint, table, use_color
 from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
-    from forge.state.status import ModuleStatus, Status
+    from forge.state.status import Status
+    from forge.state.status_lines import ModuleStatus
     from forge.store import ForgeDir
 
 EXAMPLES = """\
@@ -131,8 +132,8 @@ def recommendation(
     forge_dir: ForgeDir, status: Status, module: ModuleStatus, max_attempts: int
 ) -> str | None:
     """PROCEED / RETRY / ESCALATE from the module's attempt history, as validate says it."""
-    from forge.ids import is_valid_id
     from forge.store import peek_json
+    from forge.store.ids import is_valid_id
     from forge.validate.history import assess, load_history, recommend
 
     if module.state == "done":

@@ -12,7 +12,9 @@ caller's terminal or pipes, and reports the exit code back.
 - :mod:`forge.daemon.address`: where the socket is (standard library only).
 - :mod:`forge.daemon.client`: the caller's side, imported by every ``forge``
   command before anything else, so it uses the standard library only.
-- :mod:`forge.daemon.server`: the daemon (warm-up, accept loop, fork).
+- :mod:`forge.daemon.server`: the daemon's parent (accept loop, fork, control).
+- :mod:`forge.daemon.child`: a forked child serving one command.
+- :mod:`forge.daemon.warm`: the warm-up, and when the daemon must start anew.
 - :mod:`forge.daemon.peer`: who the daemon serves (same user, same
   namespaces, same confinement); anyone else runs forge in its own process.
 

@@ -19,7 +19,7 @@ def forge_languages() -> list[Language]:
     """Register JavaScript."""
     # Imported here, not at module level: forge plan check imports every
     # plugin module and needs no contract extractors.
-    from forge.extractors.ecmascript import JAVASCRIPT
+    from forge.contracts.ecmascript import JAVASCRIPT
 
     return [
         Language(

@@ -111,7 +111,7 @@ _SEPARATE_WHEELS = {
 
 def pack_version() -> str | None:
     """The installed ``tree-sitter-language-pack`` version, or None."""
-    from forge.entry_point_cache import installed_version
+    from forge.plugin_host.entry_points import installed_version
 
     return installed_version(DISTRIBUTION)
 

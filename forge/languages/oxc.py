@@ -163,7 +163,7 @@ os.register_at_fork(after_in_child=_forget_parser_in_child)
 
 def version() -> str | None:
     """The installed oxc-python version, or None."""
-    from forge.entry_point_cache import installed_version
+    from forge.plugin_host.entry_points import installed_version
 
     return installed_version(DISTRIBUTION)
 

@@ -161,7 +161,7 @@ def forge_languages() -> list[Language]:
     """Register Python."""
     # Imported here, not at module level: forge plan check imports every
     # plugin module and needs no contract extractors.
-    from forge.extractors.python import PYTHON
+    from forge.contracts.python import PYTHON
 
     return [
         Language(

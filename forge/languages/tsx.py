@@ -19,7 +19,7 @@ def forge_languages() -> list[Language]:
     """Register TSX."""
     # Imported here, not at module level: forge plan check imports every
     # plugin module and needs no contract extractors.
-    from forge.extractors.ecmascript import TYPESCRIPT
+    from forge.contracts.ecmascript import TYPESCRIPT
 
     return [
         Language(

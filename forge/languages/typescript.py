@@ -24,7 +24,7 @@ def forge_languages() -> list[Language]:
     """Register TypeScript."""
     # Imported here, not at module level: forge plan check imports every
     # plugin module and needs no contract extractors.
-    from forge.extractors.ecmascript import TYPESCRIPT
+    from forge.contracts.ecmascript import TYPESCRIPT
 
     return [
         Language(

@@ -6,7 +6,6 @@ from typing import Any
 
 from pydantic import Field
 
-from forge.ids import SafeId
 from forge.models.wire import (
     MAX_BASE_REF_CHARS,
     MAX_COMMANDS,
@@ -17,6 +16,7 @@ from forge.models.wire import (
     PathText,
     WireModel,
 )
+from forge.store.ids import SafeId
 
 
 class ContractPair(WireModel):

@@ -20,7 +20,7 @@ from forge.plan.loader import (
     schema_error,
 )
 from forge.plan.model import Plan
-from forge.plugin_manager import PluginHost
+from forge.plugin_host import PluginHost
 from forge.store import ForgeDir
 
 #: Errors (and warnings) listed in a report; one more entry counts the rest. A

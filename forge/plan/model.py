@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import ConfigDict, Field, PrivateAttr
 from pydantic.alias_generators import to_camel
 
-from forge.ids import ID_PATTERN
 from forge.models import WireModel
+from forge.store.ids import ID_PATTERN
 
 if TYPE_CHECKING:
     from forge.plan.graph import DependencyGraph

@@ -18,7 +18,6 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from forge.errors import StateError, clip
-from forge.ids import is_valid_id
 from forge.models import WireModel
 from forge.store import (
     ForgeDir,
@@ -29,6 +28,7 @@ from forge.store import (
     utc_now,
     valid_id,
 )
+from forge.store.ids import is_valid_id
 
 logger = logging.getLogger("forge.events")
 

@@ -17,55 +17,28 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from forge.errors import StateError
-from forge.ids import is_valid_id
 from forge.models import WireModel
+from forge.state.status_lines import (
+    ModuleState,
+    ModuleStatus,
+    module_ids,
+    module_line,
+    session_of,
+    shown_plan,
+    snapshot_statuses,
+)
 from forge.store import (
     ForgeDir,
-    decode_json,
     locked,
     newest,
     peek_json,
-    read_regular_file,
     utc_now,
     write_bytes_atomic,
 )
-from forge.validate.history import load_history
-
-ModuleState = Literal["pending", "running", "done", "failed"]
-
-#: How an attempt's or a snapshot's status word counts in the totals.
-_STATE_OF: dict[str, ModuleState] = {
-    "passed": "done",
-    "done": "done",
-    "complete": "done",
-    "completed": "done",
-    "running": "running",
-    "in_progress": "running",
-    "retrying": "running",
-    "failed": "failed",
-    "stagnant": "failed",
-    "escalated": "failed",
-    "blocked": "failed",
-    # A module a plan run did not validate because a dependency did not pass.
-    "skipped": "pending",
-}
-
-
-class ModuleStatus(WireModel):
-    """One module's line in the status file."""
-
-    id: str
-    title: str
-    state: ModuleState = Field(description="pending, running, done or failed.")
-    status: str | None = Field(description="The last status reported (passed, escalated, ...).")
-    attempts: int
-    score: float | None = Field(description="Score of the latest attempt that had one.")
-    updated_at: str | None = Field(description="Time of the latest attempt.")
 
 
 class StatusCounts(WireModel):
@@ -112,21 +85,21 @@ def build_status(
         latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
-    session = _session(forge_dir, run_id)
-    shown_plan, plan = _plan(
+    session = session_of(forge_dir, run_id)
+    plan_shown, plan = shown_plan(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
     )
-    snapshot_statuses = _snapshot_statuses(session)
+    reported = snapshot_statuses(session)
     modules = [
-        _module(
+        module_line(
             forge_dir,
             run_id,
             module_id,
             title,
-            "skipped" if module_id in skipped else snapshot_statuses.get(module_id),
+            "skipped" if module_id in skipped else reported.get(module_id),
             skipped=module_id in skipped,
         )
-        for module_id, title in _module_ids(forge_dir, run_id, plan)
+        for module_id, title in module_ids(forge_dir, run_id, plan)
     ]
     objective = plan.get("objective")
     phase = session.get("currentPhase")
@@ -134,7 +107,7 @@ def build_status(
         updated_at=utc_now(),
         started_at=started_at,
         run_id=run_id,
-        plan_path=shown_plan,
+        plan_path=plan_shown,
         objective=objective if isinstance(objective, str) else None,
         current_phase=phase if isinstance(phase, str) else None,
         last_tool=last_tool,
@@ -150,20 +123,6 @@ def _counts(modules: list[ModuleStatus]) -> StatusCounts:
     """How many of ``modules`` are in each state."""
     found = Counter(m.state for m in modules)
     return StatusCounts(total=len(modules), **{state: found[state] for state in _STATES})
-
-
-def _session(forge_dir: ForgeDir, run_id: str | None) -> dict[str, Any]:
-    """The session snapshot of ``run_id`` (``{}`` when there is none)."""
-    if run_id is None:
-        return {}
-    loaded, _ = peek_json(forge_dir.session(run_id))
-    return loaded if isinstance(loaded, dict) else {}
-
-
-def _snapshot_statuses(session: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot's ``moduleStatuses``: what the orchestrator says of each module."""
-    statuses = session.get("moduleStatuses")
-    return statuses if isinstance(statuses, dict) else {}
 
 
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
@@ -316,8 +275,8 @@ def _patched(
         return current if _plan_unchanged(forge_dir, current) else None
     if isinstance(module, HistoryChanged):
         # Read back as a rebuild reads it: this module's history alone.
-        reported = _snapshot_statuses(_session(forge_dir, run_id)).get(module_id)
-        line = _module(forge_dir, run_id, module_id, titles[module_id], reported)
+        reported = snapshot_statuses(session_of(forge_dir, run_id)).get(module_id)
+        line = module_line(forge_dir, run_id, module_id, titles[module_id], reported)
     else:
         line = module.model_copy(update={"title": titles[module_id]})
     modules = [line if m.id == module_id else m for m in current.modules]
@@ -340,101 +299,3 @@ def _plan_unchanged(forge_dir: ForgeDir, current: Status) -> bool:
     latest = newest(forge_dir.plans, ".json")  # a newer plan would take over on a rebuild
     changed = _signature(latest) if latest is not None else None
     return changed is None or changed[2] < written[2]
-
-
-def module_status(module_id: str, *, attempts: int, passed: bool, score: float) -> ModuleStatus:
-    """A module's line after a validate attempt: what :func:`build_status` would read back."""
-    status = "passed" if passed else "failed"
-    return ModuleStatus(
-        id=module_id,
-        title=module_id,
-        state=_STATE_OF[status],
-        status=status,
-        attempts=attempts,
-        score=score,
-        updated_at=utc_now(),
-    )
-
-
-def _plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[str, Any]]:
-    path: Path | None = None
-    if isinstance(wanted, str) and wanted:
-        candidate = Path(wanted).expanduser()
-        candidate = candidate if candidate.is_absolute() else forge_dir.project_root / candidate
-        path = candidate if candidate.is_file() else None
-    if path is None:
-        path = newest(forge_dir.plans, ".json")
-    if path is None:
-        return None, {}
-    plan = _read_plan(path)
-    try:
-        shown = path.relative_to(forge_dir.project_root).as_posix()
-    except ValueError:
-        shown = str(path)
-    return shown, plan if isinstance(plan, dict) else {}
-
-
-def _read_plan(path: Path) -> Any:
-    """The plan's JSON, or ``None``: this runs after every call, so a plan too big
-    to check (or a FIFO, or text forge cannot write back) is not read at all."""
-    # Here, not at the top: a project without a plan never loads forge.plan.
-    from forge.plan.loader import MAX_PLAN_BYTES
-
-    try:
-        return decode_json(read_regular_file(path, MAX_PLAN_BYTES))
-    except (OSError, StateError, ValueError, RecursionError):
-        return None
-
-
-def _module_ids(
-    forge_dir: ForgeDir, run_id: str | None, plan: dict[str, Any]
-) -> list[tuple[str, str]]:
-    modules = plan.get("modules")
-    if isinstance(modules, list) and modules:
-        found = []
-        for module in modules:
-            if isinstance(module, dict) and isinstance(module.get("id"), str):
-                title = module.get("title")
-                found.append((module["id"], title if isinstance(title, str) else module["id"]))
-        return found
-    # No plan: show whatever modules have an attempt history in this run.
-    if run_id is not None and not is_valid_id(run_id):
-        return []
-    return [(i, i) for i in forge_dir.module_ids(run_id)]
-
-
-def _module(
-    forge_dir: ForgeDir,
-    run_id: str | None,
-    module_id: str,
-    title: str,
-    reported: object,
-    *,
-    skipped: bool = False,
-) -> ModuleStatus:
-    attempts: list[Any] = []
-    last_status: str | None = None
-    if is_valid_id(module_id):
-        path = forge_dir.iteration(module_id, run_id)
-        if run_id is not None and not path.exists():
-            path = forge_dir.iteration(module_id, None)
-        stored, _ = peek_json(path)
-        history = load_history(module_id, run_id, stored)
-        attempts, last_status = history.attempts, history.last_status
-    if (last_status is None or skipped) and isinstance(reported, str):
-        last_status = reported
-    state: ModuleState = "pending"
-    if last_status is not None:
-        state = _STATE_OF.get(last_status.lower(), "running" if attempts else "pending")
-    elif attempts:
-        state = "running"
-    scores = [a.score for a in attempts if a.score is not None]
-    return ModuleStatus(
-        id=module_id,
-        title=title,
-        state=state,
-        status=last_status,
-        attempts=len(attempts),
-        score=scores[-1] if scores else None,
-        updated_at=attempts[-1].timestamp if attempts else None,
-    )

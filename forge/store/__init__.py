@@ -18,7 +18,7 @@ The rules (DESIGN.md, "State on disk"; SECURITY.md names the test holding each):
   set aside before the next append, so no line fuses with a fragment.
 - Read-modify-write sequences hold a file lock (``<file>.lock``, ``flock``),
   so several server processes and CLI runs on one project never lose an update.
-- ids are validated before they touch a path (:func:`forge.ids.check_id`).
+- ids are validated before they touch a path (:func:`forge.store.ids.check_id`).
 - A corrupt file (not UTF-8 JSON, a lone surrogate escape, a symlink or FIFO
   where a state file belongs, over its size limit) is moved aside as
   ``<name>.corrupt-<timestamp>``, never deleted, and the caller is told where.

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from forge.errors import StateError, UsageError
-from forge.ids import check_id
+from forge.store.ids import check_id
 from forge.store.safe_open import _open_folder, newest, state_files
 from forge.store.writes import ensure_folder
 

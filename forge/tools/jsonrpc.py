@@ -14,17 +14,21 @@ answered (the reply itself is built by the MCP adapter). No ``mcp`` here.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import io
 import json
 import logging
+import os
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
 from pydantic import ValidationError
 
-from forge.plugin_manager import describe_exception
+from forge.plugin_host import describe_exception
 
 logger = logging.getLogger("forge.mcp")
 
@@ -265,3 +269,24 @@ def diagnose(error: Exception) -> tuple[Envelope, str, int]:
         '(expected {"jsonrpc": "2.0", "id": ..., "method": "...", "params": {...}})',
         INVALID_REQUEST,
     )
+
+
+@contextlib.asynccontextmanager
+async def claimed_stdin() -> AsyncIterator[Any]:
+    """stdin's lines for the SDK (see :class:`OddIdLines`), with fd 0 pointed at /dev/null.
+
+    The SDK claims fd 0 itself only when it reads stdin itself; as it does, the
+    wire moves to a private descriptor so that no child reads the protocol.
+    """
+    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    # closefd=False: a worker thread may still be blocked reading it at exit.
+    wire = io.TextIOWrapper(
+        os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace"
+    )
+    try:
+        yield OddIdLines(anyio.wrap_file(wire))
+    finally:
+        os.dup2(private, 0)

@@ -11,16 +11,12 @@ service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
 import gc
 import inspect
-import io
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
-from contextvars import ContextVar
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -41,25 +37,29 @@ from mcp_types import (
     TextContent,
     ToolAnnotations,
 )
-from pydantic import ValidationError
 
 from forge import __version__
-from forge.cancellation import cancellable, shut_down
-from forge.errors import ConfigError, ForgeError, clip, describe_validation_error
-from forge.ids import is_valid_id
-from forge.plugin_manager import describe_exception
-from forge.store import pretty_json
-from forge.tools.descriptions import DESCRIPTIONS, HINTS, TEXT_REPLIES
-from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, OddIdLines, diagnose
+from forge.errors import ConfigError, clip
+from forge.store.ids import is_valid_id
+from forge.tools.calls import (
+    ToolCall,
+    ToolFailure,
+    current_call,
+    current_progress,
+    one_line_error,
+    progress_reporter,
+    result_text,
+    run_tool,
+    tool_hints,
+)
+from forge.tools.descriptions import DESCRIPTIONS, HINTS
+from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
-from forge.tools.service import ToolService, tool_hints
-from forge.workspace import ProgressCallback
+from forge.tools.service import ToolService
+from forge.validate.cancellation import cancellable, shut_down
 
 SERVER_NAME = "forge"
 TOOL_NAMES = tuple(TOOL_REQUESTS)
-#: Longest error message returned: an error may quote the caller's input
-#: (an unknown tool's name, a path), which can be megabytes long.
-MAX_ERROR_CHARS = 500
 #: Tools whose calls may run verify commands for minutes. They run in their
 #: own threads, at most :data:`LONG_CALLS` at once, so that quick calls
 #: (memory, logs, state), in the threads anyio lends everything else, never
@@ -116,12 +116,12 @@ class ForgeServer(MCPServer):
         known = name in TOOL_REQUESTS
         # The tool's worker thread logs the call's start (one thread hop per call,
         # not two); a call the SDK refuses before the tool runs is logged here.
-        call = _Call(name, arguments)
-        tokens = _progress.set(_progress_reporter(context)), _call.set(call)
+        call = ToolCall(name, arguments)
+        tokens = current_progress.set(progress_reporter(context)), current_call.set(call)
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            message = _one_line(name, exc)
+            message = one_line_error(name, exc)
             if known:
                 module_id = arguments.get("moduleId")
 
@@ -134,18 +134,10 @@ class ForgeServer(MCPServer):
                 await anyio.to_thread.run_sync(failed)
             raise ToolError(message) from exc
         finally:
-            _progress.reset(tokens[0])
-            _call.reset(tokens[1])
+            current_progress.reset(tokens[0])
+            current_call.reset(tokens[1])
         if isinstance(result, CallToolResult) and result.structured_content is not None:
-            content = result.structured_content
-            # Memory replies are sentences a client tests as text ("duplicate" in it
-            # means a duplicate); every other tool's text is its result as JSON.
-            text_field = TEXT_REPLIES.get(name)
-            text = (
-                str(content[text_field])
-                if text_field is not None and text_field in content
-                else pretty_json(content)
-            )
+            text = result_text(name, result.structured_content)
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
@@ -154,7 +146,7 @@ class ForgeServer(MCPServer):
 
         A cancelled call (``notifications/cancelled``, or stdin closing, which
         cancels every call in flight) returns at once; its thread is told
-        through :mod:`forge.cancellation` and kills its command's process group.
+        through :mod:`forge.validate.cancellation` and kills its command's process group.
         """
         limiter = None
         if tool in LONG_TOOLS:
@@ -176,7 +168,7 @@ class ForgeServer(MCPServer):
         """
         try:
             async with (
-                _claimed_stdin() as stdin,
+                claimed_stdin() as stdin,
                 stdio_server(stdin=stdin) as (
                     read_stream,
                     write_stream,
@@ -219,36 +211,22 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
     The SDK reads the signature for the input schema and the return annotation
     for the output schema; the call builds the request model (its validation
     errors become one-line error results), runs the service method and updates
-    the status from what it returned.
+    the status from what it returned (:func:`forge.tools.calls.run_tool`).
     """
     model = TOOL_REQUESTS[name]
     returns = tool_hints(name)["return"]
-    takes_progress = "progress" in inspect.signature(getattr(ToolService, name)).parameters
 
     def work(arguments: dict[str, Any]) -> Any:
         service = server.service
         if service is None:
             raise ToolError(server.problem)
-        call = _call.get()
+        call = current_call.get()
         if call is not None:
             call.start(service)
-        method = getattr(service, name)
         try:
-            request = model.model_validate(arguments)
-            progress = _progress.get() if takes_progress else None
-            returned = method(request, progress) if progress is not None else method(request)
-        except ForgeError as exc:
-            raise ToolError(clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)) from exc
-        except ValidationError as exc:
-            raise ToolError(describe_validation_error(exc, subject="arguments")) from exc
-        except Exception as exc:  # a bug: keep the server up, the traceback on stderr
-            logger.exception("tool %s failed", name)
-            raise ToolError(
-                f"internal error ({describe_exception(exc)}); the server is still running, "
-                "and its stderr has the traceback"
-            ) from exc
-        service.call_finished(name, returned)
-        return returned
+            return run_tool(service, name, arguments, current_progress.get())
+        except ToolFailure as exc:
+            raise ToolError(str(exc)) from exc
 
     async def tool(**arguments: Any) -> Any:
         return await server.in_worker(name, functools.partial(work, arguments))
@@ -259,80 +237,6 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
         tool_parameters(model), return_annotation=returns
     )
     return tool
-
-
-#: The progress reporter of the call running in this context (set per call;
-#: anyio copies context variables into the worker thread that runs the tool).
-_progress: ContextVar[ProgressCallback | None] = ContextVar("forge_progress", default=None)
-
-
-class _Call:
-    """One tool call's start, logged once: by its worker thread, else when it is refused."""
-
-    def __init__(self, name: str, arguments: dict[str, Any]) -> None:
-        self.name = name
-        self.arguments = arguments
-        self.started = False
-        #: The run the call's events go to (:meth:`ToolService.call_started`).
-        self.run_id: str | None = None
-
-    def start(self, service: ToolService) -> None:
-        """Append the call's ``tool_call`` event, unless that is done."""
-        if not self.started:
-            self.started = True
-            self.run_id = service.call_started(self.name, self.arguments)
-
-
-#: The call running in this context; the worker thread sees the same object.
-_call: ContextVar[_Call | None] = ContextVar("forge_call", default=None)
-
-
-def _progress_reporter(context: Any) -> ProgressCallback | None:
-    """Progress notifications for a call (the SDK sends none unless the client gave a token).
-
-    The tool runs in a worker thread; the notification is sent on the event
-    loop, which ``anyio.from_thread`` reaches and waits for.
-    """
-    try:
-        context.request_context  # noqa: B018 - raises outside a request
-    except (AttributeError, ValueError):
-        return None
-
-    def report(done: int, total: int | None, message: str) -> None:
-        anyio.from_thread.run(context.report_progress, float(done), total, message)
-
-    return report
-
-
-def _one_line(name: str, exc: ToolError) -> str:
-    cause = exc.__cause__
-    if isinstance(cause, ValidationError):
-        # The SDK's message for bad arguments is pydantic's multi-line report.
-        return f"Error executing tool {clip(name, 100)}: " + describe_validation_error(
-            cause, subject="arguments"
-        )
-    return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
-
-
-@contextlib.asynccontextmanager
-async def _claimed_stdin() -> AsyncIterator[Any]:
-    """stdin's lines for the SDK (see :class:`OddIdLines`), with fd 0 pointed at /dev/null.
-
-    The SDK claims fd 0 itself only when it reads stdin itself; as it does, the
-    wire moves to a private descriptor so that no child reads the protocol.
-    """
-    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    # closefd=False: a worker thread may still be blocked reading it at exit.
-    wire = io.TextIOWrapper(
-        os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace"
-    )
-    try:
-        yield OddIdLines(anyio.wrap_file(wire))
-    finally:
-        os.dup2(private, 0)
 
 
 async def _initialize_first(

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 from pydantic.fields import FieldInfo
 
-from forge.ids import SafeId
 from forge.memory import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RECALL_LIMIT,
@@ -33,6 +32,7 @@ from forge.models import (
     WireModel,
 )
 from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+from forge.store.ids import SafeId
 from forge.validate.iteration import IterationUpdate
 
 IterationAction = Literal["get", "update", "reset"]

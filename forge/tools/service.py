@@ -14,11 +14,10 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_type_hints
+from typing import TYPE_CHECKING, Any
 
 from forge.config import forge_home
 from forge.errors import StateError, UsageError, clip
-from forge.ids import is_valid_id
 from forge.models import ValidateRequest
 from forge.state.events import (
     LogQueryResult,
@@ -30,6 +29,7 @@ from forge.state.events import (
     summarize_arguments,
 )
 from forge.store import utc_now, valid_id
+from forge.tools.bookkeeping import module_of_call, progress_change, writes_to_run
 from forge.validate.report import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
@@ -38,11 +38,10 @@ from forge.workspace import ProgressCallback
 if TYPE_CHECKING:
     # Imported on first use, not with this module: ``forge validate`` and
     # ``forge hook`` build a service but never load memory, plans, sessions,
-    # the status file or the other tools' requests and results. tool_hints()
+    # the status file or the other tools' requests and results. forge.tools.calls.tool_hints()
     # resolves them for the MCP adapter.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
     from forge.plan import PlanReport
-    from forge.state.status import StatusChange
     from forge.tools.requests import (
         ForgeLogsRequest,
         IterationStateRequest,
@@ -130,7 +129,7 @@ class ToolService:
         process's own log, and ``status.json`` keeps following the real run.
         """
         run_id = run_of(arguments)
-        if run_id is None or _writes(tool, arguments) or self.run_exists(run_id):
+        if run_id is None or writes_to_run(tool, arguments) or self.run_exists(run_id):
             return run_id
         return None
 
@@ -157,7 +156,7 @@ class ToolService:
             run_id,
             phase="tool_call",
             event=tool,
-            module_id=_module_of(arguments),
+            module_id=module_of_call(arguments),
             data={"args": summarize_arguments(arguments)},
         )
         return run_id
@@ -193,7 +192,7 @@ class ToolService:
                 run_id=self.active_run,
                 started_at=self.started_at,
                 last_tool=tool,
-                change=_change_of(tool, result),
+                change=progress_change(tool, result),
             )
         except Exception:
             logger.warning("could not rewrite .forge/status.json", exc_info=True)
@@ -357,72 +356,3 @@ class ToolService:
             data={"currentPhase": phase if isinstance(phase, str) else None},
         )
         return SessionStateResult(saved)
-
-
-def tool_hints(name: str) -> dict[str, Any]:
-    """``typing.get_type_hints`` of tool ``name``'s method (the MCP adapter's schemas).
-
-    The annotations name models this module imports only when a tool needs
-    them (see the ``TYPE_CHECKING`` block): they are imported here.
-    """
-    from forge.memory import MemoryRecallResult, MemorySaveResult
-    from forge.plan import PlanReport
-    from forge.tools import requests
-    from forge.tools.results import IterationStateResult, SessionStateResult
-
-    names = {
-        "IterationStateResult": IterationStateResult,
-        "MemoryRecallResult": MemoryRecallResult,
-        "MemorySaveResult": MemorySaveResult,
-        "PlanReport": PlanReport,
-        "SessionStateResult": SessionStateResult,
-        **{name: value for name, value in vars(requests).items() if name.endswith("Request")},
-    }
-    return get_type_hints(getattr(ToolService, name), localns=names)
-
-
-def _writes(tool: str, arguments: dict[str, Any]) -> bool:
-    """Whether a call writes to the run it names (and so may start it)."""
-    action = arguments.get("action")
-    if tool == "iteration_state":
-        return action in ("update", "reset")
-    if tool == "session_state":
-        return action == "save"
-    return tool == "validate"
-
-
-def _module_of(arguments: dict[str, Any]) -> str | None:
-    """The ``moduleId`` a call names, if it is a valid id."""
-    module_id = arguments.get("moduleId")
-    return module_id if is_valid_id(module_id) else None
-
-
-#: Tools that never change a run's progress: the status is only stamped after them.
-_NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs"})
-
-
-def _change_of(tool: str, result: object) -> StatusChange:
-    """What a call did to the run's progress, as :func:`refresh_status` takes it."""
-    from forge.state.status import HistoryChanged, module_status
-
-    if isinstance(result, ValidateReport):
-        if result.attempt == 0:  # not recorded: nothing changed
-            return None
-        return module_status(
-            result.module_id, attempts=result.attempt, passed=result.passed, score=result.score
-        )
-    if tool in _NO_PROGRESS:
-        return None
-    if tool == "validate_plan":
-        return "plan"
-    from forge.state.sessions import SessionSaved
-    from forge.tools.results import IterationStateResult, SessionStateResult
-    from forge.validate.iteration import IterationState
-
-    if isinstance(result, IterationStateResult):
-        if isinstance(result.root, IterationState):
-            return None
-        return HistoryChanged(result.root.module_id)
-    if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
-        return None
-    return "rebuild"

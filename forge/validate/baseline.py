@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import clip
+from forge.languages import NotParsed
 from forge.models import CheckResult, Location, ValidateRequest
-from forge.parsing import NotParsed
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:

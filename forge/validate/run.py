@@ -13,14 +13,13 @@ import threading
 from collections.abc import Collection
 from pathlib import Path
 
-from forge.cancellation import Cancelled, cancelled
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
+from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckResult, ValidateRequest
-from forge.parse_cache import ParseCache
-from forge.parsing import LanguageRegistry
-from forge.plugin_manager import PluginHost, build_plugin_host
+from forge.plugin_host import PluginHost, build_plugin_host
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
+from forge.validate.cancellation import Cancelled, cancelled
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for

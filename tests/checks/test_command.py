@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from forge_testing import forge_executable, live_processes_mentioning, signal_as_soon_as_started
 
-from forge.cancellation import cancellable
 from forge.checks.command import TAIL_BYTES, run_command
 from forge.models import CommandResult
+from forge.validate.cancellation import cancellable
 
 if TYPE_CHECKING:
     from forge_testing import RunForge

@@ -13,8 +13,8 @@ import tree_sitter
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.contract_analysis import ContractAnalyzer
 from forge.contracts import (
+    ContractAnalyzer,
     ExportSet,
     ImportRef,
     ParsedSource,
@@ -23,7 +23,7 @@ from forge.contracts import (
     query_source,
 )
 from forge.models import ContractResult, Language, ValidateRequest
-from forge.plugin_manager import build_plugin_host
+from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 
@@ -290,13 +290,13 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert {
-            "forge/languages/javascript_exports.scm",
-            "forge/languages/javascript_imports.scm",
-            "forge/languages/typescript_imports.scm",
-            "forge/languages/python_imports.scm",
-            "forge/languages/javascript_declarations.scm",
-            "forge/languages/javascript_parameters.scm",
-            "forge/languages/typescript_parameters.scm",
+            "forge/contracts/ecmascript/javascript_exports.scm",
+            "forge/contracts/ecmascript/javascript_imports.scm",
+            "forge/contracts/ecmascript/typescript_imports.scm",
+            "forge/contracts/python/python_imports.scm",
+            "forge/contracts/ecmascript/javascript_declarations.scm",
+            "forge/contracts/ecmascript/javascript_parameters.scm",
+            "forge/contracts/ecmascript/typescript_parameters.scm",
         } <= names
         archive.extractall(tmp_path / "site")
     code = (

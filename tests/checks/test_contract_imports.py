@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from forge_testing import RunForge
 
-from forge.extractors.python_packages import python_environment
+from forge.contracts.python.packages import python_environment
 
 
 def write(root: Path, files: dict[str, str]) -> None:

@@ -417,8 +417,8 @@ import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from forge.cli import main
 main(["hook"])
-heavy = ("forge.validate.run", "pydantic", "tree_sitter", "mcp", "forge.entry_point_cache",
-         "forge.pydantic_plugins", "dataclasses", "hashlib", "threading")
+heavy = ("forge.validate.run", "pydantic", "tree_sitter", "mcp", "forge.plugin_host.entry_points",
+         "forge.plugin_host.pydantic_lookup", "dataclasses", "hashlib", "threading")
 print(sorted(name for name in heavy if name in sys.modules), file=sys.stderr)
 """
 
@@ -489,8 +489,8 @@ def test_checks_that_do_not_judge_edits_are_not_even_run(project: Path) -> None:
     write(project / "helpers.py", "def x():\n    return 1\n")
     draft = write(project / "calc.py", "from helpers import x\n\n\ndef add(a, b):\n    pass\n")
     script = LOADED.replace(
-        '("forge.validate.run", "pydantic", "tree_sitter", "mcp", "forge.entry_point_cache",\n'
-        '         "forge.pydantic_plugins", "dataclasses", "hashlib", "threading")',
+        '("forge.validate.run", "pydantic", "tree_sitter", "mcp", "forge.plugin_host.entry_points",\n'
+        '         "forge.plugin_host.pydantic_lookup", "dataclasses", "hashlib", "threading")',
         '("forge.validate.run", "forge_stubs.plugin", "forge_stubs.detect")',
     )
     completed = subprocess.run(

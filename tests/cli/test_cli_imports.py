@@ -107,15 +107,15 @@ def test_plan_check_imports_no_check_language_or_tool(project: Path, tmp_path: P
     scratch.mkdir()
     imported_by(["plan", "check", "plan.json"], project, scratch)  # learns the plugins' hooks
     modules = imported_by(["plan", "check", "plan.json"], project, scratch)
-    assert "forge.plan_rules.cycle" in modules  # the probe sees the rules it needs
+    assert "forge.plan.rules.cycle" in modules  # the probe sees the rules it needs
     assert (
         loaded(
             modules,
             "forge.checks",
             "forge.languages",
-            "forge.contract_analysis",
-            "forge.extractors",
-            "forge.runner_summary",
+            "forge.contracts",
+            "forge.contracts",
+            "forge.test_runs",
             "forge.memory",
             "forge.tools",
             "forge.validate",
@@ -140,15 +140,15 @@ def test_validate_of_one_file_imports_only_what_it_uses(project: Path, tmp_path:
         loaded(
             modules,
             "forge.plan",
-            "forge.plan_rules",
+            "forge.plan.rules",
             "forge.memory",
-            "forge.memory_index",
+            "forge.memory.index",
             "forge.tools.requests",
-            "forge.runner_summary",
+            "forge.test_runs",
             "forge.git",
-            "forge.switched_off",
-            "forge.extractors.ecmascript_exports",
-            "forge.extractors.ecmascript_resolution",
+            "forge.test_runs",
+            "forge.contracts.ecmascript.exports",
+            "forge.contracts.ecmascript.resolution",
             "forge.state.sessions",  # session_state's models
             "forge.state.status",  # status.json follows named runs only
             "forge.tools.results",  # iteration_state's and session_state's results
@@ -170,7 +170,7 @@ def test_validate_of_one_file_reads_no_distribution_metadata(project: Path, tmp_
     argv = ["validate", "--files", "one.py"]
     imported_by(argv, project, scratch)  # learns the plugins' hooks and pydantic's plugins
     modules = imported_by(argv, project, scratch)
-    assert "forge.extractors.python_packages" in modules  # the probe sees the import resolved
+    assert "forge.contracts.python.packages" in modules  # the probe sees the import resolved
     assert "forge.languages.language_pack" in modules
     # (importlib.resources itself comes with the grammar wheels; its readers need not.)
     assert loaded(modules, "importlib.metadata", "importlib.readers", "zipfile", "email") == []

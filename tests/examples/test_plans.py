@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from forge.plan import check_plan
-from forge.plugin_manager import PluginHost
+from forge.plugin_host import PluginHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "plans"
 

@@ -13,7 +13,7 @@ from forge import hookimpl
 from forge.models import PlanFinding
 from forge.plan import Plan, check_plan
 from forge.plan.check import MAX_FINDINGS
-from forge.plugin_manager import PluginHost, build_plugin_host
+from forge.plugin_host import PluginHost, build_plugin_host
 
 Make = Callable[..., dict[str, object]]
 
@@ -209,7 +209,7 @@ def test_a_rule_returning_junk_is_a_plugin_error(tmp_path: Path, make_module: Ma
 
 def test_a_plugin_that_fails_to_load_is_a_plugin_error(tmp_path: Path, make_module: Make) -> None:
     broken = EntryPoint(name="broken_rules", value="forge_no_such_module_xyz", group="forge")
-    cycle = EntryPoint(name="cycle", value="forge.plan_rules.cycle", group="forge")
+    cycle = EntryPoint(name="cycle", value="forge.plan.rules.cycle", group="forge")
     host = build_plugin_host(entry_points_=[broken, cycle])
     report = check_plan(
         plan_path=None,

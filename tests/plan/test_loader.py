@@ -12,7 +12,7 @@ import pytest
 from forge.plan import PlanReport, check_plan
 from forge.plan.loader import BULK_MODULES, MAX_PLAN_MODULES, build_plan
 from forge.plan.model import PlanModule
-from forge.plugin_manager import PluginHost
+from forge.plugin_host import PluginHost
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from mcp_client import call, connect
 
-from forge.state.status import ModuleStatus, Status, StatusCounts, build_status, write_status
+from forge.state.status import Status, StatusCounts, build_status, write_status
+from forge.state.status_lines import ModuleStatus
 from forge.store import ForgeDir
 
 pytestmark = pytest.mark.anyio

@@ -21,7 +21,7 @@ import os
 from functools import partial
 from pathlib import Path
 
-from forge.parsing import NotParsed, ParsedFile
+from forge.languages import NotParsed, ParsedFile
 from forge.workspace import Workspace
 from forge_stubs import python_classes
 from forge_stubs.options import PLUGIN_NAME

@@ -13,8 +13,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from forge import hookimpl
+from forge.languages import NotParsed, ParsedFile
 from forge.models import CheckDescriptor, Location, ValidateRequest
-from forge.parsing import NotParsed, ParsedFile
 from forge.workspace import Workspace
 from forge_stubs import __version__
 from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult

@@ -18,10 +18,9 @@ from forge_stubs.plugin import forge_run_checks
 from forge_testing import published_sources
 
 from forge.config import ForgeConfig
+from forge.languages import LanguageRegistry, ParseCache
 from forge.models import ValidateRequest
-from forge.parse_cache import ParseCache
-from forge.parsing import LanguageRegistry
-from forge.plugin_manager import build_plugin_host
+from forge.plugin_host import build_plugin_host
 from forge.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[3]

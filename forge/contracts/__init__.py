@@ -1,0 +1,68 @@
+"""Contracts: do the names one file imports from another really exist there?
+
+- :mod:`~forge.contracts.extractor`: the interface a language's contract
+  extractor implements (:class:`Extractor`: a parsed file's exports and
+  imports, and where an import leads), the records it returns, and helpers to
+  write one (tree-sitter queries, captures, did-you-mean).
+- :mod:`~forge.contracts.analysis`: :class:`ContractAnalyzer`, language
+  independent: it follows ``export *`` / ``from x import *`` chains, keeps the
+  imports that resolve to the exporter, and names what is missing.
+- forge's extractors, attached by the built-in language plugins
+  (``Language(extractor=...)``): :mod:`forge.contracts.python` and
+  :mod:`forge.contracts.ecmascript` (JavaScript, TypeScript, TSX), each a
+  module per question (``exports``, ``imports``, ``resolution``) with its
+  tree-sitter queries (``*.scm``) beside it; :mod:`forge.contracts.packages`
+  is what a project can import besides its own files.
+
+The contract check itself is a built-in plugin: :mod:`forge.checks.contract_check`.
+"""
+
+from forge.contracts.analysis import (
+    Comparison,
+    ContractAnalyzer,
+    ContractError,
+    describe_missing,
+    normalize,
+)
+from forge.contracts.extractor import (
+    ExportSet,
+    Extractor,
+    ImportContext,
+    ImportedName,
+    ImportProblem,
+    ImportRef,
+    ParsedSource,
+    captures,
+    close_names,
+    did_you_mean,
+    imported,
+    load_query,
+    matches,
+    node_text,
+    position,
+    query_source,
+)
+
+__all__ = [
+    "Comparison",
+    "ContractAnalyzer",
+    "ContractError",
+    "ExportSet",
+    "Extractor",
+    "ImportContext",
+    "ImportProblem",
+    "ImportRef",
+    "ImportedName",
+    "ParsedSource",
+    "captures",
+    "close_names",
+    "describe_missing",
+    "did_you_mean",
+    "imported",
+    "load_query",
+    "matches",
+    "node_text",
+    "normalize",
+    "position",
+    "query_source",
+]

@@ -1,0 +1,267 @@
+"""The imports of a JavaScript-family module (JavaScript, TypeScript, TSX), for contract checks.
+
+Import statements and re-exports are read from the top level of the tree;
+``require()`` / ``import()`` calls anywhere, with the queries in
+``javascript_imports.scm`` and, for TypeScript, ``typescript_imports.scm``.
+The names taken from a namespace binding are its member uses in the
+binding's scope, less those of a variable of the same name declared below it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from forge.contracts.ecmascript.syntax import keyword_tokens, specifier_names, string_value
+from forge.contracts.extractor import (
+    ImportedName,
+    ImportRef,
+    ParsedSource,
+    captures,
+    imported,
+    load_query,
+    matches,
+    node_text,
+    position,
+)
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query
+
+
+def imports(parsed: ParsedSource, *, typescript: bool) -> list[ImportRef]:
+    """Import statements, re-exports, ``require()`` and ``import()`` (see module docs)."""
+    import_queries = ("javascript_imports.scm",) + (
+        ("typescript_imports.scm",) if typescript else ()
+    )
+    declaration_queries = (
+        "javascript_declarations.scm",
+        "typescript_parameters.scm" if typescript else "javascript_parameters.scm",
+    )
+    source = parsed.source
+    root = parsed.tree.root_node
+    query = load_query(parsed.tree.language, *import_queries, package="forge.contracts.ecmascript")
+    members: dict[str, list[Node]] = defaultdict(list)
+    types: dict[str, list[Node]] = defaultdict(list)
+    calls: list[tuple[str, Node, Node]] = []
+    for _, found in matches(query, root):
+        if "member.object" in found:
+            obj = found["member.object"][0]
+            members[node_text(obj, source)].extend(found["member.property"])
+        if "type.object" in found:
+            obj = found["type.object"][0]
+            types[node_text(obj, source)].extend(found["type.property"])
+        for kind in ("require", "dynamic_import"):
+            if kind in found:
+                calls.append((kind, found[kind][0], found["source"][0]))
+    both = _merged(members, types)
+    shadows = _Shadows(
+        root,
+        source,
+        load_query(
+            parsed.tree.language, *declaration_queries, package="forge.contracts.ecmascript"
+        ),
+    )
+    refs: list[ImportRef] = []
+    for stmt in root.named_children:
+        if stmt.type == "import_statement":
+            # A binding of `import type` is never a value: a value-position
+            # `ns.x` is some other variable of that name.
+            typed = "type" in keyword_tokens(stmt)
+            uses = types if typed else both
+            refs.append(_import_statement(stmt, source, uses, shadows))
+        elif stmt.type == "export_statement" and stmt.child_by_field_name("source"):
+            refs.append(_reexport(stmt, source))
+    for kind, call, specifier in calls:
+        refs.append(_call(kind, call, specifier, source, both, shadows))
+    refs.sort(key=lambda ref: (ref.line, ref.column))
+    return refs
+
+
+def _import_statement(
+    stmt: Node, source: bytes, members: dict[str, list[Node]], shadows: _Shadows
+) -> ImportRef:
+    specifier = stmt.child_by_field_name("source")
+    names: list[ImportedName] = []
+    for clause in stmt.named_children:
+        if clause.type == "import_require_clause":  # import x = require("./y")
+            specifier = clause.child_by_field_name("source")
+            binding = clause.named_children[0]
+            names.extend(_members(binding, members, source, shadows))
+        if clause.type != "import_clause":
+            continue
+        for part in clause.named_children:
+            if part.type == "identifier":
+                names.append(imported(part, source, "default", node_text(part, source)))
+            elif part.type == "namespace_import":
+                for binding in part.named_children:
+                    names.extend(_members(binding, members, source, shadows))
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    if spec.type == "import_specifier":
+                        name, local = specifier_names(spec, source)
+                        names.append(imported(spec, source, name, local))
+    return _ref(stmt, specifier, source, names)
+
+
+def _reexport(stmt: Node, source: bytes) -> ImportRef:
+    names = [
+        imported(spec, source, specifier_names(spec, source)[0])
+        for clause in stmt.named_children
+        if clause.type == "export_clause"
+        for spec in clause.named_children
+        if spec.type == "export_specifier"
+    ]
+    return _ref(stmt, stmt.child_by_field_name("source"), source, names)
+
+
+#: Methods of the promise ``import()`` returns.
+_PROMISE_METHODS = frozenset({"then", "catch", "finally"})
+
+
+def _call(
+    kind: str,
+    call: Node,
+    specifier: Node,
+    source: bytes,
+    members: dict[str, list[Node]],
+    shadows: _Shadows,
+) -> ImportRef:
+    names: list[ImportedName] = []
+    context = call.parent
+    if kind == "dynamic_import" and context is not None and context.type == "await_expression":
+        call, context = context, context.parent
+    if context is not None and context.type == "member_expression":
+        prop = context.child_by_field_name("property")
+        promised = call.type == "call_expression" and kind == "dynamic_import"
+        if prop is not None and prop.type == "property_identifier":
+            name = node_text(prop, source)
+            # import('./x.js').then(...): the promise's method, not a name of the module.
+            if not (promised and name in _PROMISE_METHODS):
+                names.append(imported(prop, source, name))
+    elif context is not None and context.type == "variable_declarator":
+        binding = context.child_by_field_name("name")
+        if binding is not None and binding.type == "identifier":
+            names.extend(_members(binding, members, source, shadows))
+        elif binding is not None and binding.type == "object_pattern":
+            names.extend(_destructured(binding, source))
+    elif context is not None and context.type == "assignment_expression":
+        left = context.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            names.extend(_members(left, members, source, shadows))
+    return _ref(call, specifier, source, names)
+
+
+def _ref(node: Node, specifier: Node | None, source: bytes, names: list[ImportedName]) -> ImportRef:
+    # A finding about the import points at the specifier, as editors do.
+    line, column = position(specifier if specifier is not None else node, source)
+    text = string_value(specifier, source) if specifier is not None else ""
+    return ImportRef(specifier=text, line=line, column=column, names=tuple(names))
+
+
+def _merged(*uses: dict[str, list[Node]]) -> dict[str, list[Node]]:
+    """Member uses of value and type positions together, in source order."""
+    merged: dict[str, list[Node]] = defaultdict(list)
+    for use in uses:
+        for name, nodes in use.items():
+            merged[name].extend(nodes)
+    for nodes in merged.values():
+        nodes.sort(key=lambda node: node.start_byte)
+    return merged
+
+
+def _members(
+    binding: Node, members: dict[str, list[Node]], source: bytes, shadows: _Shadows
+) -> list[ImportedName]:
+    """``binding.member`` uses in the binding's scope, each an imported name.
+
+    A use inside a function, block, loop or ``catch`` that declares a
+    variable of the same name is that variable's, not the module's
+    (``import * as checks``, then ``const checks = def.checks; checks.length``).
+    """
+    name = node_text(binding, source)
+    uses = members.get(name, ())
+    if not uses:
+        return []
+    home = _scope_of(binding)
+    if home is None:
+        return []
+    inner = [
+        (start, end)
+        for start, end in shadows.scopes(name)
+        if home.start_byte <= start and end <= home.end_byte and (start, end) != home.byte_range
+    ]
+    return [
+        imported(prop, source, node_text(prop, source))
+        for prop in uses
+        if home.start_byte <= prop.start_byte < home.end_byte
+        and not any(start <= prop.start_byte < end for start, end in inner)
+    ]
+
+
+class _Shadows:
+    """Where names are declared below the top level: the byte ranges of their scopes.
+
+    Read with one query over the file, the first time a binding has uses.
+    """
+
+    def __init__(self, root: Node, source: bytes, query: Query) -> None:
+        self._root, self._source, self._query = root, source, query
+        self._declared: dict[str, list[Node]] | None = None
+        self._ranges: dict[str, list[tuple[int, int]]] = {}
+
+    def scopes(self, name: str) -> list[tuple[int, int]]:
+        """The byte ranges of the scopes below the top level that declare ``name``."""
+        if self._declared is None:
+            self._declared = defaultdict(list)
+            for node in captures(self._query, self._root).get("declared", ()):
+                self._declared[node_text(node, self._source)].append(node)
+        if name not in self._ranges:
+            scopes = (_scope_of(node) for node in self._declared.get(name, ()))
+            self._ranges[name] = [
+                scope.byte_range
+                for scope in scopes
+                if scope is not None and scope.type != "program"
+            ]
+        return self._ranges[name]
+
+
+#: Nodes that open a scope for ``let``/``const``/parameters (``var`` is approximated by them).
+_SCOPES = {
+    "program",
+    "statement_block",
+    "function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "generator_function_declaration",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+}
+
+
+def _scope_of(node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None and parent.type not in _SCOPES:
+        parent = parent.parent
+    return parent
+
+
+def _destructured(pattern: Node, source: bytes) -> list[ImportedName]:
+    """Keys of ``const {a, b: c} = require(...)`` (a rest element takes no name)."""
+    names: list[ImportedName] = []
+    for part in pattern.named_children:
+        if part.type == "shorthand_property_identifier_pattern":
+            names.append(imported(part, source, node_text(part, source)))
+        elif part.type == "object_assignment_pattern":
+            left = part.child_by_field_name("left")
+            if left is not None:
+                names.append(imported(left, source, node_text(left, source)))
+        elif part.type == "pair_pattern":
+            key = part.child_by_field_name("key")
+            if key is not None and key.type in {"property_identifier", "string"}:
+                names.append(imported(key, source, string_value(key, source)))
+    return names

@@ -1,0 +1,19 @@
+; Imports that are expressions, for JavaScript, TypeScript and TSX (import
+; statements are top-level statements, read by
+; forge.contracts.ecmascript).
+
+; require("./x"), with the call for its context (destructuring, .member, binding)
+((call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string) @source .)) @require
+  (#eq? @_require "require"))
+
+; import("./x")
+((call_expression
+  function: (import)
+  arguments: (arguments . (string) @source)) @dynamic_import)
+
+; ns.member: a namespace's members, wherever the namespace is used
+(member_expression
+  object: (identifier) @member.object
+  property: (property_identifier) @member.property)

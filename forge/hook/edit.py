@@ -1,0 +1,199 @@
+"""``PostToolUse``: block an edit that left its file, or its contracts with its neighbours, broken.
+
+The checks an edit answers to are those declared to judge edits
+(``CheckDescriptor.judges_edits``); verify commands and work-in-progress checks
+wait for the stop. A Python file that imports only the standard library and
+compiles is allowed without loading any check (:func:`_clean_python`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forge.hook.answers import MAX_FINDINGS, absolute, block, display, path_key, shown
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from forge.models import CheckResult
+
+#: Tools that write one file, and the field of ``tool_input`` that names it.
+FILE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+
+
+#: Codex's edit tool: ``tool_input.command`` holds the patch text.
+PATCH_TOOLS = frozenset({"apply_patch"})
+
+
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Move to: ")
+
+
+def edited_files(tool: object, tool_input: object) -> list[str]:
+    """The files a tool call wrote, as the event names them; ``[]`` for any other tool."""
+    if not isinstance(tool_input, dict):
+        return []
+    if isinstance(tool, str) and tool in FILE_TOOLS:
+        path = tool_input.get(FILE_TOOLS[tool])
+        return [path] if isinstance(path, str) and path else []
+    if tool in PATCH_TOOLS:
+        patch = tool_input.get("command") or tool_input.get("input") or ""
+        if isinstance(patch, list):  # ["apply_patch", "<patch>"]
+            patch = "\n".join(part for part in patch if isinstance(part, str))
+        if not isinstance(patch, str):
+            return []
+        found = [
+            line[len(header) :].strip()
+            for line in patch.splitlines()
+            for header in _PATCH_HEADERS
+            if line.startswith(header)
+        ]
+        return list(dict.fromkeys(path for path in found if path))
+    return []
+
+
+def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
+    """Block an edit that left its file, or its contracts with its neighbours, broken."""
+    from forge.hook.target import event_cwd, find_module_ref
+
+    written = edited_files(event.get("tool_name"), event.get("tool_input"))
+    if not written:
+        return None
+    cwd = event_cwd(event)
+    files = [path for path in (absolute(cwd, name) for name in written) if path.is_file()]
+    if not files:
+        return None
+    if find_module_ref(cwd) is None and all(_clean_python(path, cwd) for path in files):
+        return None  # nothing forge could find: no need to load it
+    from forge.cli.output import fresh_command
+
+    with fresh_command():
+        return _check_edit(cwd, files)
+
+
+def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
+    """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding."""
+    from forge.hook.target import find_project_root, module_files
+    from forge.models import ValidateRequest
+    from forge.validate.request import workspace_for
+    from forge.validate.run import Engine
+
+    engine = Engine.for_project(find_project_root(cwd) or cwd)
+    files = [path for path in files if engine.languages.for_path(path) is not None]
+    if not files:
+        return None  # no language forge knows: not forge's business
+    edited = {path_key(path) for path in files}
+    neighbours = [
+        path
+        for path in (absolute(cwd, name) for name in module_files(cwd))
+        if path_key(path) not in edited and engine.languages.for_path(path) is not None
+    ]
+    request = ValidateRequest(
+        module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *neighbours]]
+    )
+    # The checks an edit answers to are those declared to judge edits; the rest
+    # (commands, work-in-progress checks such as placeholders) wait for the stop,
+    # and their plugins are not even run (nor imported). Halting checks run too:
+    # their failure stops the others, as in a validate.
+    checks = engine.plugins.checks
+    judging = {
+        checks.owners[check_id]
+        for check_id, declared in checks.descriptors.items()
+        if declared.judges_edits or declared.halts_on_failure
+    }
+    findings: list[str] = []
+    for result in engine.run_checks(request, workspace_for(engine, request), plugins=judging):
+        declared = checks.get(result.type)
+        if result.passed or declared is None or not declared.judges_edits:
+            continue
+        if _concerns(result, edited, cwd):
+            findings.extend(result_findings(result, cwd))
+    if not findings:
+        return None
+    names = ", ".join(shown(path, cwd) for path in files)
+    return block(
+        f"forge: {names} has problems; fix them before going on:", findings, limit=MAX_FINDINGS
+    )
+
+
+def _clean_python(path: Path, cwd: Path) -> bool:
+    """True when forge's checks cannot fail on ``path``, known without loading them.
+
+    A Python file that CPython compiles (the authority forge's syntax check
+    defers to) and that imports nothing but the standard library, none of it
+    shadowed by a file or folder of the project, has no syntax error and no
+    contract to break. Anything else, or any doubt, is left to the checks: this
+    only ever allows, so it can never disagree with them about a block.
+    """
+    if path.suffix.lower() not in {".py", ".pyi"}:
+        return False
+    import ast
+    import warnings
+
+    try:
+        source = path.read_bytes()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn; the checks judge those
+            tree = ast.parse(source, str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return False
+    top_names: set[str] = set()
+    for node in _statements(tree.body):
+        if isinstance(node, ast.ImportFrom):
+            if node.level or node.module is None:
+                return False
+            top_names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            top_names.update(alias.name.split(".")[0] for alias in node.names)
+    if not top_names <= {*sys.stdlib_module_names, "__future__"}:
+        return False
+    folder = path.resolve().parent
+    folders = [folder, *folder.parents]
+    inside = cwd.resolve()
+    folders = folders[: folders.index(inside) + 1] if inside in folders else folders[:1]
+    return not any(
+        (where / name).exists() or (where / f"{name}.py").exists()
+        for where in [*folders, inside / "src"]
+        for name in top_names
+    )
+
+
+def _statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement of ``body``, nested ones too, without visiting expressions (imports are
+    statements, and a file has ten times more expression nodes than statements)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                stack.extend(reversed(children))
+
+
+def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:
+    """Whether a result is about an edited file: its syntax, or a pair it is one side of."""
+    sides = [getattr(result, "exporter", None), getattr(result, "importer", None)]
+    if not any(sides):
+        sides = [result.target]
+    return any(isinstance(side, str) and path_key(absolute(cwd, side)) in edited for side in sides)
+
+
+def result_findings(result: CheckResult, cwd: Path) -> list[str]:
+    """``path:line:column: message`` for each place a failed result points at.
+
+    Read from the ``locations`` channel alone, whatever the check: a place
+    without a path is in the result's target.
+    """
+    lines = [
+        f"{display(location.path or result.target, cwd)}:{location.line}:{location.column}: "
+        f"{location.message}"
+        for location in result.locations
+    ]
+    return lines or [f"{display(result.target, cwd)}: {result.message}"]

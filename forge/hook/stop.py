@@ -1,0 +1,96 @@
+"""``Stop`` / ``SubagentStop``: validate the agent's module; block while it fails and attempts remain.
+
+ESCALATE, or a repeated stop with nothing changed since the last block,
+allows, with the reason shown to the person. The module is found by
+:mod:`forge.hook.target`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forge.hook.answers import MAX_FINDINGS, allow, block, clip_reason
+from forge.hook.edit import result_findings
+
+if TYPE_CHECKING:
+    from forge.hook.target import Target
+    from forge.validate.report import ValidateReport
+
+#: Where events of a stop that names no run go: ``.forge/logs/hook.jsonl``.
+HOOK_RUN_ID = "hook"
+
+
+def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
+    """Validate the agent's module; block while it fails and attempts remain."""
+    from forge.hook.target import event_cwd, find_module_ref
+
+    cwd = event_cwd(event)
+    if find_module_ref(cwd) is None:
+        return None  # not a forge worker: nothing to enforce
+    from forge.cli.output import fresh_command
+
+    with fresh_command():
+        return _judge_stop(event, cwd)
+
+
+def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
+    """The stop of a forge worker: allowed when its module passes or must escalate."""
+    from forge.hook.target import find_target
+
+    target = find_target(cwd)
+    if target is None:
+        return None
+    from forge.hook.target import fingerprint, forget_block, last_block, remember_block
+
+    if event.get("stop_hook_active") is True:
+        previous = last_block(target)
+        if previous is not None and previous.get("fingerprint") == fingerprint(target):
+            return allow(
+                f"forge: module {target.module.id} still fails and nothing changed since forge "
+                f"blocked the last stop; a person must look. {previous.get('summary', '')}"
+            )
+    report = _validate(target)
+    if report.passed:
+        forget_block(target)
+        return None
+    summary = summarize(report, target.working_dir)
+    if report.recommendation == "ESCALATE":
+        forget_block(target)
+        return allow(f"forge: {summary}\nforge stops retrying: a person must look.")
+    remember_block(target, summary)
+    return block(f"forge: {summary}", ["Fix these, then finish again: forge re-validates."])
+
+
+def _validate(target: Target) -> ValidateReport:
+    """The module's validate call, recorded like ``forge validate --plan`` records it."""
+    from forge.cli.plan_run import RunOptions, request_for
+    from forge.tools.service import ToolService
+
+    service = ToolService.for_project(
+        target.root, run_id=target.run_id or HOOK_RUN_ID, active_run=target.run_id
+    )
+    options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id)
+    report = service.validate(request_for(target.module, options))
+    if target.run_id is not None:
+        service.call_finished("validate", report)  # status.json follows the run
+    return report
+
+
+def summarize(report: ValidateReport, cwd: Path) -> str:
+    """A few lines an agent can act on: the verdict, then each failure and where."""
+    failures = [result for result in report.results if not result.passed]
+    passed = len(report.results) - len(failures)
+    lines = [
+        f"module {report.module_id} fails: {passed}/{len(report.results)} checks passed, "
+        f"attempt {report.attempt} of {report.max_attempts} -> {report.recommendation}"
+    ]
+    for result in failures[:MAX_FINDINGS]:
+        lines.append(f"FAIL {result.type} {result.target}: {result.message}")
+        if result.locations:
+            lines.extend(f"  {place}" for place in result_findings(result, cwd)[:3])
+        tail = (getattr(result, "stderr", "") or getattr(result, "stdout", "") or "").strip()
+        lines.extend(f"  | {line}" for line in tail.splitlines()[-3:])
+    if len(failures) > MAX_FINDINGS:
+        lines.append(f"... and {len(failures) - MAX_FINDINGS} more failures")
+    return clip_reason("\n".join(lines))

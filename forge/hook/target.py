@@ -1,0 +1,319 @@
+"""Which module a hook event is about, and what forge remembers between its stops.
+
+The project: ``FORGE_CWD``; else the nearest folder at or above the hook's cwd
+that holds ``.forge/``; else, in a git linked worktree, the main worktree when
+it holds ``.forge/`` (workers usually run in worktrees of the orchestrator's
+checkout, where ``.forge/`` is not checked in).
+
+The module, first that applies:
+
+1. ``FORGE_MODULE_ID`` (with ``FORGE_RUN_ID`` when the run has one), in the
+   plan ``FORGE_PLAN`` (relative to the project root) or else the newest
+   ``.forge/plans/*.json``; the module's working dir is the hook's cwd.
+2. A session snapshot (``.forge/state/<runId>.json``, newest first; only
+   ``FORGE_RUN_ID``'s when set) whose ``worktrees`` object maps a module id to
+   a directory that is, or holds, the hook's cwd. The plan is the snapshot's
+   ``planPath``, else as above; the module's working dir is that directory.
+
+No module: the agent is not a forge worker, and its stop is not checked.
+
+Between stops, ``.forge/hook/[<runId>/]<moduleId>.json`` keeps the fingerprint
+of the module's files when forge last blocked, so that a stop repeated with
+nothing changed is let through instead of looping.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from forge.plan import PlanModule
+
+#: Longest a git command may take while fingerprinting (it is a courtesy).
+GIT_TIMEOUT_SECONDS = 20.0
+#: Largest session snapshot read (forge writes at most 1 MB).
+MAX_STATE_BYTES = 2 * 1024 * 1024
+
+
+class HookError(Exception):
+    """forge cannot decide (bad event, unusable plan): the event is allowed, with this line."""
+
+
+class Target(NamedTuple):
+    """The module a stop is about: where the project is, which plan, which run, which dir."""
+
+    root: Path
+    plan_path: Path
+    module: PlanModule
+    run_id: str | None
+    working_dir: Path
+
+
+def event_cwd(event: dict[str, Any]) -> Path:
+    """The event's ``cwd`` when it is a directory, else the process's working dir."""
+    cwd = event.get("cwd")
+    if isinstance(cwd, str) and cwd and "\x00" not in cwd:
+        path = Path(cwd).expanduser()
+        if path.is_dir():
+            return path.absolute()
+    return Path.cwd()
+
+
+def find_project_root(cwd: Path) -> Path | None:
+    """The project whose ``.forge/`` applies to ``cwd``; ``None`` outside any forge project."""
+    configured = os.environ.get("FORGE_CWD")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    here = cwd.resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".forge").is_dir():
+            return folder
+        if (folder / ".git").is_file():
+            main = _main_worktree(folder / ".git")
+            if main is not None and (main / ".forge").is_dir():
+                return main
+    return None
+
+
+def _main_worktree(git_file: Path) -> Path | None:
+    """The main checkout of a linked worktree, from its ``.git`` file (``gitdir: ...``)."""
+    try:
+        text = git_file.read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    gitdir = Path(text.removeprefix("gitdir:").strip())
+    if not gitdir.is_absolute():
+        gitdir = git_file.parent / gitdir
+    # <main>/.git/worktrees/<name>
+    if gitdir.parent.name != "worktrees" or gitdir.parent.parent.name != ".git":
+        return None
+    return gitdir.parent.parent.parent.resolve()
+
+
+class ModuleRef(NamedTuple):
+    """A module named for the hook's cwd, before its plan is read (found with the stdlib only)."""
+
+    root: Path
+    module_id: str
+    run_id: str | None
+    plan_named: str | None
+    working_dir: Path
+
+
+def find_module_ref(cwd: Path) -> ModuleRef | None:
+    """The module the hook's cwd belongs to, by name; ``None`` when no module applies."""
+    root = find_project_root(cwd)
+    if root is None:
+        return None
+    module_id = os.environ.get("FORGE_MODULE_ID") or None
+    run_id = os.environ.get("FORGE_RUN_ID") or None
+    if module_id is not None:
+        return ModuleRef(root, module_id, run_id, None, cwd)
+    here = cwd.resolve()
+    for state_run, state in _sessions(root, run_id):
+        worktrees = state.get("worktrees")
+        if not isinstance(worktrees, dict):
+            continue
+        for owner, folder in worktrees.items():
+            if not isinstance(owner, str) or not isinstance(folder, str) or not folder:
+                continue
+            working_dir = (root / Path(folder).expanduser()).resolve()
+            if here == working_dir or working_dir in here.parents:
+                plan = state.get("planPath")
+                return ModuleRef(
+                    root, owner, state_run, plan if isinstance(plan, str) else None, working_dir
+                )
+    return None
+
+
+def find_target(cwd: Path) -> Target | None:
+    """The module this agent owns, or ``None``; :class:`HookError` when the setup is broken."""
+    ref = find_module_ref(cwd)
+    if ref is None:
+        return None
+    plan_path = _plan_path(ref.root, ref.plan_named)
+    module = _module(plan_path, ref.module_id)
+    return Target(ref.root, plan_path, module, _valid_run(ref.run_id), ref.working_dir)
+
+
+def module_files(cwd: Path) -> list[str]:
+    """The listed files of the module ``cwd`` belongs to; ``[]`` when none is known.
+
+    For an edit, where a broken setup must cost nothing: any problem finding
+    the module means no neighbours, never a failure.
+    """
+    try:
+        target = find_target(cwd)
+    except Exception:
+        return []
+    return list(target.module.files) if target is not None else []
+
+
+def _valid_run(run_id: str | None) -> str | None:
+    if run_id is None:
+        return None
+    from forge.store.ids import is_valid_id
+
+    if not is_valid_id(run_id):
+        raise HookError(f"FORGE_RUN_ID {run_id[:60]!r} is not a valid run id")
+    return run_id
+
+
+def _plan_path(root: Path, from_state: object) -> Path:
+    """The plan: the session's ``planPath``, else ``FORGE_PLAN``, else the newest plan."""
+    from forge.store import ForgeDir
+
+    named = from_state if isinstance(from_state, str) and from_state else None
+    named = named or os.environ.get("FORGE_PLAN") or None
+    if named is not None:
+        return root / Path(named).expanduser()
+    newest = ForgeDir(root).newest_plan()
+    if newest is None:
+        raise HookError(f"no plan: {root}/.forge/plans/ has no *.json and FORGE_PLAN is not set")
+    return newest
+
+
+def _module(plan_path: Path, module_id: str) -> PlanModule:
+    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+
+    try:
+        loaded = build_plan(read_plan_json(plan_path))
+    except PlanReadError as exc:
+        raise HookError(f"plan {plan_path}: {exc}") from None
+    for module in loaded.plan.modules if loaded.plan is not None else []:
+        if module.id == module_id:
+            return module
+    raise HookError(f"plan {plan_path} has no usable module {module_id[:128]!r}")
+
+
+def _sessions(root: Path, run_id: str | None) -> list[tuple[str, dict[str, Any]]]:
+    """Session snapshots, newest first (only ``run_id``'s when given); unreadable ones skipped.
+
+    Read with the stdlib alone (an edit must stay cheap), never changed here.
+    """
+    folder = root / ".forge" / "state"
+    if run_id is not None:
+        # A name from the environment becomes a path: only a plain file name may.
+        plain = run_id not in {".", ".."} and os.sep not in run_id and "/" not in run_id
+        paths = [folder / f"{run_id}.json"] if plain else []
+    else:
+        try:
+            paths = [path for path in folder.iterdir() if path.name.endswith(".json")]
+        except OSError:
+            paths = []
+        paths = [path for path in paths if not path.name.startswith(".")]
+        paths.sort(key=_mtime, reverse=True)
+    found: list[tuple[str, dict[str, Any]]] = []
+    for path in paths:
+        try:
+            with path.open("rb") as handle:
+                state = json.loads(handle.read(MAX_STATE_BYTES + 1))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(state, dict):
+            found.append((path.name.removesuffix(".json"), state))
+    return found
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+# --- between stops ---------------------------------------------------------------------
+
+
+def _block_file(target: Target) -> Path:
+    from forge.store import valid_id
+
+    folder = target.root / ".forge" / "hook"
+    if target.run_id is not None:
+        folder = folder / valid_id(target.run_id, "runId")
+    return folder / f"{valid_id(target.module.id, 'moduleId')}.json"
+
+
+def last_block(target: Target) -> dict[str, Any] | None:
+    """What forge recorded when it last blocked this module's stop, if it did."""
+    from forge.store import peek_json
+
+    state, _problem = peek_json(_block_file(target))
+    return state if isinstance(state, dict) else None
+
+
+def remember_block(target: Target, summary: str) -> None:
+    """Record a block: the files' fingerprint now (after the verify commands ran) and why."""
+    from forge.store import utc_now, write_json
+
+    write_json(
+        _block_file(target),
+        {"fingerprint": fingerprint(target), "summary": summary, "blockedAt": utc_now()},
+    )
+
+
+def forget_block(target: Target) -> None:
+    """The module passed or escalated: the next stop starts afresh."""
+    _block_file(target).unlink(missing_ok=True)
+
+
+def fingerprint(target: Target) -> str:
+    """A digest of the module's state: its listed files, and the git state of its working dir.
+
+    Equal digests mean the agent changed nothing forge can see: no listed file,
+    no tracked file, no untracked file's size or time.
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name in sorted(target.module.files):
+        path = Path(name).expanduser()
+        path = path if path.is_absolute() else target.working_dir / path
+        digest.update(name.encode("utf-8", "replace") + b"\0")
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError as exc:
+            digest.update(f"unreadable {exc.errno}".encode())
+    # forge's own state changes on every stop: it is not the agent's work.
+    outside_forge = ["--", ".", ":(exclude,glob)**/.forge/**"]
+    digest.update(_git(target.working_dir, ["rev-parse", "HEAD"]) + b"\0")
+    digest.update(
+        _git(target.working_dir, ["diff", "--no-ext-diff", "--binary", "HEAD", *outside_forge])
+    )
+    untracked = _git(
+        target.working_dir, ["ls-files", "--others", "--exclude-standard", "-z", *outside_forge]
+    )
+    for entry in sorted(untracked.split(b"\0")):
+        if entry:
+            digest.update(entry + b"\0" + _stat_key(target.working_dir / os.fsdecode(entry)))
+    return digest.hexdigest()
+
+
+def _git(cwd: Path, args: list[str]) -> bytes:
+    """``git args`` output in ``cwd``; empty when git or the repository is not there."""
+    import subprocess
+
+    try:
+        completed = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return b""
+    return completed.stdout if completed.returncode == 0 else b""
+
+
+def _stat_key(path: Path) -> bytes:
+    try:
+        info = path.stat()
+    except OSError:
+        return b"gone"
+    return f"{info.st_size}:{info.st_mtime_ns}".encode()

@@ -1,5 +1,0 @@
-; `global NAME` declarations anywhere in a Python file: a function that
-; declares a name global binds it in the module, read by
-; forge.extractors.python_exports.
-
-(global_statement (identifier) @name)

@@ -1,0 +1,112 @@
+"""What checks and plan rules exist, as their plugins declare them.
+
+Each check plugin returns :class:`forge.models.CheckDescriptor` from
+``forge_checks`` (each plan-rule plugin :class:`forge.models.PlanRuleDescriptor`
+from ``forge_plan_rules``), beside the check's code. Everything forge shows
+about a check derives from its descriptor: the order results are listed in,
+whether a failure halts the rest, whether its target is a file, SARIF rule
+descriptions, ``forge plugins``. Ids are unique: a second plugin declaring a
+taken id is a problem naming both plugins, and its declaration is not used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from forge.models import CheckDescriptor, PlanRuleDescriptor
+from forge.plugin_host.records import PluginProblem
+
+if TYPE_CHECKING:
+    from forge.plugin_host.host import PluginHost
+
+#: The owner shown for what the core itself reports (plugin failures, plan schema).
+CORE = "forge"
+#: Where results of a type nobody declared are shown: after every declared one.
+UNDECLARED_ORDER = 1_000_000
+
+
+def core_checks() -> tuple[CheckDescriptor, ...]:
+    """Results the core produces itself: a plugin that failed to load, raised, or conflicts."""
+    # Functions, not constants: a descriptor built at import would build its
+    # model's validator in every command, ``forge plan check`` included.
+    return (
+        CheckDescriptor(
+            id="plugin_error", summary="A plugin loaded and ran without raising.", order=10
+        ),
+    )
+
+
+def core_plan_rules() -> tuple[PlanRuleDescriptor, ...]:
+    """Findings the core produces itself, before any rule runs."""
+    return (
+        PlanRuleDescriptor(
+            id="schema", summary="The plan is readable JSON with every required field.", order=0
+        ),
+        PlanRuleDescriptor(
+            id="plugin_error",
+            summary="A plan-rule plugin loaded and ran without raising.",
+            order=1,
+        ),
+    )
+
+
+D = TypeVar("D", CheckDescriptor, PlanRuleDescriptor)
+
+
+@dataclass
+class Catalog(Generic[D]):
+    """Every declared id, its descriptor and the plugin that declared it."""
+
+    descriptors: dict[str, D] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)
+    problems: list[PluginProblem] = field(default_factory=list)
+
+    def get(self, type_: str) -> D | None:
+        """The descriptor of ``type_``, or ``None`` when no plugin declared it."""
+        return self.descriptors.get(type_)
+
+    def rank(self, type_: str) -> int:
+        """The display rank of ``type_``: its declared order, undeclared ones last."""
+        found = self.descriptors.get(type_)
+        return found.order if found is not None else UNDECLARED_ORDER
+
+    def summary(self, type_: str) -> str:
+        """One sentence on what a passing ``type_`` means."""
+        found = self.descriptors.get(type_)
+        return found.summary if found is not None else f"Check {type_} passes."
+
+    def by_plugin(self) -> dict[str, list[str]]:
+        """The ids each plugin declared, sorted."""
+        grouped: dict[str, list[str]] = {}
+        for type_, owner in sorted(self.owners.items()):
+            grouped.setdefault(owner, []).append(type_)
+        return grouped
+
+
+def build_catalog(
+    host: PluginHost, hook_name: str, returns: type[D], core: tuple[D, ...]
+) -> Catalog[D]:
+    """The catalog of ``hook_name``'s declarations, the core's first, then in registration order."""
+    catalog: Catalog[D] = Catalog()
+    offered = [(CORE, descriptor) for descriptor in core]
+    for returned in reversed(list(host.call(hook_name, returns))):
+        if returned.failure is not None:
+            catalog.problems.append(
+                PluginProblem(returned.plugin, f"{hook_name} {returned.failure}")
+            )
+        offered.extend((returned.plugin, descriptor) for descriptor in returned.items)
+    for plugin, descriptor in offered:
+        owner = catalog.owners.get(descriptor.id)
+        if owner is not None:
+            catalog.problems.append(
+                PluginProblem(
+                    plugin,
+                    f"{hook_name}: id {descriptor.id!r} is already declared by {owner}; "
+                    f"{plugin}'s declaration is not used (rename one of them)",
+                )
+            )
+            continue
+        catalog.descriptors[descriptor.id] = descriptor
+        catalog.owners[descriptor.id] = plugin
+    return catalog

@@ -1,0 +1,355 @@
+"""Loading plugins from the ``forge`` entry-point group, and calling them safely.
+
+forge owns its loader instead of ``pm.load_setuptools_entrypoints``: every
+entry point is loaded and registered inside its own ``try``, so one broken
+third-party package cannot stop forge, and forge keeps its own record of what
+loaded, what was disabled and what failed (``forge plugins`` shows it).
+
+A plugin whose hooks are known from :mod:`forge.plugin_host.entry_points` is imported
+and registered only when one of those hooks is first called: ``forge plan
+check`` never imports the checks, and ``forge validate`` never imports the plan
+rules. Calls keep the order eager registration gives (:meth:`PluginHost.call`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pluggy
+
+from forge import hookspecs
+from forge.config import forge_home
+from forge.plugin_host.entry_points import EntryPointCache, FoundEntryPoint, describe, open_cache
+from forge.plugin_host.records import (
+    BUILTIN_DISTRIBUTION,
+    DECLARATION_HOOKS,
+    ENTRY_POINT_GROUP,
+    PluginInfo,
+    Returned,
+    checked,
+    describe_exception,
+    record,
+)
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from forge.models import CheckDescriptor, PlanRuleDescriptor
+    from forge.plugin_host.catalog import Catalog
+
+logger = logging.getLogger("forge.plugins")
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Pending:
+    """An entry point whose hooks are known from the cache, not imported yet."""
+
+    entry_point: FoundEntryPoint
+    info: dict[str, str]
+    index: int
+    hooks: frozenset[str]
+
+
+class PluginHost:
+    """A pluggy plugin manager plus forge's record of every entry point it saw.
+
+    ``plugins`` lists every entry point in registration order. A plugin whose
+    hooks the entry-point cache knows is listed as ``loaded`` from the start
+    but imported only when one of its hooks is called (or :attr:`pm` is
+    asked for); if that import fails after all, its line becomes ``failed``
+    then, and :attr:`failed` says so from that call on.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, *, trace: bool = False) -> None:
+        self._pm = pm
+        self.plugins: list[PluginInfo] = []
+        self.trace = trace
+        #: Registration rank of each plugin name: the order eager loading gives.
+        self._rank: dict[str, int] = {}
+        self._pending: dict[str, _Pending] = {}
+        self._cache: EntryPointCache | None = None
+
+    @property
+    def pm(self) -> pluggy.PluginManager:
+        """The pluggy manager, with every plugin imported and registered."""
+        self.load_all()
+        return self._pm
+
+    @property
+    def failed(self) -> list[PluginInfo]:
+        """Plugins whose import or registration failed (so far: see the class docstring)."""
+        return [info for info in self.plugins if info.status == "failed"]
+
+    @cached_property
+    def checks(self) -> Catalog[CheckDescriptor]:
+        """Every check declared through ``forge_checks`` (built on first use, then kept)."""
+        from forge.models import CheckDescriptor
+        from forge.plugin_host.catalog import build_catalog, core_checks
+
+        return build_catalog(self, "forge_checks", CheckDescriptor, core_checks())
+
+    @cached_property
+    def plan_rules(self) -> Catalog[PlanRuleDescriptor]:
+        """Every plan rule declared through ``forge_plan_rules`` (built on first use)."""
+        from forge.models import PlanRuleDescriptor
+        from forge.plugin_host.catalog import build_catalog, core_plan_rules
+
+        return build_catalog(self, "forge_plan_rules", PlanRuleDescriptor, core_plan_rules())
+
+    def require(self, *hook_names: str, only: Collection[str] | None = None) -> None:
+        """Import and register every plugin not imported yet that implements one of ``hook_names``.
+
+        Call it before reading :attr:`failed` for a step that calls those hooks,
+        so a plugin that fails to import now is reported with that step.
+
+        :param only: these plugins alone (default: every plugin).
+        """
+        wanted = set(hook_names)
+        for name, pending in list(self._pending.items()):
+            if pending.hooks & wanted and (only is None or name in only):
+                self._load_pending(name)
+        self._save_cache()
+
+    def load_all(self) -> None:
+        """Import and register every plugin not imported yet (``forge plugins`` shows them all)."""
+        for name in list(self._pending):
+            self._load_pending(name)
+        self._save_cache()
+
+    def call(
+        self,
+        hook_name: str,
+        returns: type[T],
+        *,
+        only: Collection[str] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Returned[T]]:
+        """Call every implementation of ``hook_name`` on its own, in pluggy's call order.
+
+        Each implementation's return value is checked: ``None`` is no items, a
+        list (or tuple) of ``returns`` is its items, anything else is its
+        failure, and so is an exception, which never stops the others
+        (pluggy's own hook call would stop at the first one). Every call is
+        traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
+
+        :param only: call these plugins' implementations alone (default: every plugin's).
+        :param kwargs: the hook's arguments.
+        """
+        self.require(hook_name, only=only)
+        caller = getattr(self._pm.hook, hook_name)
+        impls = caller.get_hookimpls()
+        if only is not None:
+            impls = [impl for impl in impls if impl.plugin_name in only]
+        for impl in self._call_order(impls):
+            name = impl.plugin_name
+            started = time.perf_counter()
+            try:
+                value = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            except Exception as exc:  # a plugin's bug must not take forge down
+                logger.debug("plugin %s raised in %s", name, hook_name, exc_info=True)
+                outcome: Returned[T] = Returned(name, failure=f"raised {describe_exception(exc)}")
+            else:
+                outcome = checked(name, value, returns)
+            if self.trace:
+                elapsed = (time.perf_counter() - started) * 1000
+                print(
+                    f"[forge trace] {hook_name} {name}: {outcome.failure or 'ok'} "
+                    f"({elapsed:.1f} ms)",
+                    file=sys.stderr,
+                )
+            yield outcome
+
+    def _call_order(self, impls: list[pluggy.HookImpl]) -> list[pluggy.HookImpl]:
+        """``impls`` in the order pluggy calls them had every plugin registered eagerly.
+
+        Plugins imported on demand register in the order their hooks are first
+        called, so pluggy's own list can be out of registration order: rebuild
+        it the way pluggy inserts each implementation (trylast at the front,
+        tryfirst at the back, the rest before the tryfirst ones; wrappers are
+        refused at registration), in registration rank, then reverse it as
+        pluggy does (last registered first).
+        """
+        ranked = sorted(impls, key=lambda impl: self._rank.get(impl.plugin_name, len(self._rank)))
+        ordered: list[pluggy.HookImpl] = []
+        for impl in ranked:
+            if impl.trylast:
+                ordered.insert(0, impl)
+            elif impl.tryfirst:
+                ordered.append(impl)
+            else:
+                at = len(ordered)
+                while at > 0 and ordered[at - 1].tryfirst:
+                    at -= 1
+                ordered.insert(at, impl)
+        return ordered[::-1]
+
+    def _add(self, info: PluginInfo) -> int:
+        self._rank.setdefault(info.name, len(self.plugins))
+        self.plugins.append(info)
+        return len(self.plugins) - 1
+
+    def _defer(
+        self, entry_point: FoundEntryPoint, info: dict[str, str], hooks: frozenset[str]
+    ) -> None:
+        shown = sorted(hook for hook in hooks if hook not in DECLARATION_HOOKS)
+        index = self._add(record(**info, hooks=shown, status="loaded"))
+        self._pending[entry_point.name] = _Pending(entry_point, info, index, hooks)
+
+    def _load_pending(self, name: str) -> None:
+        pending = self._pending.pop(name)
+        entry_point = pending.entry_point
+        self.plugins[pending.index] = self._load(entry_point, pending.info)
+
+    def _load(self, entry_point: FoundEntryPoint, info: dict[str, str]) -> PluginInfo:
+        """Import and register one entry point; what it implements goes to the cache."""
+        try:
+            plugin = entry_point.load()
+        except Exception as exc:  # an uninstallable plugin must not stop forge
+            return record(
+                **info, status="failed", error=f"import failed: {describe_exception(exc)}"
+            )
+        loaded = self._register(entry_point.name, plugin, info)
+        if loaded.status == "loaded" and self._cache is not None:
+            learnt = _definitions(self._pm, plugin)
+            if learnt is not None:
+                self._cache.learn(entry_point.value, *learnt)
+        return loaded
+
+    def _register(self, name: str, plugin: object, info: dict[str, str]) -> PluginInfo:
+        if name in self._pending:  # taken by a plugin not imported yet: as if it had been
+            self._load_pending(name)
+        pm = self._pm
+        if pm.has_plugin(name):
+            owner = pm.get_plugin(name)
+            return record(
+                **info,
+                status="failed",
+                error=f"name {name!r} is already taken by {getattr(owner, '__name__', owner)!r}",
+            )
+        try:
+            pm.register(plugin, name=name)
+        except Exception as exc:  # e.g. PluginValidationError: a hook argument not in the spec
+            return record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+        callers = pm.get_hookcallers(plugin) or []
+        wrappers = sorted(
+            caller.name
+            for caller in callers
+            for impl in caller.get_hookimpls()
+            if impl.plugin is plugin and (impl.hookwrapper or impl.wrapper)
+        )
+        if wrappers:
+            # forge calls each implementation on its own: a wrapper has nothing to wrap.
+            pm.unregister(plugin)
+            return record(
+                **info,
+                status="failed",
+                error=f"rejected: {', '.join(wrappers)} is a hook wrapper, which forge does not "
+                "support (drop wrapper=True/hookwrapper=True)",
+            )
+        hooks = sorted(caller.name for caller in callers if caller.name not in DECLARATION_HOOKS)
+        try:
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            pm.unregister(plugin)
+            return record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+        return record(**info, hooks=hooks, status="loaded")
+
+    def _save_cache(self) -> None:
+        if self._cache is not None:
+            self._cache.save()
+
+
+def _definitions(pm: pluggy.PluginManager, plugin: object) -> tuple[list[str], list[str]] | None:
+    """The hooks ``plugin`` implements and the files defining it and them; None if unknowable."""
+    hooks: list[str] = []
+    modules = {
+        getattr(plugin, "__name__", None)
+        if isinstance(plugin, ModuleType)
+        else type(plugin).__module__
+    }
+    for caller in pm.get_hookcallers(plugin) or []:
+        hooks.append(caller.name)
+        modules.update(
+            getattr(impl.function, "__module__", None)
+            for impl in caller.get_hookimpls()
+            if impl.plugin is plugin
+        )
+    files = [getattr(sys.modules.get(module or ""), "__file__", None) for module in modules]
+    if not all(files):
+        return None  # defined where no file says when it changes: imported every time
+    return hooks, [file for file in files if file]
+
+
+def _in_order(found: Iterable[FoundEntryPoint]) -> list[FoundEntryPoint]:
+    """The entry points in registration order.
+
+    forge's own plugins register first so a third party's tryfirst/trylast
+    and its results sort after the built-ins deterministically.
+    """
+    return sorted(found, key=lambda entry: (entry.distribution != BUILTIN_DISTRIBUTION, entry.name))
+
+
+def build_plugin_host(
+    disabled: Iterable[str] = (),
+    *,
+    entry_points_: Iterable[EntryPoint] | None = None,
+    extra_plugins: Iterable[tuple[str, object]] = (),
+) -> PluginHost:
+    """Build a fresh plugin manager with every ``forge`` entry point loaded.
+
+    :param disabled: plugin (entry-point) names to leave unloaded; they are
+        listed with status ``disabled`` and never imported.
+    :param entry_points_: the entry points to load; default: every installed
+        entry point of group ``forge`` (remembered between processes while the
+        installed distributions stay the same: :mod:`forge.plugin_host.entry_points`).
+    :param extra_plugins: ``(name, plugin)`` pairs registered after the entry
+        points, for embedding forge (they are recorded like the rest).
+
+    Never raises because of a plugin: import errors, registration errors and
+    hook-signature errors are recorded as ``failed`` with a one-line reason.
+    """
+    pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
+    pm.add_hookspecs(hookspecs)
+    host = PluginHost(pm, trace=os.environ.get("FORGE_TRACE_PLUGINS", "") not in {"", "0"})
+    blocked = set(disabled)
+    if entry_points_ is None:
+        host._cache = open_cache(forge_home())
+        found = host._cache.entry_points(ENTRY_POINT_GROUP)
+    else:
+        found = describe(entry_points_)
+    ordered = _in_order(found)
+    # Two entry points of one name: the first registered wins, so both load now.
+    names = Counter(entry.name for entry in ordered if entry.name not in blocked)
+    for entry_point in ordered:
+        info = {
+            "name": entry_point.name,
+            "distribution": entry_point.distribution,
+            "version": entry_point.version,
+            "module": entry_point.value,
+        }
+        if entry_point.name in blocked:
+            host._add(record(**info, status="disabled"))
+            continue
+        hooks = host._cache.hooks(entry_point.value) if host._cache is not None else None
+        if hooks is not None and names[entry_point.name] == 1:
+            host._defer(entry_point, info, hooks)
+        else:
+            host._add(host._load(entry_point, info))
+    for name, plugin in extra_plugins:
+        module = getattr(plugin, "__name__", type(plugin).__name__)
+        info = {"name": name, "distribution": "(embedded)", "version": "", "module": module}
+        host._add(host._register(name, plugin, info))
+    host._save_cache()
+    return host

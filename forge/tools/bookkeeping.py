@@ -1,0 +1,61 @@
+"""What a tool call did, for the bookkeeping after it: the run it writes, the module it names,
+and how it changed the run's progress (what ``.forge/status.json`` must show).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from forge.store.ids import is_valid_id
+from forge.validate.report import ValidateReport
+
+if TYPE_CHECKING:
+    from forge.state.status import StatusChange
+
+
+def writes_to_run(tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether a call writes to the run it names (and so may start it)."""
+    action = arguments.get("action")
+    if tool == "iteration_state":
+        return action in ("update", "reset")
+    if tool == "session_state":
+        return action == "save"
+    return tool == "validate"
+
+
+def module_of_call(arguments: dict[str, Any]) -> str | None:
+    """The ``moduleId`` a call names, if it is a valid id."""
+    module_id = arguments.get("moduleId")
+    return module_id if is_valid_id(module_id) else None
+
+
+#: Tools that never change a run's progress: the status is only stamped after them.
+NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs"})
+
+
+def progress_change(tool: str, result: object) -> StatusChange:
+    """What a call did to the run's progress, as :func:`refresh_status` takes it."""
+    from forge.state.status import HistoryChanged
+    from forge.state.status_lines import module_status
+
+    if isinstance(result, ValidateReport):
+        if result.attempt == 0:  # not recorded: nothing changed
+            return None
+        return module_status(
+            result.module_id, attempts=result.attempt, passed=result.passed, score=result.score
+        )
+    if tool in NO_PROGRESS:
+        return None
+    if tool == "validate_plan":
+        return "plan"
+    from forge.state.sessions import SessionSaved
+    from forge.tools.results import IterationStateResult, SessionStateResult
+    from forge.validate.iteration import IterationState
+
+    if isinstance(result, IterationStateResult):
+        if isinstance(result.root, IterationState):
+            return None
+        return HistoryChanged(result.root.module_id)
+    if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
+        return None
+    return "rebuild"

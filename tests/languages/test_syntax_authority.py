@@ -1,0 +1,407 @@
+"""Syntax authorities: oxc for JS/TS/TSX, CPython's compiler for Python (issue 13).
+
+Each valid construct passes, and a mutant of it that really is broken is still
+reported; tree-sitter alone is asked too, to show which side the authority
+changes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from forge_testing import RunForge
+
+from forge.checks.syntax_check import check_syntax
+from forge.languages import LanguageRegistry, ParseCache, ParseSession
+from forge.languages.python import interpreter_meets, lowest_version
+from forge.models import SyntaxResult, ValidateRequest
+from forge.plugin_host import build_plugin_host
+from forge.validate.run import Engine
+
+
+@pytest.fixture(scope="module")
+def registry() -> LanguageRegistry:
+    return LanguageRegistry.from_plugins(build_plugin_host())
+
+
+def verdicts(registry: LanguageRegistry, path: Path) -> tuple[SyntaxResult, SyntaxResult]:
+    """(forge's result, tree-sitter's alone) for ``path``."""
+    parsed = ParseSession(registry, ParseCache(), max_file_bytes=5_000_000).parse(path)
+    assert parsed is not None
+    authority = registry.authority(parsed.language.name)
+    assert authority is not None
+    return check_syntax(path.name, parsed, authority), check_syntax(path.name, parsed)
+
+
+def write(folder: Path, name: str, source: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+# Valid TypeScript that tree-sitter-typescript 0.23.2 rejects (tsc 5.9 accepts each),
+# and beside each a mutant that really is broken (the TypeScript 5.9 parser rejects each).
+TYPESCRIPT = [
+    (
+        "type_star.ts",
+        "export type * from './types.js';\n",
+        "export type * from ;\n",
+    ),
+    (
+        "variance.ts",
+        "export interface Box<out T> { get(): T }\n",
+        "export interface Box<out T { get(): T }\n",
+    ),
+    (
+        "variance_default.ts",
+        "interface Sink<in T = never> {}\nclass K<in out T> {}\n",
+        "interface Sink<in T = > {}\nclass K<in out T> {}\n",
+    ),
+    (
+        "signatures.ts",
+        "type F = {\n  (): string\n  <U>(x: U): U\n}\n",
+        "type F = {\n  (): string\n  <U>(x: U: U\n}\n",
+    ),
+    (
+        "typeof_import.ts",
+        "f<typeof import('./b')>('a',)\n",
+        "f<typeof import('./b')>('a',,)\n",
+    ),
+    (
+        "typeof_import.tsx",
+        "f<typeof import('./b')>('a',)\n",
+        "f<typeof import('./b')>('a',,)\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "valid", "broken"), TYPESCRIPT, ids=lambda v: str(v)[:20])
+def test_valid_typescript_the_grammar_rejects_passes_and_its_mutant_fails(
+    registry: LanguageRegistry, tmp_path: Path, name: str, valid: str, broken: str
+) -> None:
+    ours, grammar = verdicts(registry, write(tmp_path, name, valid))
+    assert not grammar.passed  # tree-sitter's false alarm...
+    assert ours.passed, ours.message  # ...cleared by oxc
+    assert "oxc" in ours.message
+
+    ours, _ = verdicts(registry, write(tmp_path / "broken", name, broken))
+    assert not ours.passed
+    assert ours.locations and ours.locations[0].line >= 1
+
+
+# Python's compile stage: what no grammar catches. (name, broken, line, message, valid twin)
+PYTHON = [
+    ("return", "x = 1\nreturn x\n", 2, "'return' outside function", "def f(x):\n    return x\n"),
+    ("yield", "x = 1\nyield x\n", 2, "'yield' outside function", "def f(x):\n    yield x\n"),
+    (
+        "await",
+        "def f(x):\n    await x\n",
+        2,
+        "'await' outside async function",
+        "async def f(x):\n    await x\n",
+    ),
+    ("break", "x = 1\nbreak\n", 2, "'break' outside loop", "for x in y:\n    break\n"),
+    (
+        "continue",
+        "if x:\n    continue\n",
+        2,
+        "'continue' not properly in loop",
+        "while x:\n    continue\n",
+    ),
+    (
+        "nonlocal",
+        "print(1)\nnonlocal x\n",
+        2,
+        "nonlocal declaration not allowed at module level",
+        "def f():\n    x = 1\n    def g():\n        nonlocal x\n",
+    ),
+    (
+        "duplicate_argument",
+        "def f(a, b, a):\n    pass\n",
+        1,
+        "duplicate argument 'a' in function definition",
+        "def f(a, b, c):\n    pass\n",
+    ),
+    (
+        "import_star",
+        "def f():\n    from os import *\n",
+        2,
+        "import * only allowed at module level",
+        "from os import *\n",
+    ),
+    ("debug", "__debug__ = 1\n", 1, "cannot assign to __debug__", "debug = 1\n"),
+]
+
+
+@pytest.mark.parametrize(("name", "broken", "line", "message", "valid"), PYTHON, ids=lambda v: v)
+def test_compile_stage_python_errors_are_reported(
+    registry: LanguageRegistry,
+    tmp_path: Path,
+    name: str,
+    broken: str,
+    line: int,
+    message: str,
+    valid: str,
+) -> None:
+    ours, grammar = verdicts(registry, write(tmp_path, f"{name}.py", broken))
+    assert grammar.passed  # no grammar sees these
+    assert not ours.passed
+    first = ours.locations[0]
+    assert (first.line, first.message) == (line, message)
+    assert first.column >= 1
+    assert f"line {line}, column {first.column}: {message}" in ours.message
+    assert "CPython" in ours.message
+
+    ours, _ = verdicts(registry, write(tmp_path / "valid", f"{name}.py", valid))
+    assert ours.passed, ours.message
+
+
+def test_python_errors_count_only_where_the_interpreter_meets_requires_python(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    source = "x = 1\nreturn x\n"
+    newer = f"{sys.version_info.major}.{sys.version_info.minor + 1}"
+    # The project needs a newer Python than this one: CPython's rejection may be
+    # a construct it does not know yet, so it does not count.
+    write(tmp_path / "new", "pyproject.toml", f'[project]\nrequires-python = ">={newer}"\n')
+    ours, _ = verdicts(registry, write(tmp_path / "new" / "src", "a.py", source))
+    assert ours.passed, ours.message
+    # A project that runs on this Python: reported.
+    write(tmp_path / "old", "pyproject.toml", '[project]\nrequires-python = ">=3.8, <4"\n')
+    ours, _ = verdicts(registry, write(tmp_path / "old" / "src", "a.py", source))
+    assert not ours.passed
+    # Tree-sitter still decides where CPython may not: a grammar error fails anyway.
+    ours, _ = verdicts(registry, write(tmp_path / "new" / "src", "b.py", "x = (1\n"))
+    assert not ours.passed
+
+
+def test_pep_695_code_passes_under_a_project_that_requires_3_12(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    source = "type Pair[T] = tuple[T, T]\n\ndef first[T](p: Pair[T]) -> T:\n    return p[0]\n"
+    write(tmp_path / "p", "pyproject.toml", '[project]\nrequires-python = ">=3.12"\n')
+    ours, _ = verdicts(registry, write(tmp_path / "p", "new.py", source))
+    assert ours.passed, ours.message
+    write(tmp_path / "q", "pyproject.toml", '[project]\nrequires-python = ">=3.10"\n')
+    ours, _ = verdicts(registry, write(tmp_path / "q", "new.py", source))
+    # A 3.10 project using 3.12 syntax is broken for its own minimum, on an
+    # interpreter older than 3.12; a newer interpreter accepts it.
+    assert ours.passed is (sys.version_info >= (3, 12))
+
+
+@pytest.mark.parametrize(
+    ("specifier", "lowest"),
+    [
+        (">=3.10", (3, 10)),
+        (">=3.8, <4", (3, 8)),
+        ("~=3.9", (3, 9)),
+        ("==3.11.*", (3, 11)),
+        (">=3.9,!=3.10.0,>=3.9.2", (3, 9, 2)),
+        ("<4", None),
+        ("garbage", None),
+    ],
+)
+def test_lowest_version(specifier: str, lowest: tuple[int, ...] | None) -> None:
+    assert lowest_version(specifier) == lowest
+
+
+def test_interpreter_meets() -> None:
+    assert interpreter_meets(None)
+    assert interpreter_meets((3, 8))
+    assert not interpreter_meets((sys.version_info.major, sys.version_info.minor + 1))
+
+
+# --- parse goals follow the file --------------------------------------------
+
+HTML_COMMENT = "<!-- a script-only comment\nvar x = 1;\n"
+TOP_LEVEL_AWAIT = "const a = Promise.resolve(1);\nawait a;\n"
+JSX = "const a = <div className='x'>hi</div>;\nexport default a;\n"
+
+
+@pytest.mark.parametrize(
+    ("package_type", "name", "source", "passes"),
+    [
+        (None, "a.cjs", HTML_COMMENT, True),
+        (None, "a.mjs", HTML_COMMENT, False),
+        (None, "a.cjs", TOP_LEVEL_AWAIT, False),
+        # CommonJS runs as a function body: a top-level return is fine there
+        (None, "a.cjs", "#!/usr/bin/env node\nif (!module.parent) return;\n", True),
+        (None, "a.mjs", "if (!import.meta.main) return;\n", False),
+        (None, "a.mjs", TOP_LEVEL_AWAIT, True),
+        # .js without "type": a script, or ESM when node would run it so
+        (None, "a.js", HTML_COMMENT, True),
+        (None, "a.js", TOP_LEVEL_AWAIT, True),
+        (None, "a.js", "import x from './x.js';\nexport const y = x;\n", True),
+        ("commonjs", "a.js", HTML_COMMENT, True),
+        ("module", "a.js", HTML_COMMENT, False),
+        ("module", "a.js", TOP_LEVEL_AWAIT, True),
+        # JSX only where the extension allows it
+        (None, "a.jsx", JSX, True),
+        (None, "a.js", JSX, True),
+        (None, "a.mjs", JSX, False),
+        (None, "a.cjs", JSX, False),
+        (None, "a.ts", JSX, False),
+        (None, "a.tsx", JSX, True),
+    ],
+)
+def test_parse_goals_follow_the_file(
+    registry: LanguageRegistry,
+    tmp_path: Path,
+    package_type: str | None,
+    name: str,
+    source: str,
+    passes: bool,
+) -> None:
+    if package_type is not None:
+        write(tmp_path, "package.json", json.dumps({"name": "p", "type": package_type}))
+    ours, _ = verdicts(registry, write(tmp_path / "src", name, source))
+    assert ours.passed is passes, ours.message
+
+
+def test_an_error_only_the_authority_sees_is_placed_and_named(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    ours, grammar = verdicts(registry, write(tmp_path, "a.mjs", "let a = 1;\n" + HTML_COMMENT))
+    assert grammar.passed
+    assert not ours.passed
+    first = ours.locations[0]
+    assert (first.line, first.column, first.message) == (2, 1, "unexpected token `<`")
+    assert first.source_line == "<!-- a script-only comment"
+
+
+def test_deep_nesting_does_not_crash(registry: LanguageRegistry, tmp_path: Path) -> None:
+    # oxc recurses once per level: its own thread's large stack holds this...
+    ours, _ = verdicts(registry, write(tmp_path, "a.ts", "x = " + "(" * 50_000 + ")" * 50_000))
+    assert not ours.passed
+    # ...and a file nested deeper than any stack gets tree-sitter's verdict alone.
+    deep = "x = " + "[" * 400_000 + "]" * 400_000 + ";\n"
+    ours, grammar = verdicts(registry, write(tmp_path, "b.ts", deep))
+    assert ours.passed == grammar.passed
+
+
+# --- the CLI ----------------------------------------------------------------
+
+
+def test_forge_plugins_says_which_parser_decides(run_forge: RunForge, tmp_path: Path) -> None:
+    done = run_forge("plugins")
+    decided = done.stdout.split("syntax decided by:", 1)[1]
+    assert "javascript: oxc (oxc-python 0.1.1)" in decided
+    assert "typescript: oxc (oxc-python 0.1.1)" in decided
+    assert "tsx: oxc (oxc-python 0.1.1)" in decided
+    assert "python: CPython" in decided and "compile()" in decided
+
+
+def test_without_oxc_tree_sitter_decides_alone_and_forge_plugins_says_so(
+    project: Path, run_forge: RunForge, tmp_path: Path
+) -> None:
+    # A platform without oxc-python's wheel: the import fails.
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "oxc_python.py").write_text(
+        "raise ImportError('no wheel for this platform')\n", encoding="utf-8"
+    )
+    env = {"PYTHONPATH": str(shadow)}
+    done = run_forge("plugins", env=env)
+    assert "typescript: tree-sitter only (ImportError: oxc-python is not importable" in done.stdout
+    assert "python: CPython" in done.stdout
+
+    (project / "a.ts").write_text("export type * from './types.js';\n", encoding="utf-8")
+    done = run_forge("validate", "--files", "a.ts", env=env)
+    # tree-sitter alone: its false alarm on valid TypeScript 5.0 stands.
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "a.ts:1:" in done.stdout
+    assert run_forge("validate", "--files", "a.ts").returncode == 0
+
+
+# --- real published code ------------------------------------------------------
+
+#: Packages whose every file is valid (no deliberately broken test data), one per
+#: kind of source: modern .d.ts, TypeScript, TSX, ESM and CommonJS JavaScript, Python.
+REAL = ("type-fest@5.10.0", "zod@3.25.76", "@tanstack/react-router@1.170.46", "express@5.3.0")
+REAL_PYPI = ("requests==2.34.2",)
+BUILT_IN = {"javascript", "python", "typescript", "tsx"}
+
+
+@pytest.mark.slow
+def test_no_valid_file_of_real_packages_is_reported_broken(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    # benchmarks/ is no package: load its downloader from the file.
+    where = Path(__file__).resolve().parents[2] / "benchmarks" / "corpus.py"
+    spec = importlib.util.spec_from_file_location("forge_benchmark_corpus", where)
+    assert spec is not None and spec.loader is not None
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    folders = corpus.download(tmp_path, npm=REAL, pypi=REAL_PYPI)
+    if folders is None:
+        pytest.skip("npm or PyPI cannot be reached")
+    parsing = ParseSession(registry, ParseCache(max_bytes=0), max_file_bytes=5_000_000)
+    checked: dict[str, int] = {}
+    broken = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            parsed = parsing.parse(path) if path.is_file() else None
+            if parsed is None or parsed.language.name not in BUILT_IN:
+                continue
+            name = parsed.language.name
+            checked[name] = checked.get(name, 0) + 1
+            result = check_syntax(str(path), parsed, registry.authority(name))
+            if not result.passed:
+                broken.append(f"{path.relative_to(tmp_path)}: {result.message}")
+    assert broken == []
+    assert set(checked) == BUILT_IN, checked
+    assert sum(checked.values()) > 1000, checked
+
+
+def test_cli_prints_the_authority_findings_as_path_line_col(
+    project: Path, run_forge: RunForge
+) -> None:
+    (project / "src").mkdir()
+    (project / "src" / "job.py").write_text("def f():\n    pass\nreturn 1\n", encoding="utf-8")
+    (project / "src" / "old.mjs").write_text("let a = 1;\n" + HTML_COMMENT, encoding="utf-8")
+    (project / "src" / "types.ts").write_text(
+        "export type * from './types.js';\n", encoding="utf-8"
+    )
+    done = run_forge("validate", "--files", "src/job.py", "src/old.mjs", "src/types.ts")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert "src/job.py:3:1: 'return' outside function" in lines
+    assert "src/old.mjs:2:1: unexpected token `<`" in lines
+    assert not any(line.startswith("src/types.ts:") for line in lines)
+
+
+# --- verdicts kept between calls, and what they depend on besides the file ------
+
+
+def syntax_passed(engine: Engine, file: str) -> bool:
+    report = engine.validate(ValidateRequest(module_id="m", files=[file]))
+    (result,) = [r for r in report.results if r.type == "syntax_check"]
+    return result.passed
+
+
+def test_a_kept_js_verdict_follows_the_package_json_type(project: Path) -> None:
+    write(project / "src", "a.js", HTML_COMMENT)  # fine in a script, an error in a module
+    engine = Engine.for_project(project)
+    assert syntax_passed(engine, "src/a.js")
+    assert syntax_passed(engine, "src/a.js")  # kept with the file's tree
+    write(project, "package.json", json.dumps({"name": "p", "type": "module"}))
+    assert not syntax_passed(engine, "src/a.js")
+    write(project, "package.json", json.dumps({"name": "p", "type": "commonjs"}))
+    assert syntax_passed(engine, "src/a.js")
+
+
+def test_a_kept_python_verdict_follows_requires_python(project: Path) -> None:
+    write(project, "job.py", "def f():\n    pass\nreturn 1\n")  # only compile() sees it
+    engine = Engine.for_project(project)
+    assert not syntax_passed(engine, "job.py")
+    assert not syntax_passed(engine, "job.py")
+    # A project for a Python newer than this one: compile()'s rejections do not count.
+    write(project, "pyproject.toml", '[project]\nname = "p"\nrequires-python = ">=3.99"\n')
+    assert syntax_passed(engine, "job.py")
+    write(project, "pyproject.toml", '[project]\nname = "p"\nrequires-python = ">=3.8"\n')
+    assert not syntax_passed(engine, "job.py")
