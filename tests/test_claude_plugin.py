@@ -24,7 +24,7 @@ from typing import Any, get_args
 import pytest
 
 import forge
-from forge.cli import hook
+from forge.hook import edit, events
 from forge.memory import Category
 
 if sys.version_info >= (3, 11):
@@ -71,12 +71,12 @@ def test_the_mcp_server_and_the_hooks_run_forges_own_commands() -> None:
     assert servers == {"forge": {"command": "forge-mcp", "args": []}}
     assert "forge-mcp" in scripts and "forge" in scripts
     hooks = load(PLUGIN / "hooks" / "hooks.json")["hooks"]
-    assert set(hooks) == {"PostToolUse", hook.SESSION_START, *hook.STOP_EVENTS}
+    assert set(hooks) == {"PostToolUse", events.SESSION_START, *events.STOP_EVENTS}
     for groups in hooks.values():
         for group in groups:
             assert [handler["command"] for handler in group["hooks"]] == ["forge hook"]
     (edits,) = hooks["PostToolUse"]
-    assert set(edits["matcher"].split("|")) == set(hook.FILE_TOOLS)
+    assert set(edits["matcher"].split("|")) == set(edit.FILE_TOOLS)
 
 
 def test_the_skills_and_agents_describe_themselves_and_name_real_tools() -> None:

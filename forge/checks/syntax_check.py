@@ -152,9 +152,13 @@ def check_syntax(
     language = parsed.language
     locations, count = find_errors(parsed)
     verdict = _verdict(authority, parsed)
-    if verdict is not None and verdict.valid:
+    cleared_by_authority = verdict is not None and verdict.valid
+    if verdict is not None and not verdict.valid and not count:
+        locations = [_location(parsed, verdict.line - 1, None, verdict.message, verdict.column)]
+        count = 1
+    if cleared_by_authority or not count:
         cleared = ""
-        if count:
+        if cleared_by_authority and count:
             cleared = (
                 f" (the grammar flagged {count} spot{'s' if count != 1 else ''} that "
                 f"{authority.name if authority else 'its parser'} accepts)"
@@ -165,17 +169,6 @@ def check_syntax(
             passed=True,
             language=language.name,
             message=f"parses as {language.name}{cleared}",
-        )
-    if verdict is not None and not count:
-        locations = [_location(parsed, verdict.line - 1, None, verdict.message, verdict.column)]
-        count = 1
-    if not count:
-        return SyntaxResult(
-            type="syntax_check",
-            target=target,
-            passed=True,
-            language=language.name,
-            message=f"parses as {language.name}",
         )
     first = locations[0]
     found_by = f", {authority.name}" if verdict is not None and authority is not None else ""

@@ -14,10 +14,16 @@ import sys
 import time
 from typing import Any
 
+from forge.cli.command import add_actions, add_command
 from forge.daemon.address import DEFAULT_IDLE_S
 from forge.errors import ConfigError
 
-EXAMPLES = """\
+USAGE = """\
+a warm background process that makes forge commands start fast
+
+Start, stop or ask about the forge daemon, a warm process that runs every later forge
+command of this environment in a forked child.
+
 examples:
   forge daemon start              # in the background; exits after 30 min unused
   forge daemon start --idle 600   # ... after 10 min unused
@@ -40,21 +46,8 @@ START_TIMEOUT_S = 30.0
 
 def register(subparsers: Any) -> None:
     """Add ``forge daemon`` (start, stop, status) to the parser."""
-    parser = subparsers.add_parser(
-        "daemon",
-        help="a warm background process that makes forge commands start fast",
-        description="Start, stop or ask about the forge daemon, a warm process that "
-        "runs every later forge command of this environment in a forked child.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    actions = parser.add_subparsers(dest="daemon_command", metavar="ACTION", required=True)
-    start = actions.add_parser(
-        "start",
-        help="start it (in the background)",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = add_actions(add_command(subparsers, "daemon", USAGE))
+    start = actions.add("start", "start it (in the background)", run=run_start)
     start.add_argument(
         "--idle",
         type=_seconds,
@@ -65,15 +58,10 @@ def register(subparsers: Any) -> None:
     start.add_argument(
         "--foreground", action="store_true", help="run in this process, until stopped"
     )
-    start.set_defaults(run=run_start)
-    for name, handler, text in (
-        ("stop", run_stop, "stop it"),
-        ("status", run_status, "say whether it runs, since when, and how many commands it served"),
-    ):
-        action = actions.add_parser(
-            name, help=text, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter
-        )
-        action.set_defaults(run=handler)
+    actions.add("stop", "stop it", run=run_stop)
+    actions.add(
+        "status", "say whether it runs, since when, and how many commands it served", run=run_status
+    )
 
 
 def _seconds(text: str) -> float:

@@ -12,7 +12,14 @@ import json
 import sys
 from typing import Any
 
-EXAMPLES = """\
+from forge.cli.command import add_command
+
+USAGE = """\
+answer one agent hook event (Claude Code, Codex) read from stdin
+
+Read one hook event as JSON on stdin; block a broken edit or a stop on a failing module.
+Always exits 0; forge's own failure allows.
+
 examples (Claude Code runs it; these feed it by hand):
   echo '{"hook_event_name": "PostToolUse", "tool_name": "Write", "cwd": ".",
          "tool_input": {"file_path": "src/app.py"}}' | forge hook
@@ -33,15 +40,7 @@ output: nothing (allow) or {"decision": "block", "reason": ...}; exit 0 always
 
 def register(subparsers: Any) -> None:
     """Add ``forge hook`` to the parser."""
-    parser = subparsers.add_parser(
-        "hook",
-        help="answer one agent hook event (Claude Code, Codex) read from stdin",
-        description="Read one hook event as JSON on stdin; block a broken edit or a stop "
-        "on a failing module. Always exits 0; forge's own failure allows.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.set_defaults(run=run)
+    add_command(subparsers, "hook", USAGE, run=run)
 
 
 def run(args: argparse.Namespace) -> int:

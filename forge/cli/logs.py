@@ -8,13 +8,19 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, get_args
 
+from forge.cli.command import add_command, add_json_flag, print_json, warn
 from forge.cli.output import paint
 from forge.errors import clip
 
 if TYPE_CHECKING:
     from forge.state.events import LogEntry
 
-EXAMPLES = """\
+USAGE = """\
+events of a run: tool calls, validations, memory, sessions
+
+Show the event log of a run (default: the agents' most recently written run, not a
+server's or the CLI's own log), filtered by module, phase and severity.
+
 examples:
   forge logs                                  # the last 50 events of the newest run
   forge logs --run-id run-42 --module auth --severity error
@@ -37,15 +43,7 @@ def register(subparsers: Any) -> None:
     """Add ``forge logs`` to the parser."""
     from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
 
-    parser = subparsers.add_parser(
-        "logs",
-        help="events of a run: tool calls, validations, memory, sessions",
-        description="Show the event log of a run (default: the agents' most recently "
-        "written run, not a server's or the CLI's own log), filtered by module, phase "
-        "and severity.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "logs", USAGE, run=run)
     parser.add_argument("--run-id", help="the run whose log to read (default: the newest)")
     parser.add_argument(
         "--module", "--module-id", dest="module_id", metavar="ID", help="only this module's events"
@@ -71,12 +69,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--follow", "-f", action="store_true", help="keep printing new events until Ctrl-C"
     )
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="JSON: the query result, or with --follow one event a line",
-    )
-    parser.set_defaults(run=run)
+    add_json_flag(parser, "the query result (with --follow, one event a line)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,11 +84,10 @@ def run(args: argparse.Namespace) -> int:
     forge_dir = ForgeDir(project_root())
     filters = request.model_dump(include={"module_id", "phase", "severity"})
     result = query_logs(forge_dir, run_id=request.run_id, limit=request.limit, **filters)
-    for notice in result.notices:
-        print(f"forge logs: warning: {notice}", file=sys.stderr)
+    warn("logs", result.notices)
     if not args.follow:
         if args.json:
-            print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+            print_json(result.to_wire())
         elif result.message and not result.entries:
             print(result.message, file=sys.stderr)
         else:

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import TYPE_CHECKING, Any, get_args
 
+from forge.cli.command import (
+    add_actions,
+    add_command,
+    add_json_flag,
+    add_list_flag,
+    emit,
+    print_json,
+    warn,
+)
 from forge.cli.output import table
 
 if TYPE_CHECKING:
     from forge.memory import MemoryEntry
     from forge.tools.service import ToolService
 
-EXAMPLES = """\
+USAGE = """\
+recall, save and list patterns agents learned (project and global memory)
+
+Project memory is .forge/memory/project.jsonl; global memory, shared by every project,
+is $FORGE_HOME/memory/global.jsonl.
+
 examples:
   forge memory recall "run the tests"                # best matches, project then global
   forge memory recall vitest --scope project --limit 3 --json
@@ -25,69 +37,47 @@ exit codes: 0 done (a duplicate is skipped, not an error; no match is not an
 error), 2 usage error (unknown category, confidence outside 0..1, empty pattern)
 """
 
+RECALL_USAGE = """\
+the memories most relevant to a query (BM25)
+
+Rank memories by relevance to QUERY; project first, by confidence.
+"""
+SAVE_USAGE = """\
+remember a pattern (skipped when already there)
+
+Save a pattern to project or global memory.
+"""
+
 
 def register(subparsers: Any) -> None:
     """Add ``forge memory`` and its actions to the parser."""
     from forge.memory import DEFAULT_CONFIDENCE, DEFAULT_RECALL_LIMIT, Category
 
     categories = get_args(Category)
-    parser = subparsers.add_parser(
-        "memory",
-        help="recall, save and list patterns agents learned (project and global memory)",
-        description="Project memory is .forge/memory/project.jsonl; global memory, shared by "
-        "every project, is $FORGE_HOME/memory/global.jsonl.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.set_defaults(run=lambda _args: _usage(parser))
-    actions = parser.add_subparsers(dest="memory_command", metavar="ACTION")
-
-    recall = actions.add_parser(
-        "recall",
-        help="the memories most relevant to a query (BM25)",
-        description="Rank memories by relevance to QUERY; project first, by confidence.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = add_actions(add_command(subparsers, "memory", USAGE))
+    recall = actions.add("recall", RECALL_USAGE, run=run_recall)
     recall.add_argument("query", help="words to look for")
-    recall.add_argument("--scope", choices=("project", "global", "all"), default="all")
     recall.add_argument("--limit", type=int, default=DEFAULT_RECALL_LIMIT)
-    recall.add_argument("--category", choices=categories)
-    recall.add_argument("--json", action="store_true", help="print the result as JSON")
-    recall.set_defaults(run=run_recall)
+    _add_filters(recall, categories)
+    add_json_flag(recall)
 
-    save = actions.add_parser(
-        "save",
-        help="remember a pattern (skipped when already there)",
-        description="Save a pattern to project or global memory.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    save = actions.add("save", SAVE_USAGE, run=run_save)
     save.add_argument("pattern", help="the learning, in one or more sentences (at most 1 KB)")
     save.add_argument("--category", required=True, choices=categories)
     save.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE, help="0..1")
     save.add_argument("--scope", choices=("project", "global"), default="project")
-    save.add_argument("--tag", dest="tags", action="append", default=[], help="a tag (repeatable)")
-    save.add_argument("--json", action="store_true", help="print the result as JSON")
-    save.set_defaults(run=run_save)
+    add_list_flag(save, "--tag", dest="tags", metavar="TAG", help="a tag (repeatable)")
+    add_json_flag(save)
 
-    listing = actions.add_parser(
-        "list",
-        help="every memory, newest first",
-        description="List memories, newest first.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    listing.add_argument("--scope", choices=("project", "global", "all"), default="all")
-    listing.add_argument("--category", choices=categories)
-    listing.add_argument("--json", action="store_true", help="print the entries as JSON")
-    listing.set_defaults(run=run_list)
+    listing = actions.add("list", "every memory, newest first", run=run_list)
+    _add_filters(listing, categories)
+    add_json_flag(listing, "the entries")
 
 
-def _usage(parser: argparse.ArgumentParser) -> int:
-    from forge.errors import UsageError
-
-    raise UsageError("give an action: recall, save or list (forge memory --help)")
+def _add_filters(parser: argparse.ArgumentParser, categories: tuple[str, ...]) -> None:
+    """``--scope`` and ``--category``, which recall and list share."""
+    parser.add_argument("--scope", choices=("project", "global", "all"), default="all")
+    parser.add_argument("--category", choices=categories)
 
 
 def _build_service() -> ToolService:
@@ -104,8 +94,8 @@ def run_recall(args: argparse.Namespace) -> int:
     from forge.tools.requests import MemoryRecallRequest
 
     result = _build_service().memory_recall(build_request(MemoryRecallRequest, args))
-    _warn(result.notices)
-    print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.text)
+    warn("memory", result.notices)
+    emit(args, result, result.text)
     return 0
 
 
@@ -115,16 +105,9 @@ def run_save(args: argparse.Namespace) -> int:
     from forge.tools.requests import MemorySaveRequest
 
     result = _build_service().memory_save(build_request(MemorySaveRequest, args))
-    _warn(result.notices)
-    print(
-        json.dumps(result.to_wire(), indent=2, ensure_ascii=False) if args.json else result.message
-    )
+    warn("memory", result.notices)
+    emit(args, result, result.message)
     return 0
-
-
-def _warn(notices: list[str]) -> None:
-    for notice in notices:
-        print(f"forge memory: warning: {notice}", file=sys.stderr)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -140,7 +123,7 @@ def run_list(args: argparse.Namespace) -> int:
     for scope in scopes:
         stored = read_memory(files[scope])
         if stored.bad_lines:
-            _warn([f"{files[scope]}: {describe_bad_lines(stored.bad_lines)} skipped"])
+            warn("memory", [f"{files[scope]}: {describe_bad_lines(stored.bad_lines)} skipped"])
         rows.extend(
             (scope, entry)
             for entry in stored.entries
@@ -149,7 +132,7 @@ def run_list(args: argparse.Namespace) -> int:
     rows.sort(key=lambda row: row[1].timestamp, reverse=True)
     if args.json:
         shown = [{**entry.to_wire(), "scope": scope} for scope, entry in rows]
-        print(json.dumps({"memories": shown, "count": len(shown)}, indent=2, ensure_ascii=False))
+        print_json({"memories": shown, "count": len(shown)})
         return 0
     if not rows:
         print("No memories yet: save one with forge memory save PATTERN --category CATEGORY")

@@ -7,11 +7,10 @@ validation needs: no MCP, no tree-sitter, no validation engine.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forge.cli.command import add_actions, add_command, add_json_flag, print_json
 from forge.cli.output import paint
 
 if TYPE_CHECKING:
@@ -30,56 +29,47 @@ _SCHEMA_LINES = """\
 _CHECK_EXIT = (
     "exit codes: 0 every plan valid (warnings allowed), 1 a plan is invalid, 2 usage error\n"
 )
-CHECK_EXAMPLES = f"examples:\n{_CHECK_LINES}\n{_CHECK_EXIT}"
-SCHEMA_EXAMPLES = f"examples:\n{_SCHEMA_LINES}"
-#: ``forge plan --help``: both actions' examples under one heading.
-PLAN_EXAMPLES = f"examples:\n{_CHECK_LINES}{_SCHEMA_LINES}\n{_CHECK_EXIT}"
+# ``forge plan --help`` shows both actions' examples under one heading.
+USAGE = f"""\
+check plans (pre-commit, CI) and print the plan JSON Schema
+
+Work with plans: the modules, files, verify commands and dependencies a planner agent
+writes to .forge/plans/<name>.json.
+
+examples:
+{_CHECK_LINES}{_SCHEMA_LINES}
+{_CHECK_EXIT}"""
+CHECK_USAGE = f"""\
+validate plans: structure, ids, dependencies, cycles, verify commands
+
+Validate plans without running anything: structure, module ids, dependencies and cycles,
+the programs verify commands need, and files that modules running in parallel would both
+change (a warning).
+
+examples:
+{_CHECK_LINES}
+{_CHECK_EXIT}"""
+SCHEMA_USAGE = f"""\
+print the JSON Schema of a plan
+
+Print the JSON Schema (draft 2020-12) of a plan file.
+
+examples:
+{_SCHEMA_LINES}"""
 
 
 def register(subparsers: Any) -> None:
     """Add ``forge plan check`` and ``forge plan schema`` to the parser."""
-    parser = subparsers.add_parser(
-        "plan",
-        help="check plans (pre-commit, CI) and print the plan JSON Schema",
-        description="Work with plans: the modules, files, verify commands and dependencies "
-        "a planner agent writes to .forge/plans/<name>.json.",
-        epilog=PLAN_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.set_defaults(run=lambda _args: _usage(parser))
-    actions = parser.add_subparsers(dest="plan_command", metavar="ACTION")
-
-    check = actions.add_parser(
-        "check",
-        help="validate plans: structure, ids, dependencies, cycles, verify commands",
-        description="Validate plans without running anything: structure, module ids, "
-        "dependencies and cycles, the programs verify commands need, and files that "
-        "modules running in parallel would both change (a warning).",
-        epilog=CHECK_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    actions = add_actions(add_command(subparsers, "plan", USAGE))
+    check = actions.add("check", CHECK_USAGE, run=run_check)
     check.add_argument(
         "plans",
         nargs="*",
         metavar="PLAN",
         help="plan files (default: the most recently modified .forge/plans/*.json)",
     )
-    check.add_argument("--json", action="store_true", help="print the reports as JSON")
-    check.set_defaults(run=run_check)
-
-    schema = actions.add_parser(
-        "schema",
-        help="print the JSON Schema of a plan",
-        description="Print the JSON Schema (draft 2020-12) of a plan file.",
-        epilog=SCHEMA_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    schema.set_defaults(run=run_schema)
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+    add_json_flag(check, "the reports")
+    actions.add("schema", SCHEMA_USAGE, run=run_schema)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -114,8 +104,7 @@ def _check(args: argparse.Namespace) -> int:
     ]
     valid = all(report.valid for _, report in reports)
     if args.json:
-        document = {"valid": valid, "plans": [report.to_wire() for _, report in reports]}
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        print_json({"valid": valid, "plans": [report.to_wire() for _, report in reports]})
     else:
         print(render_reports(reports))
     return 0 if valid else 1
@@ -166,5 +155,5 @@ def run_schema(args: argparse.Namespace) -> int:
     """Print the plan JSON Schema."""
     from forge.plan.model import plan_json_schema
 
-    print(json.dumps(plan_json_schema(), indent=2, ensure_ascii=False))
+    print_json(plan_json_schema())
     return 0

@@ -10,8 +10,8 @@ layer in parallel (``--jobs``); a module whose dependency did not pass
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.cli.command import warn
 from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
@@ -30,7 +31,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """What applies to every module of the run: where, which run, limits."""
+    """What applies to every module of the run: where, which run, limits.
+
+    Each field is the :class:`~forge.models.ValidateRequest` field of its name
+    (and ``forge validate``'s flag of its name).
+    """
 
     cwd: str | None = None
     run_id: str | None = None
@@ -60,8 +65,8 @@ def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[st
         loaded = build_plan(read_plan_json(plan_path))
     except PlanReadError as exc:  # changed between the check and now
         raise UsageError(f"plan {plan_path}: {exc}") from None
-    for warning in report.warnings:  # a valid plan may still deserve a look
-        print(f"forge validate: warning: {warning.type}: {warning.message}", file=sys.stderr)
+    # a valid plan may still deserve a look
+    warn("validate", [f"{warning.type}: {warning.message}" for warning in report.warnings])
     if loaded.plan is None:  # pragma: no cover - check_plan said it was valid
         raise UsageError(f"plan {plan_path} has no usable modules")
     # Defence in depth: a module on or behind a cycle has no layer and would be
@@ -91,12 +96,7 @@ def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
         module_id=module.id,
         files=list(module.files),
         commands=list(module.verify),
-        cwd=options.cwd,
-        run_id=options.run_id,
-        timeout=options.timeout,
-        max_attempts=options.max_attempts,
-        auto_contracts=options.auto_contracts,
-        base_ref=options.base_ref,
+        **dataclasses.asdict(options),
     )
 
 

@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
+from forge.cli.command import add_command, add_json_flag, print_json
 from forge.cli.output import table
 
 if TYPE_CHECKING:
     from forge.languages import LanguageRegistry
 
 
+USAGE = """\
+list plugins: name, distribution, version, hooks, declared checks, status
+
+List every plugin of the 'forge' entry-point group and whether it loaded.
+
+examples:
+  forge plugins
+  FORGE_DISABLE_PLUGINS=command forge plugins --json
+"""
+
+
 def register(subparsers: Any) -> None:
     """Add ``forge plugins`` to the parser."""
-    parser = subparsers.add_parser(
-        "plugins",
-        help="list plugins: name, distribution, version, hooks, declared checks, status",
-        description="List every plugin of the 'forge' entry-point group and whether it loaded.",
-        epilog="examples:\n  forge plugins\n  FORGE_DISABLE_PLUGINS=command forge plugins --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.set_defaults(run=run)
+    parser = add_command(subparsers, "plugins", USAGE, run=run)
+    add_json_flag(parser, "the plugins")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         for info in host.plugins
     ]
     if args.json:
-        print(json.dumps([info.to_wire() for info in infos], indent=2))
+        print_json([info.to_wire() for info in infos])
     else:
         rows = [
             [

@@ -5,19 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from forge.cli.command import add_command
+
+USAGE = """\
+run the MCP server on stdio (same as forge-mcp)
+
+Run forge's MCP server on stdin/stdout for an orchestrating agent. The project is
+FORGE_CWD, else the working directory.
+
+example: claude mcp add forge -- forge-mcp
+"""
+
 
 def register(subparsers: Any) -> None:
     """Add ``forge serve`` to the parser."""
-    parser = subparsers.add_parser(
-        "serve",
-        help="run the MCP server on stdio (same as forge-mcp)",
-        description=(
-            "Run forge's MCP server on stdin/stdout for an orchestrating agent. "
-            "The project is FORGE_CWD, else the working directory."
-        ),
-        epilog="example: claude mcp add forge -- forge-mcp",
-    )
-    parser.set_defaults(run=run)
+    add_command(subparsers, "serve", USAGE, run=run)
 
 
 def run(args: argparse.Namespace) -> int:

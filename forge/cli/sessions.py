@@ -7,12 +7,18 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from forge.cli.command import add_actions, add_command, add_json_flag, print_json, warn
 from forge.cli.output import table
 
 if TYPE_CHECKING:
     from forge.store import ForgeDir
 
-EXAMPLES = """\
+USAGE = """\
+saved orchestrator sessions: list them, show one
+
+Session snapshots are what an orchestrator saved with session_state in
+.forge/state/<runId>.json, so a run can resume.
+
 examples:
   forge sessions                      # the same as: forge sessions list
   forge sessions list --json
@@ -25,34 +31,14 @@ exit codes: 0 shown, 1 no session with that run id, 2 usage error
 
 def register(subparsers: Any) -> None:
     """Add ``forge sessions`` (list, show) to the parser."""
-    parser = subparsers.add_parser(
-        "sessions",
-        help="saved orchestrator sessions: list them, show one",
-        description="Session snapshots are what an orchestrator saved with session_state "
-        "in .forge/state/<runId>.json, so a run can resume.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.set_defaults(run=run_list)
-    actions = parser.add_subparsers(dest="sessions_command", metavar="ACTION")
-    listing = actions.add_parser(
-        "list",
-        help="every session, most recently updated first",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    listing.add_argument("--json", action="store_true", help="print JSON")
-    listing.set_defaults(run=run_list)
-    show = actions.add_parser(
-        "show",
-        help="one session's snapshot",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "sessions", USAGE)
+    add_json_flag(parser)
+    actions = add_actions(parser, default=run_list)
+    listing = actions.add("list", "every session, most recently updated first", run=run_list)
+    add_json_flag(listing)
+    show = actions.add("show", "one session's snapshot", run=run_show)
     show.add_argument("run_id", metavar="RUN_ID")
-    show.add_argument("--json", action="store_true", help="print the snapshot as JSON")
-    show.set_defaults(run=run_show)
+    add_json_flag(show, "the snapshot")
 
 
 def _forge_dir() -> ForgeDir:
@@ -67,10 +53,9 @@ def run_list(args: argparse.Namespace) -> int:
     from forge.state.sessions import list_sessions
 
     result = list_sessions(_forge_dir())
-    for notice in result.notices:
-        print(f"forge sessions: warning: {notice}", file=sys.stderr)
+    warn("sessions", result.notices)
     if args.json:
-        print(json.dumps(result.to_wire(), indent=2, ensure_ascii=False))
+        print_json(result.to_wire())
         return 0
     if not result.sessions:
         print("No sessions yet: an orchestrator saves them with the session_state tool.")
@@ -98,7 +83,7 @@ def run_show(args: argparse.Namespace) -> int:
     state = loaded.to_wire()
     if not loaded.found:
         if args.json:
-            print(json.dumps(state, indent=2, ensure_ascii=False))
+            print_json(state)
         else:
             print(
                 f"forge sessions: no session {args.run_id!r}: forge sessions list shows the runs",
@@ -106,7 +91,7 @@ def run_show(args: argparse.Namespace) -> int:
             )
         return 1
     if args.json:
-        print(json.dumps(state, indent=2, ensure_ascii=False))
+        print_json(state)
         return 0
     print(render_session(args.run_id, state))
     return 0

@@ -8,12 +8,12 @@ enough for a terminal status line that runs every few seconds.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from forge.cli.command import add_command, print_json
 from forge.cli.output import paint, table, use_color
 from forge.cli.progress import format_duration
 
@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from forge.state.status_lines import ModuleStatus
     from forge.store import ForgeDir
 
-EXAMPLES = """\
+USAGE = """\
+progress of the current run: plan, progress bar, module table
+
+Show the progress of the current run from .forge/status.json: the plan, a progress bar,
+and each module's status, attempts, last score and recommendation.
+
 examples:
   forge status                 # the plan, a progress bar and the module table
   forge status --watch         # redraw in place every second (Ctrl-C to stop)
@@ -43,15 +48,7 @@ DEFAULT_MAX_AGE = 1800.0
 
 def register(subparsers: Any) -> None:
     """Add ``forge status`` to the parser."""
-    parser = subparsers.add_parser(
-        "status",
-        help="progress of the current run: plan, progress bar, module table",
-        description="Show the progress of the current run from .forge/status.json: the "
-        "plan, a progress bar, and each module's status, attempts, last score and "
-        "recommendation.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "status", USAGE, run=run)
     shape = parser.add_mutually_exclusive_group()
     shape.add_argument("--watch", action="store_true", help="redraw in place until Ctrl-C")
     shape.add_argument("--line", action="store_true", help="one line, for terminal status lines")
@@ -70,7 +67,6 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="--line: print nothing when the status is older than this (default 1800)",
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         wire = status.to_wire()
         for shown, module in zip(wire["modules"], status.modules, strict=True):
             shown["recommendation"] = recommendation(forge_dir, status, module, max_attempts)
-        print(json.dumps(wire, indent=2, ensure_ascii=False))
+        print_json(wire)
     else:
         print(render_status(forge_dir, status, max_attempts))
     return 0

@@ -6,9 +6,11 @@ import argparse
 import json
 import re
 import time
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forge.cli.command import add_command, add_list_flag, json_text
 from forge.cli.progress import Progress
 
 if TYPE_CHECKING:
@@ -18,7 +20,12 @@ if TYPE_CHECKING:
     from forge.validate.report import ValidateReport
     from forge.validate.run import Engine
 
-EXAMPLES = """\
+USAGE = """\
+check that a module landed: files, syntax, contracts, verify commands
+
+Validate one module (from flags, or from a plan with --plan and --module), or every
+module of a plan in dependency order (--all).
+
 examples:
   forge validate --files src/app.py src/util.py --command "pytest -q"
   forge validate --cwd ../worktree-auth --module-id auth --run-id run-42 --json
@@ -45,14 +52,7 @@ CLI_RUN_ID = "cli"
 
 def register(subparsers: Any) -> None:
     """Add ``forge validate`` to the parser."""
-    parser = subparsers.add_parser(
-        "validate",
-        help="check that a module landed: files, syntax, contracts, verify commands",
-        description="Validate one module (from flags, or from a plan with --plan and "
-        "--module), or every module of a plan in dependency order (--all).",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "validate", USAGE, run=run)
     parser.add_argument(
         "--files",
         nargs="+",
@@ -61,19 +61,17 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="files that must exist (relative to --cwd)",
     )
-    parser.add_argument(
+    add_list_flag(
+        parser,
         "--command",
         dest="commands",
-        action="append",
-        default=[],
         metavar="CMD",
         help="a verify command, run with sh in --cwd (repeatable)",
     )
-    parser.add_argument(
+    add_list_flag(
+        parser,
         "--contract",
         dest="contracts",
-        action="append",
-        default=[],
         metavar="EXPORTER:IMPORTER",
         help="check that what IMPORTER imports from EXPORTER is exported (repeatable)",
     )
@@ -129,7 +127,6 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="write the report to FILE instead of stdout",
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -258,14 +255,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     plan_path = Path(args.plan[0]).expanduser().absolute()
     service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
-    options = RunOptions(
-        cwd=args.cwd,
-        run_id=args.run_id,
-        timeout=args.timeout,
-        max_attempts=args.max_attempts,
-        auto_contracts=args.auto_contracts,
-        base_ref=args.base_ref,
-    )
+    options = RunOptions(**{field.name: getattr(args, field.name) for field in fields(RunOptions)})
     live = output_format == "text" and not args.output_file
     finished: list[ModuleRun] = []
 
@@ -346,13 +336,13 @@ def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
     if output_format == "sarif":
         from forge.config import project_root
 
-        return json.dumps(reports.to_sarif(runs, project_root()), indent=2, ensure_ascii=False)
+        return json_text(reports.to_sarif(runs, project_root()))
     if output_format == "json":
         if multi:
-            return json.dumps(reports.to_json(runs), indent=2, ensure_ascii=False)
+            return json_text(reports.to_json(runs))
         report = runs[0].report
         assert report is not None
-        return json.dumps(report.to_wire(), indent=2, ensure_ascii=False)
+        return json_text(report.to_wire())
     from forge.cli.validate_text import render_report, render_summary
 
     if not multi:

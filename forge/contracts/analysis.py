@@ -147,7 +147,7 @@ class ContractAnalyzer:
             parsed, extractor = self._require(key)
             # What a file imports depends on its source alone: kept with its tree.
             # Where each import leads depends on other files: resolved per call.
-            refs = parsed.derived(("contract_check", "imports"), lambda: extractor.imports(parsed))
+            refs = parsed.derived(("contracts", "imports"), lambda: extractor.imports(parsed))
             self._imports[key] = [
                 (ref, self.resolve(extractor, ref.specifier, key)) for ref in refs
             ]

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from forge.errors import CorruptFileError, UsageError
 from forge.memory.index import Document, MemoryIndex, dedup_hash
 from forge.memory.index_file import index_path
 from forge.memory.index_refresh import read_line, refresh
 from forge.memory.ranking import best_matches, tokenize
-from forge.models import WireModel
+from forge.models import StoredRecord, WireModel
 from forge.store import (
     append_line,
     decode_json,
@@ -63,11 +63,8 @@ MAX_RECALL_LIMIT = 200
 MAX_QUERY_LENGTH = 2_000
 
 
-class MemoryEntry(WireModel):
+class MemoryEntry(StoredRecord):
     """One remembered pattern, as stored."""
-
-    # Lines written by other tools may carry more keys; they are kept out of the way.
-    model_config = ConfigDict(extra="ignore")
 
     id: str
     timestamp: str = ""
@@ -194,33 +191,27 @@ class Memory:
                     f"to {moved.name}; {index.count} good entries kept"
                 )
                 index = self._index(path, locked=True)
-            existing = self._duplicate(path, index, category, key)
-            if existing is not None:
-                return MemorySaveResult(
-                    saved=False,
-                    duplicate=True,
-                    scope=scope,
+            stored = self._duplicate(path, index, category, key)
+            duplicate = stored is not None
+            if stored is None:
+                stored = MemoryEntry(
+                    id=f"mem_{secrets.token_hex(6)}",
+                    timestamp=utc_now(),
+                    pattern=pattern.strip(),
                     category=category,
-                    id=existing.id,
-                    message=f"Duplicate pattern already in {scope} memory, skipped.",
-                    notices=notices,
+                    confidence=confidence,
+                    tags=list(dict.fromkeys(tag_list)),
                 )
-            entry = MemoryEntry(
-                id=f"mem_{secrets.token_hex(6)}",
-                timestamp=utc_now(),
-                pattern=pattern.strip(),
-                category=category,
-                confidence=confidence,
-                tags=list(dict.fromkeys(tag_list)),
-            )
-            append_line(path, entry.to_wire())
+                append_line(path, stored.to_wire())
         return MemorySaveResult(
-            saved=True,
-            duplicate=False,
+            saved=not duplicate,
+            duplicate=duplicate,
             scope=scope,
             category=category,
-            id=entry.id,
-            message=f"Saved to {scope} memory [{category}]: {entry.pattern}",
+            id=stored.id,
+            message=f"Duplicate pattern already in {scope} memory, skipped."
+            if duplicate
+            else f"Saved to {scope} memory [{category}]: {stored.pattern}",
             notices=notices,
         )
 

@@ -14,8 +14,9 @@ limits), :mod:`~forge.models.request`, :mod:`~forge.models.results` and
 :mod:`~forge.models.descriptors`. Import them from ``forge.models``.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from forge import lazy_exports
 
 if TYPE_CHECKING:
     from forge.models.descriptors import (
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
         MAX_TIMEOUT_SECONDS,
         CommandText,
         PathText,
+        StoredRecord,
         WireModel,
     )
 
@@ -96,18 +98,12 @@ _DEFINED_IN = {
     "MAX_PATH_LENGTH": "wire",
     "MAX_TIMEOUT_SECONDS": "wire",
     "PathText": "wire",
+    "StoredRecord": "wire",
     "WireModel": "wire",
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _DEFINED_IN.get(name)
-    if module is None:
-        raise AttributeError(f"module 'forge.models' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"forge.models.{module}"), name)
-    globals()[name] = value  # the next lookup is an ordinary one
-    return value
-
+__getattr__ = lazy_exports(__name__, _DEFINED_IN)
 
 __all__ = [
     "CHECK_TYPE_PATTERN",
@@ -136,6 +132,7 @@ __all__ = [
     "PlanFinding",
     "PlanRuleDescriptor",
     "Severity",
+    "StoredRecord",
     "SyntaxAuthority",
     "SyntaxLocation",
     "SyntaxResult",

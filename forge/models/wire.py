@@ -58,3 +58,13 @@ class WireModel(BaseModel):
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with camelCase keys, as tools and ``--json`` output show it."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+class StoredRecord(WireModel):
+    """A record read back from a ``.forge/`` file (a memory entry, a log event).
+
+    Lines written by other tools, or by other forge versions, may carry more
+    keys: they are kept out of the way instead of making the line unreadable.
+    """
+
+    model_config = ConfigDict(extra="ignore")

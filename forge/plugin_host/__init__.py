@@ -24,26 +24,61 @@ model is built, and :mod:`~forge.plugin_host.records` builds models when importe
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from forge import lazy_exports
+
 if TYPE_CHECKING:
-    from forge.plugin_host.catalog import Catalog, build_catalog, core_checks, core_plan_rules
-    from forge.plugin_host.entry_points import (
-        EntryPointCache,
-        FoundEntryPoint,
-        installed_version,
-        one_reading,
-        open_cache,
+    from forge.plugin_host.catalog import (
+        Catalog as Catalog,
     )
-    from forge.plugin_host.host import PluginHost, build_plugin_host
-    from forge.plugin_host.pydantic_lookup import answer_plugin_lookup_from_cache
+    from forge.plugin_host.catalog import (
+        build_catalog as build_catalog,
+    )
+    from forge.plugin_host.catalog import (
+        core_checks as core_checks,
+    )
+    from forge.plugin_host.catalog import (
+        core_plan_rules as core_plan_rules,
+    )
+    from forge.plugin_host.entry_points import (
+        EntryPointCache as EntryPointCache,
+    )
+    from forge.plugin_host.entry_points import (
+        FoundEntryPoint as FoundEntryPoint,
+    )
+    from forge.plugin_host.entry_points import (
+        installed_version as installed_version,
+    )
+    from forge.plugin_host.entry_points import (
+        one_reading as one_reading,
+    )
+    from forge.plugin_host.entry_points import (
+        open_cache as open_cache,
+    )
+    from forge.plugin_host.host import (
+        PluginHost as PluginHost,
+    )
+    from forge.plugin_host.host import (
+        build_plugin_host as build_plugin_host,
+    )
+    from forge.plugin_host.pydantic_lookup import (
+        answer_plugin_lookup_from_cache as answer_plugin_lookup_from_cache,
+    )
     from forge.plugin_host.records import (
-        BUILTIN_DISTRIBUTION,
-        ENTRY_POINT_GROUP,
-        PluginInfo,
-        PluginProblem,
-        describe_exception,
+        BUILTIN_DISTRIBUTION as BUILTIN_DISTRIBUTION,
+    )
+    from forge.plugin_host.records import (
+        ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
+    )
+    from forge.plugin_host.records import (
+        PluginInfo as PluginInfo,
+    )
+    from forge.plugin_host.records import (
+        PluginProblem as PluginProblem,
+    )
+    from forge.plugin_host.records import (
+        describe_exception as describe_exception,
     )
 
 #: The module of this package each public name comes from.
@@ -68,31 +103,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-__all__ = [
-    "BUILTIN_DISTRIBUTION",
-    "ENTRY_POINT_GROUP",
-    "Catalog",
-    "EntryPointCache",
-    "FoundEntryPoint",
-    "PluginHost",
-    "PluginInfo",
-    "PluginProblem",
-    "answer_plugin_lookup_from_cache",
-    "build_catalog",
-    "build_plugin_host",
-    "core_checks",
-    "core_plan_rules",
-    "describe_exception",
-    "installed_version",
-    "one_reading",
-    "open_cache",
-]
+__getattr__ = lazy_exports(__name__, _HOMES)

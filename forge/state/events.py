@@ -15,10 +15,10 @@ from collections import deque
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from forge.errors import StateError, clip
-from forge.models import WireModel
+from forge.models import StoredRecord, WireModel
 from forge.store import (
     ForgeDir,
     append_line,
@@ -53,11 +53,8 @@ SUMMARY_TEXT = 200
 SUMMARY_ITEMS = 3
 
 
-class LogEntry(WireModel):
+class LogEntry(StoredRecord):
     """One event as stored: ``{timestamp, runId, phase, moduleId, event, severity, data}``."""
-
-    # Logs written by other tools (or older forge versions) may carry more keys.
-    model_config = ConfigDict(extra="ignore")
 
     timestamp: str
     run_id: str

@@ -15,6 +15,7 @@ short), so the cost stays bounded however much a command prints.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -122,13 +123,7 @@ class _Tally:
         self.errors += other.errors
 
     def counts(self) -> TestCounts:
-        return TestCounts(
-            runner=self.runner,
-            passed=self.passed,
-            failed=self.failed,
-            skipped=self.skipped,
-            errors=self.errors,
-        )
+        return TestCounts(**dataclasses.asdict(self))
 
 
 def _counts(text: str, separator: str = ",") -> dict[str, int]:

@@ -263,6 +263,9 @@ def test_a_plugin_language_brings_its_own_extractor(project: Path) -> None:
 # --- the query files ship in the wheel ---------------------------------------------
 
 
+ES, PY = "forge.contracts.ecmascript", "forge.contracts.python"
+
+
 def test_query_files_compile_for_their_grammars() -> None:
     import tree_sitter_javascript
     import tree_sitter_python
@@ -270,15 +273,25 @@ def test_query_files_compile_for_their_grammars() -> None:
 
     javascript = tree_sitter.Language(tree_sitter_javascript.language())
     tsx = tree_sitter.Language(tree_sitter_typescript.language_tsx())
-    assert load_query(javascript, "javascript_exports.scm").pattern_count >= 7
-    assert load_query(tsx, "javascript_imports.scm", "typescript_imports.scm").pattern_count == 4
-    assert load_query(javascript, "javascript_exports.scm").pattern_count == 8
+    assert load_query(javascript, "javascript_exports.scm", package=ES).pattern_count >= 7
+    assert (
+        load_query(
+            tsx, "javascript_imports.scm", "typescript_imports.scm", package=ES
+        ).pattern_count
+        == 4
+    )
+    assert load_query(javascript, "javascript_exports.scm", package=ES).pattern_count == 8
     declarations = ("javascript_declarations.scm",)
-    assert load_query(javascript, *declarations, "javascript_parameters.scm").pattern_count == 9
-    assert load_query(tsx, *declarations, "typescript_parameters.scm").pattern_count == 9
+    assert (
+        load_query(javascript, *declarations, "javascript_parameters.scm", package=ES).pattern_count
+        == 9
+    )
+    assert (
+        load_query(tsx, *declarations, "typescript_parameters.scm", package=ES).pattern_count == 9
+    )
     python = tree_sitter.Language(tree_sitter_python.language())
-    assert load_query(python, "python_imports.scm").pattern_count == 3
-    assert "require" in query_source("javascript_imports.scm")
+    assert load_query(python, "python_imports.scm", package=PY).pattern_count == 3
+    assert "require" in query_source("javascript_imports.scm", ES)
 
 
 @pytest.mark.slow
@@ -302,7 +315,7 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
     code = (
         "import forge.contracts as c, sys; "
         "assert c.__file__.startswith(sys.argv[1]), c.__file__; "
-        "print(len(c.query_source('python_imports.scm')))"
+        "print(len(c.query_source('python_imports.scm', 'forge.contracts.python')))"
     )
     completed = subprocess.run(
         [

@@ -460,6 +460,28 @@ def test_submodules_an_import_hook_of_the_package_serves_are_unknowable(
     ]
 
 
+@pytest.mark.parametrize("pythonpath", ['["tests"]', '"tests other"'])
+def test_a_folder_pytest_puts_on_the_path_provides_modules(
+    run_forge: RunForge, project: Path, clean_env: None, pythonpath: str
+) -> None:
+    """``pythonpath`` in ``[tool.pytest.ini_options]``: the tests of a plugin folder import
+    the project's shared test helpers from ``tests/`` (forge's own suite does)."""
+    files = {
+        "pyproject.toml": f'[project]\nname = "p"\nversion = "1"\n'
+        f"[tool.pytest.ini_options]\npythonpath = {pythonpath}\n",
+        "tests/helpers.py": "def make():\n    return 1\n",
+        "plugins/x/tests/test_x.py": "import helpers\nimport helperz\n",
+    }
+    write(project, files)
+    venv.create(project / ".venv", with_pip=False)
+    assert contract_failures(run_forge, project) == [
+        (
+            "helperz -> plugins/x/tests/test_x.py",
+            "plugins/x/tests/test_x.py:2:8: package 'helperz' is not installed or declared",
+        )
+    ]
+
+
 def test_forge_validating_its_own_tree_reports_no_contract_failure(run_forge: RunForge) -> None:
     repo = Path(__file__).resolve().parents[2]
     if not (repo / ".venv").is_dir() and sys.prefix == sys.base_prefix:

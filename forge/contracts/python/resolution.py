@@ -15,6 +15,11 @@ import os
 import sys
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
 from forge.contracts.extractor import ImportContext, close_names, did_you_mean
 from forge.contracts.packages import scan_folder
 from forge.contracts.python.packages import (
@@ -22,6 +27,7 @@ from forge.contracts.python.packages import (
     python_declared,
     python_environment,
 )
+from forge.languages.project_files import nearest_value
 
 #: The files that make a folder a package.
 INIT_NAMES = ("__init__.py", "__init__.pyi")
@@ -92,7 +98,7 @@ def diagnose(specifier: str, importer: Path, context: ImportContext) -> str | No
         near = [found for other in roots for found in _near_modules(other, parts, "")]
         candidates = close_names(specifier, near)
         return f"'{specifier}' resolves to no module{did_you_mean(candidates)}"
-    for folder in _ancestors(importer.parent, context.root):
+    for folder in [*_ancestors(importer.parent, context.root), *_pytest_paths(context.root)]:
         if _is_module(folder, top) or os.path.isdir(os.path.join(folder, top)):
             return None  # on the path of a runner that adds it (pytest's rootdir, conftest)
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
@@ -136,6 +142,23 @@ def _module_file(base: str, parts: list[str], *, stub: bool = False) -> Path | N
     for candidate in found:
         if os.path.isfile(candidate):
             return Path(candidate)
+    return None
+
+
+def _pytest_paths(root: Path) -> list[str]:
+    """The folders pytest puts on ``sys.path`` (``pythonpath`` of ``[tool.pytest.ini_options]``)."""
+    found = nearest_value(root, "pyproject.toml", _pytest_pythonpath)
+    return [os.path.join(root, entry) for entry in found.split("\0")] if found else []
+
+
+def _pytest_pythonpath(contents: bytes) -> str | None:
+    tool = tomllib.loads(contents.decode("utf-8")).get("tool")
+    pytest = tool.get("pytest") if isinstance(tool, dict) else None
+    options = pytest.get("ini_options") if isinstance(pytest, dict) else None
+    value = options.get("pythonpath") if isinstance(options, dict) else None
+    entries = value.split() if isinstance(value, str) else value
+    if isinstance(entries, list) and entries and all(isinstance(e, str) for e in entries):
+        return "\0".join(entries)
     return None
 
 
