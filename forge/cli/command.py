@@ -95,7 +95,7 @@ class _Actions:
 
         *first, last = self._names
         named = f"{', '.join(first)} or {last}" if first else last
-        raise UsageError(f"give an action: {named} ({self._parser.prog} --help)")
+        raise UsageError(f"an action is required: {named} ({self._parser.prog} --help)")
 
 
 def add_list_flag(

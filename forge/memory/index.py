@@ -46,7 +46,7 @@ class Source:
     inode: int
     covered: int  # bytes, ending just after a newline (or at the end of the last line)
     lines: int  # lines in those bytes (line numbers continue from here)
-    check: str  # hash of the last memory_index_refresh.CHECK_BYTES covered bytes
+    check: str  # hash of the last index_refresh.CHECK_BYTES covered bytes
     size: int  # the file's size and mtime when last looked at: unchanged means fresh
     mtime_ns: int
     partial: bool = False  # the covered bytes end in a last line without its newline
