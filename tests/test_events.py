@@ -6,9 +6,16 @@ import os
 from pathlib import Path
 
 import pytest
+from forge_testing import RunForge
 from mcp_client import call, connect
 
-from forge.state.events import log_event, query_logs, summarize, summarize_arguments
+from forge.state.events import (
+    CheckRecord,
+    log_event,
+    query_logs,
+    summarize,
+    summarize_arguments,
+)
 from forge.store import ForgeDir
 
 
@@ -111,3 +118,39 @@ async def test_forge_logs_tool_filters_and_limits(project: Path) -> None:
     # The query's own tool_call event is logged first, and names moduleId m1 too.
     assert [e["event"] for e in result["entries"]] == ["retry", "forge_logs"]
     assert result["total"] == 4
+
+
+def test_a_validate_event_keeps_where_it_failed_and_each_command(
+    project: Path, run_forge: RunForge
+) -> None:
+    (project / "broken.py").write_text("x = 1\ndef f(:\n    pass\n", encoding="utf-8")
+    (project / "good.py").write_text("y = 2\n", encoding="utf-8")
+    completed = run_forge(
+        "validate",
+        "--run-id",
+        "r1",
+        "--module-id",
+        "m1",
+        "--files",
+        "broken.py",
+        "good.py",
+        "--command",
+        "true",
+        "--command",
+        "echo boom >&2; exit 3",
+    )
+    assert completed.returncode == 1, completed.stderr
+    (event,) = query_logs(ForgeDir(project), run_id="r1", phase="validation").entries
+    checks = [CheckRecord.model_validate(record) for record in event.data["checks"]]
+    assert [(c.type, c.target, c.passed) for c in checks] == [
+        ("syntax_check", "broken.py", False),
+        ("command", "true", True),
+        ("command", "echo boom >&2; exit 3", False),
+    ]
+    syntax, passing, failing = checks
+    (place,) = syntax.locations
+    assert (place.path, place.line, place.column) == ("broken.py", 2, 7)
+    assert place.message
+    assert (passing.exit_code, passing.output) == (0, None)
+    assert (failing.exit_code, failing.output) == (3, "boom")
+    assert event.data["reason"]

@@ -18,7 +18,14 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from forge.errors import StateError, clip
-from forge.models import StoredRecord, WireModel
+from forge.models import (
+    CheckResult,
+    CommandResult,
+    Location,
+    StoredRecord,
+    TestCounts,
+    WireModel,
+)
 from forge.store import (
     ForgeDir,
     append_line,
@@ -74,6 +81,83 @@ class LogQueryResult(WireModel):
     message: str | None = Field(default=None, description="Why there is nothing, when so.")
     notices: list[str] = Field(
         default_factory=list, description="Unreadable lines that were skipped, if any."
+    )
+
+
+#: Results a ``validate`` event keeps: the failing ones, and every verify command.
+RECORDED_RESULTS = 20
+#: Locations kept per recorded result, and characters of each message.
+RECORDED_LOCATIONS = 5
+RECORDED_MESSAGE = 300
+#: Characters of a failing command's output tail kept (its last lines).
+RECORDED_OUTPUT = 1_000
+
+
+class CheckRecord(StoredRecord):
+    """A check result as a ``validate`` event keeps it: where it failed, and a command's outcome.
+
+    The attempt history keeps only ``type:target`` of each failure; this is
+    what a person looking at the run (``forge ui``) needs to see where, without
+    the result's whole payload.
+    """
+
+    type: str
+    target: str
+    passed: bool
+    message: str = ""
+    locations: list[Location] = Field(default_factory=list)
+    command: str | None = Field(default=None, description="The verify command, for one.")
+    exit_code: int | None = Field(default=None, description="A verify command's exit status.")
+    timed_out: bool = False
+    duration_ms: int | None = None
+    tests: TestCounts | None = None
+    output: str | None = Field(default=None, description="A failing command's last output.")
+
+
+def check_records(results: list[CheckResult]) -> list[CheckRecord]:
+    """The results a ``validate`` event keeps: failing ones (not pre-existing) and commands.
+
+    Each is capped (:data:`RECORDED_RESULTS` of each kind, their first
+    locations, messages clipped), so an event stays a few kilobytes.
+    """
+    failing = [r for r in results if not r.passed and not r.pre_existing]
+    commands = [r for r in results if isinstance(r, CommandResult)]
+    kept = {id(r) for r in failing[:RECORDED_RESULTS]} | {
+        id(r) for r in commands[:RECORDED_RESULTS]
+    }
+    return [_record(r) for r in results if id(r) in kept]
+
+
+def _record(result: CheckResult) -> CheckRecord:
+    locations = [
+        Location(
+            path=place.path if place.path is not None else result.target,
+            line=place.line,
+            column=place.column,
+            message=clip(place.message, RECORDED_MESSAGE),
+        )
+        for place in result.locations
+        if not place.pre_existing
+    ][:RECORDED_LOCATIONS]
+    record = CheckRecord(
+        type=result.type,
+        target=clip(result.target, RECORDED_MESSAGE),
+        passed=result.passed,
+        message=clip(result.message, RECORDED_MESSAGE),
+        locations=locations,
+    )
+    if not isinstance(result, CommandResult):
+        return record
+    tail = (result.stderr or result.stdout).rstrip()
+    return record.model_copy(
+        update={
+            "command": record.target,
+            "exit_code": result.exit_code,
+            "timed_out": result.timed_out,
+            "duration_ms": result.duration_ms,
+            "tests": result.tests,
+            "output": tail[-RECORDED_OUTPUT:] if tail and not result.passed else None,
+        }
     )
 
 

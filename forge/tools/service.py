@@ -22,6 +22,7 @@ from forge.models import ValidateRequest
 from forge.state.events import (
     LogQueryResult,
     Phase,
+    check_records,
     log_event,
     new_run_id,
     query_logs,
@@ -205,7 +206,9 @@ class ToolService:
         """Run the engine's checks and record the attempt; logs a ``validate`` event.
 
         A validate that did not pass is an error-severity event naming its module,
-        so ``forge_logs {"severity": "error"}`` finds every failed attempt.
+        so ``forge_logs {"severity": "error"}`` finds every failed attempt. The
+        event keeps the failing checks with their locations and the verify
+        commands' outcomes (``checks``): what ``forge ui`` shows of an attempt.
         """
         report = self.engine.validate(request, progress)
         failures = [r.failure_key for r in report.results if counts_as_failure(r)]
@@ -223,6 +226,8 @@ class ToolService:
                 "stagnant": report.stagnant,
                 "failures": failures[:EVENT_FAILURES],
                 "failureCount": len(failures),
+                "reason": report.reason,
+                "checks": [record.to_wire() for record in check_records(report.results)],
             },
         )
         return report
