@@ -69,12 +69,20 @@ def scan(data: bytes, start_offset: int, start_line: int) -> Iterator[tuple[int,
 
 
 def refresh(
-    path: Path, fd: int, current: MemoryIndex | None, read: Reader, *, locked: bool = False
+    path: Path,
+    fd: int,
+    current: MemoryIndex | None,
+    read: Reader,
+    *,
+    locked: bool = False,
+    stored: bool = True,
 ) -> MemoryIndex:
     """The index of the memory file ``path`` (open as ``fd``), brought up to date.
 
     ``locked``: the caller holds the file's lock, so no writer is mid-line and
     a last line without its newline that is not an entry is corrupt.
+    ``stored``: the index file beside ``path`` is read and written; without
+    it, the index lives in memory only and nothing is written.
 
     ``current`` is the index this process already holds (or ``None``). Only the
     lines added since it (or since the index file) was built are parsed;
@@ -91,13 +99,13 @@ def refresh(
         and not (locked and current.source.covered < info.st_size)
     ):
         return current
-    stored = index_path(path)
+    index_file = index_path(path)
     if current is None or not _extends(current, fd, info):
         current = None
         try:
-            found = read_index(stored)
+            found = read_index(index_file) if stored else None
         except BadIndexError as exc:
-            logger.warning("memory index %s is unusable (%s): rebuilding it", stored, exc)
+            logger.warning("memory index %s is unusable (%s): rebuilding it", index_file, exc)
             found = None
         if found is not None and _extends(found, fd, info):
             current = found
@@ -137,8 +145,8 @@ def refresh(
         info.st_mtime_ns,
         partial,
     )
-    if covered - current.persisted >= max(PERSIST_TAIL_BYTES, current.persisted // 8):
-        write_index(stored, current)
+    if stored and covered - current.persisted >= max(PERSIST_TAIL_BYTES, current.persisted // 8):
+        write_index(index_file, current)
     return current
 
 

@@ -135,10 +135,16 @@ def normalize_pattern(pattern: str) -> str:
 
 
 class Memory:
-    """Project and global memory, each searched through its index (:mod:`forge.memory.index`)."""
+    """Project and global memory, each searched through its index (:mod:`forge.memory.index`).
 
-    def __init__(self, project_file: Path, global_file: Path) -> None:
+    ``index_files=False`` makes a reader that writes nothing: it neither reads
+    nor writes the index files beside the JSONL and keeps its indexes in memory
+    only (``forge ui``, which must leave ``.forge/`` as it found it).
+    """
+
+    def __init__(self, project_file: Path, global_file: Path, *, index_files: bool = True) -> None:
         self.files: dict[Scope, Path] = {"project": project_file, "global": global_file}
+        self.index_files = index_files
         self._indexes: dict[Path, MemoryIndex] = {}
         # Held while an index is brought up to date and read: updates happen in place.
         self._lock = threading.RLock()
@@ -287,7 +293,7 @@ class Memory:
                         raise CorruptFileError(f"{s} memory {self.files[s]} changed while read")
                     # The index no longer matches the file (edited in place): rebuild it.
                     self._indexes.clear()
-                    for name in scopes:
+                    for name in scopes if self.index_files else ():
                         with contextlib.suppress(OSError):
                             index_path(self.files[name]).unlink()
                     return self._recall(query, scopes, limit, category, retry=False)
@@ -315,7 +321,9 @@ class Memory:
         if fd is None:
             with _opened(path) as own:
                 return self._index(path, own, locked=locked) if own is not None else None
-        index = refresh(path, fd, self._indexes.get(path), _document, locked=locked)
+        index = refresh(
+            path, fd, self._indexes.get(path), _document, locked=locked, stored=self.index_files
+        )
         self._indexes[path] = index
         return index
 

@@ -220,3 +220,25 @@ def test_a_torn_last_line_is_skipped_by_recall_and_moved_aside_by_save(tmp_path:
     assert "1 unreadable line (4)" in notice and "3 good entries kept" in notice
     assert [m.id for m in memory.recall("zeppelin").memories] == [saved.id]
     assert path.read_text(encoding="utf-8").count("\n") == 4
+
+
+def test_a_reader_that_keeps_no_index_file_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "memory" / "project.jsonl"
+    write_entries(path, 2000)
+    assert path.stat().st_size > PERSIST_TAIL_BYTES
+    before = sorted(p.name for p in path.parent.iterdir())
+    reader = Memory(path, tmp_path / "global.jsonl", index_files=False)
+    found = reader.recall("alembic postgres")
+    assert found.memories
+    assert sorted(p.name for p in path.parent.iterdir()) == before
+    # The same answer as a reader that keeps its index file, and it stays current.
+    assert (
+        found.model_dump()
+        == Memory(path, tmp_path / "global.jsonl").recall("alembic postgres").model_dump()
+    )
+    index_path(path).unlink()
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": "late", "pattern": "zeppelin", "category": "convention"}))
+        handle.write("\n")
+    assert [m.id for m in reader.recall("zeppelin").memories] == ["late"]
+    assert sorted(p.name for p in path.parent.iterdir()) == before
