@@ -3,12 +3,17 @@ their own ``conftest``, so tests never import from ``conftest`` at run time)."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 #: The console scripts installed next to the interpreter running the tests.
 BIN_DIR = Path(sys.executable).parent
@@ -176,3 +181,93 @@ def copy_of_published(ecosystem: str, spec: str, into: Path) -> Path:
     import shutil
 
     return Path(shutil.copytree(published_sources(ecosystem, spec), into, symlinks=True))
+
+
+# --- forge ui in a real browser ------------------------------------------------------
+
+#: Chromium's flags on a machine with no display and a closed network (every
+#: background connection refused), as root: no sandbox, nothing fetched.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_executable() -> str | None:
+    """The system's Chromium (Debian's package ``chromium``), never a downloaded one."""
+    import os
+    import shutil
+
+    names = (os.environ.get("FORGE_TEST_CHROMIUM"), "chromium", "chromium-browser")
+    for name in names:
+        found = shutil.which(name) if name else None
+        if found:
+            return found
+    return None
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """A headless Chromium driven by Playwright, with a fresh profile; closed on exit.
+
+    Skips, saying what to install, when Playwright or Chromium is missing
+    (``.ci/run`` installs Chromium, so CI runs these tests).
+    """
+    path = chromium_executable()
+    if path is None:
+        pytest.skip(
+            "no Chromium on PATH: the browser tests drive the system's Chromium "
+            "(apt-get install chromium, or FORGE_TEST_CHROMIUM=/path/to/chrome)"
+        )
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def running_ui(project: Path, *args: str, timeout: float = 60) -> Iterator[str]:
+    """``forge ui --port 0`` serving ``project``; yields the page's address.
+
+    Stopped with Ctrl-C (SIGINT) on exit, killed if it does not end within 10 s.
+    """
+    import os
+    import select
+    import signal
+    import tempfile
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        process = subprocess.Popen(
+            [forge_executable(), "ui", "--port", "0", *args],
+            cwd=project,
+            env={**os.environ, "FORGE_CWD": str(project)},
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
+        try:
+            assert process.stdout is not None
+            ready, _, _ = select.select([process.stdout], [], [], timeout)
+            line = process.stdout.readline() if ready else ""
+            if not line.startswith("forge ui: http"):
+                errors.seek(0)
+                pytest.fail(f"forge ui did not start: {line!r} {errors.read()}")
+            yield line.split()[2]
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()

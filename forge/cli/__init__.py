@@ -24,6 +24,7 @@ SUBCOMMANDS = (
     "logs",
     "memory",
     "sessions",
+    "ui",
     "plugins",
     "hook",
     "serve",

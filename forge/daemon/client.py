@@ -39,9 +39,10 @@ REFUSED = b"R"
 ACCEPTED = b"A"
 GO = b"G"
 EXITED = b"X"
-#: Commands that never go to a daemon: the daemon's own, and the MCP server
-#: (a long-lived stdio process, which gains nothing from a fork).
-OWN_PROCESS = frozenset({"daemon", "serve"})
+#: Commands that never go to a daemon: the daemon's own, and the servers (the
+#: MCP server on stdio, the web page of ``forge ui``): long-lived processes,
+#: which gain nothing from a fork.
+OWN_PROCESS = frozenset({"daemon", "serve", "ui"})
 #: The resource limits a child takes over from its caller (``ulimit``).
 LIMITS = ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_CORE")
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -1,0 +1,224 @@
+"""What the page reads of ``.forge/``: runs, a run's plan, histories, found without moving anything.
+
+Every reader here only looks: no lock file is created, no corrupt file moved
+aside, no old history adopted into its new place. A file that cannot be read
+becomes a notice and the page shows what it can.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from forge.errors import ForgeError
+from forge.state.events import PROCESS_LOGS
+from forge.state.status import Status
+from forge.store import ForgeDir, peek_json, state_files, valid_id
+from forge.ui.models import NO_RUN, RunInfo, RunsView
+from forge.validate.history import History, load_history
+
+if TYPE_CHECKING:
+    from forge.plan import Plan
+
+#: The log of validations that named no run (``forge validate`` without ``--run-id``).
+NO_RUN_LOG = "cli"
+
+
+class PeekingForgeDir(ForgeDir):
+    """A :class:`ForgeDir` whose paths never move a file.
+
+    :meth:`ForgeDir.iteration` moves a run-less history from its old place
+    (``iterations/<moduleId>.json``) to ``modules/`` when first touched; a
+    reader that must write nothing reads it where it is instead.
+    """
+
+    def iteration(self, module_id: str, run_id: str | None) -> Path:
+        """The attempt history of a module, wherever it is now."""
+        module = valid_id(module_id, "moduleId")
+        if run_id is not None:
+            return self.iterations(run_id) / f"{module}.json"
+        path = self.root / "modules" / f"{module}.json"
+        legacy = self.root / "iterations" / f"{module}.json"
+        return legacy if not path.exists() and legacy.is_file() else path
+
+
+def run_argument(run: str | None) -> str | None:
+    """The run a request asks for: ``None`` (the newest), :data:`NO_RUN`, or a valid id."""
+    if run is None or run == NO_RUN:
+        return run
+    return valid_id(run, "run")
+
+
+def run_id_of(run: str) -> str | None:
+    """The run id forge's own readers take: ``None`` for attempts recorded without one."""
+    return None if run == NO_RUN else run
+
+
+def log_of(run: str) -> str:
+    """The event log a run's validations went to."""
+    return run or NO_RUN_LOG
+
+
+def iso_time(mtime_ns: int) -> str:
+    """A file time as forge writes timestamps: ISO 8601 UTC with milliseconds."""
+    moment = datetime.fromtimestamp(mtime_ns / 1e9, timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
+    """Every run that left something (histories, a log, a session), newest first; and notices."""
+    latest: dict[str, int] = {}
+    notices: list[str] = []
+
+    def seen(run: str, mtime_ns: int) -> None:
+        latest[run] = max(latest.get(run, 0), mtime_ns)
+
+    iterations = forge_dir.root / "iterations"
+    for name, mtime_ns, is_folder in _entries(iterations, notices):
+        if is_folder:
+            seen(name, mtime_ns)
+        elif name.endswith(".json"):
+            seen(NO_RUN, mtime_ns)  # a run-less history at its old place
+    for name, mtime_ns, is_folder in _entries(forge_dir.root / "modules", notices):
+        if not is_folder and name.endswith(".json"):
+            seen(NO_RUN, mtime_ns)
+    for folder, suffix in ((forge_dir.logs, ".jsonl"), (forge_dir.sessions, ".json")):
+        try:
+            files = state_files(folder, suffix)
+        except ForgeError as exc:
+            notices.append(str(exc))
+            continue
+        for name, mtime_ns in files:
+            run = name.removesuffix(suffix)
+            if run == NO_RUN_LOG and suffix == ".jsonl":
+                seen(NO_RUN, mtime_ns)
+            elif not name.startswith(PROCESS_LOGS):
+                seen(run, mtime_ns)
+    runs = [
+        RunInfo(
+            id=run,
+            label=run or "no run id",
+            updated_at=iso_time(mtime_ns) if mtime_ns else None,
+        )
+        for run, mtime_ns in latest.items()
+    ]
+    runs.sort(key=lambda info: (info.updated_at or "", info.id), reverse=True)
+    return runs, notices
+
+
+def runs_view(forge_dir: ForgeDir) -> RunsView:
+    """The project and its runs, newest first."""
+    runs, notices = list_runs(forge_dir)
+    return RunsView(
+        project=str(forge_dir.project_root),
+        runs=runs,
+        newest=runs[0].id if runs else None,
+        notices=notices,
+    )
+
+
+def _entries(folder: Path, notices: list[str]) -> list[tuple[str, int, bool]]:
+    """``(name, mtime_ns, is_folder)`` of what ``folder`` holds; links and hidden names left out."""
+    found: list[tuple[str, int, bool]] = []
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            notices.append(f"{folder} is not a folder; nothing in it is shown")
+            return []
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:  # removed while we looked
+                    continue
+                if stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode):
+                    found.append((entry.name, info.st_mtime_ns, stat.S_ISDIR(info.st_mode)))
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        notices.append(f"cannot list {folder}: {exc.strerror or exc}")
+    return found
+
+
+def pick_run(runs: list[RunInfo], wanted: str | None) -> str:
+    """The run to show: the one asked for, else the newest (:data:`NO_RUN` when there is none)."""
+    if wanted is not None:
+        return wanted
+    return runs[0].id if runs else NO_RUN
+
+
+def peek_status(forge_dir: ForgeDir) -> Status | None:
+    """``.forge/status.json`` as a model; ``None`` when missing, corrupt or of another shape."""
+    stored, _ = peek_json(forge_dir.status)
+    if not isinstance(stored, dict):
+        return None
+    try:
+        return Status.model_validate(stored)
+    except ValidationError:
+        return None
+
+
+def session_of(forge_dir: ForgeDir, run: str) -> dict[str, object]:
+    """The run's session snapshot (``{}`` when there is none or it cannot be read)."""
+    if run == NO_RUN:
+        return {}
+    stored, _ = peek_json(forge_dir.session(run))
+    return stored if isinstance(stored, dict) else {}
+
+
+def plan_path_of(forge_dir: ForgeDir, run: str, status: Status | None) -> Path | None:
+    """The plan of a run: its session's ``planPath``, else the one ``status.json`` shows
+    for that run, else the newest ``.forge/plans/*.json``."""
+    candidates: list[object] = [session_of(forge_dir, run).get("planPath")]
+    if status is not None and (status.run_id or NO_RUN) == run:
+        candidates.append(status.plan_path)
+    for wanted in candidates:
+        if isinstance(wanted, str) and wanted:
+            path = Path(wanted).expanduser()
+            path = path if path.is_absolute() else forge_dir.project_root / path
+            if path.is_file():
+                return path
+    try:
+        return forge_dir.newest_plan()
+    except ForgeError:
+        return None
+
+
+def read_plan(path: Path) -> tuple[Plan | None, list[str]]:
+    """The plan at ``path`` as forge's loader builds it (usable modules kept), and its problems."""
+    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+
+    try:
+        raw = read_plan_json(path)
+    except PlanReadError as exc:
+        return None, [f"{path}: {exc}"]
+    loaded = build_plan(raw)
+    problems = [f"{path}: {finding.message}" for finding in loaded.findings[:5]]
+    if len(loaded.findings) > 5:
+        problems.append(f"{path}: and {len(loaded.findings) - 5} more problems (forge plan check)")
+    return loaded.plan, problems
+
+
+def history_of(forge_dir: ForgeDir, run: str, module_id: str) -> tuple[History, str | None]:
+    """A module's attempt history in a run (as ``forge status`` finds it), and why it is empty
+    when its file cannot be read."""
+    run_id = run_id_of(run)
+    path = forge_dir.iteration(module_id, run_id)
+    if run_id is not None and not path.exists():
+        path = forge_dir.iteration(module_id, None)
+    stored, problem = peek_json(path)
+    return load_history(module_id, run_id, stored), problem
+
+
+def display_path(forge_dir: ForgeDir, path: Path) -> str:
+    """``path`` relative to the project when inside it."""
+    try:
+        return path.relative_to(forge_dir.project_root).as_posix()
+    except ValueError:
+        return str(path)
