@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from forge_testing import RunForge, chromium
+from forge_testing import chromium, forge_executable
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -19,16 +21,32 @@ EXAMPLE_PROJECT = REPO / "examples" / "project"
 PLAN = ".forge/plans/quickstart.json"
 
 
-@pytest.fixture
-def example(project: Path, run_forge: RunForge) -> Path:
-    """The bundled example project with its plan, validated once as run ``demo``:
-    greeter passed, farewell failed (no file), cli skipped."""
+@pytest.fixture(scope="session")
+def validated_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled example project with its plan, validated once per test run."""
+    root = tmp_path_factory.mktemp("example")
     for source in EXAMPLE_PROJECT.glob("*.py"):
-        shutil.copy(source, project / source.name)
-    (project / ".forge" / "plans").mkdir(parents=True)
-    shutil.copy(EXAMPLE_PLAN, project / PLAN)
-    done = run_forge("validate", "--plan", PLAN, "--all", "--run-id", "demo")
+        shutil.copy(source, root / source.name)
+    (root / ".forge" / "plans").mkdir(parents=True)
+    shutil.copy(EXAMPLE_PLAN, root / PLAN)
+    done = subprocess.run(
+        [forge_executable(), "validate", "--plan", PLAN, "--all", "--run-id", "demo"],
+        cwd=root,
+        env={**os.environ, "FORGE_CWD": str(root), "FORGE_DISABLE_PLUGINS": "stubs"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
+    return root
+
+
+@pytest.fixture
+def example(project: Path, validated_example: Path) -> Path:
+    """The bundled example, as run ``demo`` left it: greeter passed, farewell failed
+    (no file), cli skipped; the test's own copy, in ``project``."""
+    shutil.copytree(validated_example, project, dirs_exist_ok=True, symlinks=True)
     return project
 
 

@@ -8,8 +8,10 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from forge_testing import RunForge, running_ui
 
 from forge.ui.models import ENDPOINT_MODELS, GraphView, Problem
@@ -74,43 +76,53 @@ BAD_QUERIES = [
 ]
 
 
-def test_a_bad_query_is_a_400_with_one_line(project: Path) -> None:
-    with running_ui(project) as url:
-        for path, says in BAD_QUERIES:
-            status, _, body = request(url, path)
-            assert status == 400, (path, body)
-            error = Problem.model_validate_json(body).error
-            assert says in error and "\n" not in error, (path, error)
+@pytest.fixture(scope="module")
+def empty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """One server for the module's tests over a project with nothing in it yet."""
+    root = tmp_path_factory.mktemp("empty")
+    with running_ui(root) as url:
+        yield root, url
 
 
-def test_only_the_pages_own_files_are_served_and_only_by_get(project: Path) -> None:
-    with running_ui(project) as url:
-        status, headers, body = request(url, "/")
-        assert status == 200 and headers["content-type"].startswith("text/html")
-        assert b'src="/static/app.js"' in body
-        assert request(url, "/static/app.js")[1]["content-type"].startswith("text/javascript")
-        for path in ("/static/nope.js", "/static/..%2F__init__.py", "/static/../app.py", "/x"):
-            assert request(url, path)[0] == 404, path
-        assert request(url, "/api/graph", method="POST")[0] == 405
+def test_a_bad_query_is_a_400_with_one_line(empty: tuple[Path, str]) -> None:
+    _, url = empty
+    for path, says in BAD_QUERIES:
+        status, _, body = request(url, path)
+        assert status == 400, (path, body)
+        error = Problem.model_validate_json(body).error
+        assert says in error and "\n" not in error, (path, error)
 
 
-def test_answers_carry_a_policy_that_allows_no_script_but_the_pages_own(project: Path) -> None:
-    with running_ui(project) as url:
-        for path in ("/", "/api/graph", "/static/app.js", "/api/module"):
-            headers = request(url, path)[1]
-            policy = headers["content-security-policy"]
-            assert "script-src 'self'" in policy and "unsafe" not in policy
-            assert headers["x-content-type-options"] == "nosniff"
+def test_only_the_pages_own_files_are_served_and_only_by_get(empty: tuple[Path, str]) -> None:
+    _, url = empty
+    status, headers, body = request(url, "/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'src="/static/app.js"' in body
+    assert request(url, "/static/app.js")[1]["content-type"].startswith("text/javascript")
+    for path in ("/static/nope.js", "/static/..%2F__init__.py", "/static/../app.py", "/x"):
+        assert request(url, path)[0] == 404, path
+    assert request(url, "/api/graph", method="POST")[0] == 405
 
 
-def test_a_request_for_another_host_name_is_refused(project: Path) -> None:
+def test_answers_carry_a_policy_that_allows_no_script_but_the_pages_own(
+    empty: tuple[Path, str],
+) -> None:
+    _, url = empty
+    for path in ("/", "/api/graph", "/static/app.js", "/api/module"):
+        headers = request(url, path)[1]
+        policy = headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "unsafe" not in policy
+        assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_request_for_another_host_name_is_refused(empty: tuple[Path, str]) -> None:
     """A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) reads nothing."""
-    with running_ui(project) as url:
-        port = urllib.parse.urlsplit(url).port
-        assert request(url, "/api/graph", host=f"attacker.example:{port}")[0] == 421
-        assert request(url, "/", host="attacker.example")[0] == 421
-        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
-            assert request(url, "/api/runs", host=host)[0] == 200, host
+    _, url = empty
+    port = urllib.parse.urlsplit(url).port
+    assert request(url, "/api/graph", host=f"attacker.example:{port}")[0] == 421
+    assert request(url, "/", host="attacker.example")[0] == 421
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+        assert request(url, "/api/runs", host=host)[0] == 200, host
 
 
 def read_event(response: http.client.HTTPResponse, deadline: float) -> tuple[str, str]:
@@ -160,13 +172,13 @@ def test_the_stream_says_hello_then_what_changed(example: Path, run_forge: RunFo
         connection.close()
 
 
-def test_a_project_with_nothing_yet_says_what_to_do(project: Path) -> None:
-    with running_ui(project) as url:
-        graph = GraphView.model_validate_json(request(url, "/api/graph")[2])
+def test_a_project_with_nothing_yet_says_what_to_do(empty: tuple[Path, str]) -> None:
+    root, url = empty
+    graph = GraphView.model_validate_json(request(url, "/api/graph")[2])
     assert graph.nodes == [] and graph.runs == [] and graph.run == ""
     assert graph.hint is not None and "No plan yet" in graph.hint
     assert "forge plan schema" in graph.hint
-    assert not (project / ".forge").exists()
+    assert not (root / ".forge").exists()
 
 
 def test_the_app_never_imports_mcp(project: Path) -> None:
