@@ -130,7 +130,9 @@ def main() -> int:
                 for size in sizes:
                     results[size].append(measure(browser, urls[size], size))
 
-    print(f"forge ui: navigation to graph drawn, median of {args.runs} page loads (Chromium's clock)")
+    print(
+        f"forge ui: navigation to graph drawn, median of {args.runs} page loads (Chromium's clock)"
+    )
     medians = {}
     for size in sizes:
         runs = results[size]
