@@ -216,3 +216,15 @@ def test_removing_a_held_lock_file_keeps_writers_apart(tmp_path: Path) -> None:
     assert most == 1
     remove(target)
     assert not target.with_name("m1.json.lock").exists()
+
+
+def test_state_folders_lists_folders_not_links_files_or_hidden_ones(tmp_path: Path) -> None:
+    from forge.store import state_folders
+
+    folder = tmp_path / ".forge" / "iterations"
+    (folder / "run-1").mkdir(parents=True)
+    (folder / ".tmp").mkdir()
+    (folder / "legacy.json").write_text("{}", encoding="utf-8")
+    (folder / "linked").symlink_to(tmp_path)
+    assert [name for name, _ in state_folders(folder)] == ["run-1"]
+    assert state_folders(tmp_path / ".forge" / "missing") == []

@@ -52,7 +52,13 @@ from forge.store.jsonl import (
     set_aside_lines,
 )
 from forge.store.locks import LOCK_TIMEOUT_SECONDS, locked, remove
-from forge.store.safe_open import newest, open_state_file, read_regular_file, state_files
+from forge.store.safe_open import (
+    newest,
+    open_state_file,
+    read_regular_file,
+    state_files,
+    state_folders,
+)
 from forge.store.writes import (
     ORPHAN_MAX_AGE,
     ORPHAN_MIN_AGE,
@@ -87,6 +93,7 @@ __all__ = [
     "remove",
     "set_aside_lines",
     "state_files",
+    "state_folders",
     "update_json",
     "utc_now",
     "valid_id",

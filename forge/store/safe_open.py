@@ -11,7 +11,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from forge.errors import StateError
@@ -239,6 +239,16 @@ def state_files(folder: Path, suffix: str) -> list[tuple[str, int]]:
     Hidden files (the temp files of atomic writes) and links are left out; a
     missing folder has none.
     """
+    return _listing(folder, suffix, stat.S_ISREG)
+
+
+def state_folders(folder: Path) -> list[tuple[str, int]]:
+    """``(name, mtime_ns)`` of each folder in ``folder`` (a run's histories), as
+    :func:`state_files` lists files: no hidden name, no link."""
+    return _listing(folder, "", stat.S_ISDIR)
+
+
+def _listing(folder: Path, suffix: str, kind: Callable[[int], bool]) -> list[tuple[str, int]]:
     found = []
     try:
         with _open_folder(folder, create=False) as fd, os.scandir(fd) as entries:
@@ -247,7 +257,7 @@ def state_files(folder: Path, suffix: str) -> list[tuple[str, int]]:
                     continue
                 with contextlib.suppress(OSError):  # removed while we looked
                     info = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(info.st_mode):
+                    if kind(info.st_mode):
                         found.append((entry.name, info.st_mtime_ns))
     except FileNotFoundError:
         return []

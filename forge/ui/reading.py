@@ -7,8 +7,7 @@ becomes a notice and the page shows what it can.
 
 from __future__ import annotations
 
-import os
-import stat
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +17,7 @@ from pydantic import ValidationError
 from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
 from forge.state.status import Status
-from forge.store import ForgeDir, peek_json, state_files, valid_id
+from forge.store import ForgeDir, peek_json, state_files, state_folders, valid_id
 from forge.ui.models import NO_RUN, RunInfo, RunsView
 from forge.validate.history import History, load_history
 
@@ -74,31 +73,33 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
     """Every run that left something (histories, a log, a session), newest first; and notices."""
     latest: dict[str, int] = {}
     notices: list[str] = []
+    iterations, modules = forge_dir.root / "iterations", forge_dir.root / "modules"
 
-    def seen(run: str, mtime_ns: int) -> None:
-        latest[run] = max(latest.get(run, 0), mtime_ns)
+    def log_run(name: str) -> str | None:
+        run = name.removesuffix(".jsonl")
+        if run == NO_RUN_LOG:
+            return NO_RUN
+        return None if name.startswith(PROCESS_LOGS) else run  # a server's own log is no run
 
-    iterations = forge_dir.root / "iterations"
-    for name, mtime_ns, is_folder in _entries(iterations, notices):
-        if is_folder:
-            seen(name, mtime_ns)
-        elif name.endswith(".json"):
-            seen(NO_RUN, mtime_ns)  # a run-less history at its old place
-    for name, mtime_ns, is_folder in _entries(forge_dir.root / "modules", notices):
-        if not is_folder and name.endswith(".json"):
-            seen(NO_RUN, mtime_ns)
-    for folder, suffix in ((forge_dir.logs, ".jsonl"), (forge_dir.sessions, ".json")):
+    # What to list, and which run each name found there belongs to.
+    listings: list[tuple[Callable[[], list[tuple[str, int]]], Callable[[str], str | None]]] = [
+        (lambda: state_folders(iterations), lambda name: name),
+        (lambda: state_files(iterations, ".json"), lambda _: NO_RUN),  # the old run-less place
+        (lambda: state_files(modules, ".json"), lambda _: NO_RUN),
+        (lambda: state_files(forge_dir.logs, ".jsonl"), log_run),
+        (lambda: state_files(forge_dir.sessions, ".json"), lambda n: n.removesuffix(".json")),
+    ]
+    for listing, run_of in listings:
         try:
-            files = state_files(folder, suffix)
+            found = listing()
         except ForgeError as exc:
-            notices.append(str(exc))
+            if str(exc) not in notices:
+                notices.append(str(exc))
             continue
-        for name, mtime_ns in files:
-            run = name.removesuffix(suffix)
-            if run == NO_RUN_LOG and suffix == ".jsonl":
-                seen(NO_RUN, mtime_ns)
-            elif not name.startswith(PROCESS_LOGS):
-                seen(run, mtime_ns)
+        for name, mtime_ns in found:
+            run = run_of(name)
+            if run is not None:
+                latest[run] = max(latest.get(run, 0), mtime_ns)
     runs = [
         RunInfo(
             id=run,
@@ -120,30 +121,6 @@ def runs_view(forge_dir: ForgeDir) -> RunsView:
         newest=runs[0].id if runs else None,
         notices=notices,
     )
-
-
-def _entries(folder: Path, notices: list[str]) -> list[tuple[str, int, bool]]:
-    """``(name, mtime_ns, is_folder)`` of what ``folder`` holds; links and hidden names left out."""
-    found: list[tuple[str, int, bool]] = []
-    try:
-        if not stat.S_ISDIR(os.lstat(folder).st_mode):
-            notices.append(f"{folder} is not a folder; nothing in it is shown")
-            return []
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.startswith("."):
-                    continue
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:  # removed while we looked
-                    continue
-                if stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode):
-                    found.append((entry.name, info.st_mtime_ns, stat.S_ISDIR(info.st_mode)))
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        notices.append(f"cannot list {folder}: {exc.strerror or exc}")
-    return found
 
 
 def pick_run(runs: list[RunInfo], wanted: str | None) -> str:

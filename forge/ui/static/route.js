@@ -21,14 +21,7 @@ export function parseRoute() {
 
 /** A link inside the page, keeping the run shown. */
 export function link(view, arg, extra) {
-  const params = new URLSearchParams();
-  const run = currentRun();
-  if (run !== null) params.set("run", run);
-  for (const [key, value] of Object.entries(extra || {})) {
-    if (value !== null && value !== undefined && value !== "") params.set(key, value);
-  }
-  const query = params.toString();
-  return `#/${view}${arg ? `/${encodeURIComponent(arg)}` : ""}${query ? `?${query}` : ""}`;
+  return `#/${view}${arg ? `/${encodeURIComponent(arg)}` : ""}${runQuery(extra)}`;
 }
 
 /** The run the user picked (null: follow the newest). */
