@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast, get_args
 
 from forge.errors import ForgeError, UsageError
+from forge.ids import is_valid_id
 from forge.memory import (
     MAX_QUERY_LENGTH,
     MAX_RECALL_LIMIT,
@@ -88,8 +89,8 @@ def sessions_view(forge_dir: ForgeDir, selected: str | None) -> SessionsView:
     except ForgeError as exc:
         return SessionsView(sessions=[], selected=None, state=None, notices=[str(exc)])
     notices = list(listed.notices)
-    if selected is None and listed.sessions:
-        selected = listed.sessions[0].run_id
+    if selected is None:
+        selected = next((s.run_id for s in listed.sessions if is_valid_id(s.run_id)), None)
     state = None
     if selected is not None:
         stored, problem = peek_json(forge_dir.session(selected))

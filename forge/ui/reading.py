@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from forge.errors import ForgeError
+from forge.ids import is_valid_id
 from forge.state.events import PROCESS_LOGS
 from forge.state.status import Status
 from forge.store import ForgeDir, peek_json, state_files, state_folders, valid_id
@@ -98,7 +99,8 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
             continue
         for name, mtime_ns in found:
             run = run_of(name)
-            if run is not None:
+            # A name no run id can have (put there by hand) is not a run forge can show.
+            if run is not None and (run == NO_RUN or is_valid_id(run)):
                 latest[run] = max(latest.get(run, 0), mtime_ns)
     runs = [
         RunInfo(

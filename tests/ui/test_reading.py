@@ -20,6 +20,7 @@ def test_runs_newest_first_with_the_run_less_one_and_no_process_log(
     run_forge("validate", "--plan", PLAN, "--all")  # no run id: modules/ and logs/cli.jsonl
     (forge / "logs" / "serve-20260101T000000Z-1.jsonl").write_text("{}\n", encoding="utf-8")
     (forge / "state" / "later.json").write_text("{}", encoding="utf-8")
+    (forge / "iterations" / "not a run id").mkdir()  # put there by hand: no run
     old = 1_700_000_000
     for path in (forge / "iterations" / "demo", forge / "logs" / "demo.jsonl"):
         os.utime(path, (old, old))

@@ -15,9 +15,15 @@ function select(name, label, options, chosen, onChange) {
   return h("label", { class: "filter" }, `${label} `, field);
 }
 
+/** An event's data as `key=value` pairs, as forge logs prints them (checks counted). */
 function compact(data) {
-  const text = JSON.stringify(data);
-  return text === "{}" ? "" : text;
+  return Object.entries(data || {})
+    .map(([key, value]) => {
+      if (key === "checks" && Array.isArray(value)) return `checks=[${value.length}]`;
+      if (typeof value === "string") return `${key}=${value && !value.includes(" ") ? value : JSON.stringify(value)}`;
+      return `${key}=${JSON.stringify(value)}`;
+    })
+    .join(" ");
 }
 
 export class LogView {
