@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the status in the form asked for."""
     from forge.config import load_config, project_root
     from forge.errors import UsageError
+    from forge.state.status import read_status
     from forge.store import ForgeDir
 
     if args.interval <= 0:
@@ -99,22 +100,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render_status(forge_dir, status, max_attempts))
     return 0
-
-
-def read_status(forge_dir: ForgeDir) -> Status | None:
-    """The status file as a model; ``None`` when it is missing or unreadable."""
-    from pydantic import ValidationError
-
-    from forge.state.status import Status
-    from forge.store import peek_json
-
-    stored, _ = peek_json(forge_dir.status)
-    if not isinstance(stored, dict):
-        return None
-    try:
-        return Status.model_validate(stored)
-    except ValidationError:
-        return None
 
 
 def _no_status(forge_dir: ForgeDir) -> str:
@@ -249,6 +234,8 @@ def _ago(timestamp: str) -> str:
 
 def _watch(forge_dir: ForgeDir, max_attempts: int, interval: float) -> int:
     """Redraw the status in place every ``interval`` seconds until interrupted."""
+    from forge.state.status import read_status
+
     terminal = sys.stdout.isatty()
     last = None
     if terminal:

@@ -125,6 +125,20 @@ def _counts(modules: list[ModuleStatus]) -> StatusCounts:
     return StatusCounts(total=len(modules), **{state: found[state] for state in _STATES})
 
 
+def read_status(forge_dir: ForgeDir) -> Status | None:
+    """``.forge/status.json`` as a model; ``None`` when missing, corrupt or of another shape.
+
+    Only reads: a corrupt file stays where it is until the next writer moves it aside.
+    """
+    stored, _ = peek_json(forge_dir.status)
+    if not isinstance(stored, dict):
+        return None
+    try:
+        return Status.model_validate(stored)
+    except ValidationError:
+        return None
+
+
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
     """Replace ``.forge/status.json`` atomically.
 

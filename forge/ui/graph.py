@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
-from forge.state.status import ModuleStatus, Status, build_status
+from forge.state.status import ModuleStatus, Status, build_status, read_status
 from forge.ui.models import MODULE_STATES, GraphNode, GraphView, ModuleState
 from forge.ui.reading import (
     display_path,
     history_of,
     list_runs,
-    peek_status,
     pick_run,
     plan_path_of,
     read_plan,
@@ -44,7 +43,7 @@ def graph_view(forge_dir: ForgeDir, wanted: str | None, max_attempts: int) -> Gr
     """The graph of run ``wanted`` (``None``: the newest run)."""
     runs, notices = list_runs(forge_dir)
     run = pick_run(runs, wanted)
-    on_disk = peek_status(forge_dir)
+    on_disk = read_status(forge_dir)
     plan_path = plan_path_of(forge_dir, run, on_disk)
     plan, problems = read_plan(plan_path) if plan_path is not None else (None, [])
     notices.extend(problems)

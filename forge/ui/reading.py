@@ -12,8 +12,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from forge.errors import ForgeError
 from forge.ids import is_valid_id
 from forge.state.events import PROCESS_LOGS
@@ -130,17 +128,6 @@ def pick_run(runs: list[RunInfo], wanted: str | None) -> str:
     if wanted is not None:
         return wanted
     return runs[0].id if runs else NO_RUN
-
-
-def peek_status(forge_dir: ForgeDir) -> Status | None:
-    """``.forge/status.json`` as a model; ``None`` when missing, corrupt or of another shape."""
-    stored, _ = peek_json(forge_dir.status)
-    if not isinstance(stored, dict):
-        return None
-    try:
-        return Status.model_validate(stored)
-    except ValidationError:
-        return None
 
 
 def session_of(forge_dir: ForgeDir, run: str) -> dict[str, object]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from forge.ui.reading import list_runs, log_of, peek_status, pick_run, plan_path_of
+from forge.state.status import read_status
+from forge.ui.reading import list_runs, log_of, pick_run, plan_path_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,7 +64,7 @@ class Watcher:
         forge_dir = self.forge_dir
         runs, _ = list_runs(forge_dir)
         self.run = pick_run(runs, self.pinned)
-        self.plan = plan_path_of(forge_dir, self.run, peek_status(forge_dir))
+        self.plan = plan_path_of(forge_dir, self.run, read_status(forge_dir))
         inner: dict[Path, tuple[Topic, ...]] = {
             forge_dir.log(log_of(self.run)): ("graph", "log"),
         }

@@ -168,7 +168,7 @@ export class SessionsView {
           ),
         ),
         view.selected
-          ? section(`Session ${view.selected}`, view.state ? h("pre", { class: "json", id: "session-state" }, JSON.stringify(view.state, null, 2)) : h("p", { class: "muted" }, "This snapshot cannot be read."))
+          ? section(`Session ${view.selected}`, h("p", null, h("a", { href: `#/graph?run=${encodeURIComponent(view.selected)}` }, "this run's graph →")), view.state ? h("pre", { class: "json", id: "session-state" }, JSON.stringify(view.state, null, 2)) : h("p", { class: "muted" }, "This snapshot cannot be read."))
           : null,
       ].filter(Boolean),
     );
@@ -183,7 +183,7 @@ export class MemoryView {
     this.query = h("input", {
       type: "search",
       id: "memory-query",
-      placeholder: "search memory (BM25 over pattern, category, tags)",
+      placeholder: "search memory: words of a pattern, category or tag",
       value: params.get("q") || "",
       oninput: () => {
         clearTimeout(this.timer);
