@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import socket
+import sys
 import threading
 import webbrowser
 from typing import TYPE_CHECKING, TextIO
@@ -108,8 +109,18 @@ def serve(root: Path, *, host: str, port: int, open_page: bool, out: TextIO) -> 
     )
     server = uvicorn.Server(config)
     if open_page:
-        threading.Timer(0.2, webbrowser.open, args=(url,)).start()
+        threading.Timer(0.2, _open, args=(url,)).start()
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _open(url: str) -> None:
+    """Open the page in the user's browser (``BROWSER`` is honoured); say so when none opens."""
+    try:
+        opened = webbrowser.open(url)
+    except Exception:  # a broken browser setting is no reason to stop serving
+        opened = False
+    if not opened:
+        print(f"forge ui: no browser could be opened: open {url} yourself", file=sys.stderr)

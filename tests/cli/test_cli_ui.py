@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from forge_testing import RunForge, forge_executable, one_line_error
 
 
@@ -100,3 +101,18 @@ def test_an_open_event_stream_does_not_hold_the_server_up(project: Path) -> None
     while stream.recv(4096):  # and the stream was closed
         pass
     stream.close()
+
+
+def test_open_hands_the_address_to_the_users_browser(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n', encoding="utf-8")
+    browser.chmod(0o755)
+    monkeypatch.setenv("BROWSER", str(browser))  # Python's webbrowser runs it
+    with serving(project, "--open") as (lines, _):
+        deadline = time.monotonic() + 20
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert opened.read_text(encoding="utf-8").strip() == lines[0].split()[2]
