@@ -6,16 +6,20 @@ import argparse
 import sys
 from typing import Any
 
-EXAMPLES = """\
+from forge.cli.command import add_command
+
+USAGE = """\
+a live web page of the run: the plan's graph, modules, attempts, log
+
+Serve a read-only web page over .forge/: the plan as its dependency graph with each
+module's state, a module's attempts and failing lines, the event log, sessions and
+memory, updated live as the run goes on. It writes nothing.
+
 examples:
   forge ui                       # http://127.0.0.1:8765/, this machine only
   forge ui --open                # and open it in the default browser
   forge ui --port 0              # any free port (the address is printed)
   forge ui --host 0.0.0.0        # listen on every address: others can read the project
-
-The page shows the plan's dependency graph (layers, critical path, each module's
-state), a module's attempts, scores, recommendations and failing lines, the
-event log, sessions and memory, and follows them live. It writes nothing.
 
 exit codes: 0 stopped (Ctrl-C), 2 usage error (a port in use, an unknown host)
 """
@@ -25,15 +29,7 @@ def register(subparsers: Any) -> None:
     """Add ``forge ui`` to the parser."""
     from forge.ui.server import DEFAULT_HOST, DEFAULT_PORT
 
-    parser = subparsers.add_parser(
-        "ui",
-        help="a live web page of the run: the plan's graph, modules, attempts, log",
-        description="Serve a read-only web page over .forge/: the plan as its dependency "
-        "graph with each module's state, a module's attempts and failing lines, the event "
-        "log, sessions and memory, updated live as the run goes on.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "ui", USAGE, run=run)
     parser.add_argument(
         "--port",
         type=_port,
@@ -48,7 +44,6 @@ def register(subparsers: Any) -> None:
         help=f"address to listen on (default {DEFAULT_HOST}: this machine only)",
     )
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
-    parser.set_defaults(run=run)
 
 
 def _port(text: str) -> int:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
-from forge.state.status import ModuleStatus, Status, build_status, read_status
+from forge.state.status import Status, build_status, read_status
+from forge.state.status_lines import ModuleStatus
 from forge.ui.models import MODULE_STATES, GraphNode, GraphView, ModuleState
 from forge.ui.reading import (
     display_path,

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from forge.errors import ForgeError
-from forge.state.events import MAX_LIMIT, CheckRecord, LogEntry, query_logs
+from forge.errors import ForgeError, clip
+from forge.state.events import MAX_LIMIT, RECORDED_MESSAGE, CheckRecord, LogEntry, query_logs
 from forge.ui.graph import graph_view
 from forge.ui.models import AttemptView, CheckView, CommandView, ModuleView
 from forge.ui.reading import history_of, log_of, read_plan
@@ -153,8 +153,9 @@ def _attempts(
 
 def _commands(entry: PlanModule | None, records: list[CheckRecord]) -> list[CommandView]:
     """The plan's verify commands (then any other command validated), each with its outcome."""
-    ran = {r.target: r for r in records if r.type == "command"}
-    wanted = list(entry.verify) if entry is not None else []
+    ran = {r.command: r for r in records if r.command is not None}
+    # The event keeps a command as far as RECORDED_MESSAGE characters: so are they matched.
+    wanted = [clip(command, RECORDED_MESSAGE) for command in entry.verify] if entry else []
     wanted += [command for command in ran if command not in wanted]
     views = []
     for command in wanted:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast, get_args
 
 from forge.errors import ForgeError, UsageError
-from forge.ids import is_valid_id
 from forge.memory import (
     MAX_QUERY_LENGTH,
     MAX_RECALL_LIMIT,
@@ -23,6 +22,7 @@ from forge.memory import (
 from forge.state.events import MAX_LIMIT, EventSeverity, Phase, query_logs
 from forge.state.sessions import list_sessions
 from forge.store import peek_json
+from forge.store.ids import is_valid_id
 from forge.ui.models import LogView, MemoryView, SessionsView
 from forge.ui.reading import list_runs, log_of, pick_run
 

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
-from forge.ids import is_valid_id
 from forge.state.events import PROCESS_LOGS
 from forge.state.status import Status
+from forge.state.status_lines import session_of
 from forge.store import ForgeDir, peek_json, state_files, state_folders, valid_id
+from forge.store.ids import is_valid_id
 from forge.ui.models import NO_RUN, RunInfo, RunsView
 from forge.validate.history import History, load_history
 
@@ -130,18 +131,10 @@ def pick_run(runs: list[RunInfo], wanted: str | None) -> str:
     return runs[0].id if runs else NO_RUN
 
 
-def session_of(forge_dir: ForgeDir, run: str) -> dict[str, object]:
-    """The run's session snapshot (``{}`` when there is none or it cannot be read)."""
-    if run == NO_RUN:
-        return {}
-    stored, _ = peek_json(forge_dir.session(run))
-    return stored if isinstance(stored, dict) else {}
-
-
 def plan_path_of(forge_dir: ForgeDir, run: str, status: Status | None) -> Path | None:
     """The plan of a run: its session's ``planPath``, else the one ``status.json`` shows
     for that run, else the newest ``.forge/plans/*.json``."""
-    candidates: list[object] = [session_of(forge_dir, run).get("planPath")]
+    candidates: list[object] = [session_of(forge_dir, run_id_of(run)).get("planPath")]
     if status is not None and (status.run_id or NO_RUN) == run:
         candidates.append(status.plan_path)
     for wanted in candidates:
