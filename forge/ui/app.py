@@ -23,6 +23,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from forge.errors import ForgeError, UsageError, clip
+from forge.store import valid_id
 from forge.ui.models import ENDPOINT_MODELS, Problem
 from forge.ui.reading import PeekingForgeDir, run_argument
 from forge.ui.watch import Watcher
@@ -86,7 +87,7 @@ def create_app(
     def asset(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in static or name == "index.html":
-            return _problem(404, f"no static file {name!r}")
+            return _problem(404, f"no static file {clip(name, 80)!r}")
         return _file(static[name], name)
 
     def runs(request: Request) -> Response:
@@ -100,7 +101,6 @@ def create_app(
         return _answer(lambda q: graph_view(forge_dir, _run(q), _max_attempts(root)), request)
 
     def module(request: Request) -> Response:
-        from forge.store import valid_id
         from forge.ui.module import module_view
 
         def view(q: dict[str, str]) -> WireModel:
@@ -110,7 +110,6 @@ def create_app(
         return _answer(view, request)
 
     def log(request: Request) -> Response:
-        from forge.store import valid_id
         from forge.ui.panels import DEFAULT_EVENTS, log_view
 
         def view(q: dict[str, str]) -> WireModel:
@@ -127,7 +126,6 @@ def create_app(
         return _answer(view, request)
 
     def sessions(request: Request) -> Response:
-        from forge.store import valid_id
         from forge.ui.panels import sessions_view
 
         def view(q: dict[str, str]) -> WireModel:
