@@ -38,8 +38,9 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from forge.languages.oxc_early import early_error, let_as_identifier
 from forge.languages.project_files import nearest_value
 from forge.models import SyntaxAuthority, SyntaxVerdict
 
@@ -64,8 +65,9 @@ _GOALS = {
     ".jsx": ("jsx",),
 }
 #: CommonJS is a script run as a function body, as node wraps it (a top-level
-#: `return` is valid). Places are computed on the file's own text, unwrapped.
-_COMMONJS_OPEN = "(function (exports, require, module, __filename, __dirname) {"
+#: `return` is valid). Places are computed on the file's own text, unwrapped. The
+#: file starts a line of its own: an HTML-like `-->` comment is one only at a line start.
+_COMMONJS_OPEN = "(function (exports, require, module, __filename, __dirname) {\n"
 _COMMONJS_CLOSE = "\n})"
 #: oxc-python parses no declaration file (.d.ts) as such: what their ambient context allows.
 _AMBIENT = frozenset({"Missing initializer in const declaration"})
@@ -74,6 +76,14 @@ _EOF = "found `EOF`"
 _MARKER = "\x01"
 _OPENERS = bytes(range(256)).translate(None, b"([{)]}")  # every byte but the brackets
 _SIGNS = bytes.maketrans(b"([{)]}", b"\x01\x01\x01\xff\xff\xff")
+
+
+class Outcome(NamedTuple):
+    """One parse: oxc's error messages, or the first early error of a tree it accepted."""
+
+    messages: list[str]
+    #: (message, character offset in the file's own text), found on the tree.
+    early: tuple[str, int] | None
 
 
 class ParserFailed(Exception):
@@ -103,34 +113,59 @@ class _ParserThread:
                 return
             source, goal, reply = job
             try:
-                kind = goal
-                if goal == "commonjs":
-                    if source.startswith("#!"):  # node strips a hashbang before wrapping
-                        source = "//" + source[2:]
-                    source, kind = _COMMONJS_OPEN + source + _COMMONJS_CLOSE, "script"
-                elif goal == "dts":
-                    kind = "ts"
-                result = self._parse(source, source_type=kind)
-                messages = [] if result.is_valid else [str(e.message) for e in result.errors]
-                if goal == "dts":
-                    messages = [m for m in messages if m not in _AMBIENT]
-                reply.put(messages)
+                reply.put(self._outcome(source, goal))
             except BaseException as exc:  # handed to the caller, never kills the thread
                 reply.put(exc)
+
+    def _outcome(self, source: str, goal: str) -> Outcome:
+        kind, prefix = goal, ""
+        if goal == "commonjs":
+            if source.startswith("#!"):  # node strips a hashbang before wrapping
+                source = "//" + source[2:]
+            source, kind, prefix = (
+                _COMMONJS_OPEN + source + _COMMONJS_CLOSE,
+                "script",
+                _COMMONJS_OPEN,
+            )
+        elif goal == "dts":
+            kind = "ts"
+        result = self._parse(source, source_type=kind)
+        if not result.is_valid and kind == "script":
+            respelled = let_as_identifier(source)  # oxc 0.1.1 refuses `let` as a name
+            if respelled is not None:
+                second = self._parse(respelled, source_type=kind)
+                result = second if second.is_valid else result
+        messages = [] if result.is_valid else [str(e.message) for e in result.errors]
+        if goal == "dts":
+            messages = [m for m in messages if m not in _AMBIENT]
+        if messages:
+            return Outcome(messages, None)
+        early = early_error(result.program, source, goal)
+        if early is None:
+            return Outcome([], None)
+        message, offset = early
+        # oxc counts UTF-8 bytes; places are characters of the file's own text.
+        before = source.encode("utf-8")[:offset].decode("utf-8", errors="ignore")
+        return Outcome([], (message, len(before) - len(prefix)))
 
     def stop(self) -> None:
         """End the thread once it has finished the jobs already queued."""
         self._jobs.put(None)
         self._thread.join()
 
-    def errors(self, source: str, goal: str) -> list[str]:
-        """oxc's error messages for ``source`` parsed with ``goal``; [] when it parses."""
+    def outcome(self, source: str, goal: str) -> Outcome:
+        """oxc's verdict on ``source`` parsed with ``goal``."""
         reply: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._jobs.put((source, goal, reply))
         outcome = reply.get()
         if isinstance(outcome, BaseException):
             raise ParserFailed(f"{type(outcome).__name__}: {outcome}") from outcome
-        return list(outcome)
+        assert isinstance(outcome, Outcome)
+        return outcome
+
+    def errors(self, source: str, goal: str) -> list[str]:
+        """oxc's parse error messages for ``source`` parsed with ``goal``; [] when it parses."""
+        return self.outcome(source, goal).messages
 
 
 _parser: _ParserThread | None = None
@@ -199,18 +234,22 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
     if len(source) > ALWAYS_SAFE_BYTES and not _fits_the_stack(source):
         return None
     text = source.decode("utf-8", errors="replace")
-    first: tuple[str, list[str]] | None = None
+    first: tuple[str, Outcome] | None = None
     for goal in goals(path):
         try:
-            messages = parser.errors(text, goal)
+            outcome = parser.outcome(text, goal)
         except ParserFailed:
             return None
-        if not messages:
+        if not outcome.messages and outcome.early is None:
             return SyntaxVerdict(valid=True)
-        first = first or (goal, messages)
+        first = first or (goal, outcome)
     assert first is not None
-    goal, messages = first
-    return _locate(parser, text, goal, messages[0])
+    goal, outcome = first
+    if outcome.messages:
+        return _locate(parser, text, goal, outcome.messages[0])
+    assert outcome.early is not None
+    message, offset = outcome.early
+    return _verdict_at(text, offset, message)
 
 
 def goals(path: Path) -> tuple[str, ...]:
@@ -282,11 +321,16 @@ def _locate(parser: _ParserThread, text: str, goal: str, message: str) -> Syntax
         while end > 1 and _word(text[end - 1]) and _word(text[end - 2]):
             end -= 1
     offset = min(max(end, 1) - 1, max(len(text) - 1, 0))
-    line_start = text.rfind("\n", 0, offset) + 1
-    line = text.count("\n", 0, offset) + 1
     if message == "Unexpected token":
         token = re.match(r"[\w$]+|\S", text[offset:])
         message = f"unexpected token `{token.group()}`" if token else "unexpected end of file"
+    return _verdict_at(text, offset, message)
+
+
+def _verdict_at(text: str, offset: int, message: str) -> SyntaxVerdict:
+    """A rejection at character ``offset`` of ``text``, as a line and a column."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line = text.count("\n", 0, offset) + 1
     return SyntaxVerdict(valid=False, line=line, column=offset - line_start + 1, message=message)
 
 

@@ -405,3 +405,94 @@ def test_a_kept_python_verdict_follows_requires_python(project: Path) -> None:
     assert syntax_passed(engine, "job.py")
     write(project, "pyproject.toml", '[project]\nname = "p"\nrequires-python = ">=3.8"\n')
     assert not syntax_passed(engine, "job.py")
+
+
+# --- sloppy scripts and early errors (issue 30) -------------------------------
+
+# Valid scripts node accepts (Annex B HTML-like comments, `let` as an identifier), and beside
+# each a look-alike node rejects.
+SLOPPY = [
+    ("html_close_first_line.js", "--> a comment on the first line\nvar x = 1;\n", True),
+    ("html_close_after_comment.cjs", "/* a */ --> still a comment\nvar x = 1;\n", True),
+    ("html_close_mid_line.cjs", "var x = 1; --> not at a line start\n", False),
+    ("let_alone.js", "let\n", True),
+    ("let_increment.js", "let++;\nlet--;\n", True),
+    ("let_in_block.cjs", "if (a) { let }\n", True),
+    ("let_sequence.cjs", "let, x;\nlet ? 1 : 2;\nlet`t`;\nlet: for (;;) break let;\n", True),
+    ("let_bang.cjs", "let!\n", False),
+    ("let_in_module.mjs", "let\n", False),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "passes"), SLOPPY, ids=lambda v: str(v)[:24])
+def test_sloppy_scripts_html_comments_and_let_as_an_identifier(
+    registry: LanguageRegistry, tmp_path: Path, name: str, source: str, passes: bool
+) -> None:
+    ours, _ = verdicts(registry, write(tmp_path, name, source))
+    assert ours.passed is passes, ours.message
+
+
+# Early errors node (or tsc) reports and a parser without a semantic pass misses:
+# (file, broken source, line, column, message part, valid twin).
+EARLY = [
+    ("letlet.js", "var a;\nlet let = 1;\n", 2, 5, "let", "var a;\nlet lets = 1;\n"),
+    ("constlet.mjs", "const let = 1;\n", 1, 7, "let", "const lets = 1;\n"),
+    ("forlet.cjs", "for (let let of x);\n", 1, 10, "let", "for (let lets of x);\n"),
+    (
+        "type_only.ts",
+        "import type A, { B } from './b';\n",
+        1,
+        1,
+        "default import or named bindings",
+        "import type A from './b';\nimport type { B } from './b';\n",
+    ),
+    (
+        "type_only_star.ts",
+        "import type A, * as B from './b';\n",
+        1,
+        1,
+        "default import or named bindings",
+        "import A, * as B from './b';\n",
+    ),
+    (
+        "import.cjs",
+        "'use strict';\nimport x from './x';\nmodule.exports = x;\n",
+        2,
+        1,
+        "import",
+        "'use strict';\nconst x = require('./x');\nmodule.exports = x;\n",
+    ),
+    ("export.cjs", "export const x = 1;\n", 1, 1, "export", "exports.x = 1;\n"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "broken", "line", "column", "message", "valid"), EARLY, ids=lambda v: str(v)[:16]
+)
+def test_early_errors_are_reported_where_they_are(
+    registry: LanguageRegistry,
+    tmp_path: Path,
+    name: str,
+    broken: str,
+    line: int,
+    column: int,
+    message: str,
+    valid: str,
+) -> None:
+    ours, grammar = verdicts(registry, write(tmp_path, name, broken))
+    assert grammar.passed  # no grammar sees these
+    assert not ours.passed
+    first = ours.locations[0]
+    assert (first.line, first.column) == (line, column), first
+    assert message in first.message
+
+    ours, _ = verdicts(registry, write(tmp_path / "valid", name, valid))
+    assert ours.passed, ours.message
+
+
+def test_a_js_file_with_import_is_still_a_module_where_node_would_run_it_so(
+    registry: LanguageRegistry, tmp_path: Path
+) -> None:
+    # The CommonJS goal refuses `import`, then the module goal takes it, as node does.
+    ours, _ = verdicts(registry, write(tmp_path, "a.js", "import x from './x';\nlet y = x;\n"))
+    assert ours.passed, ours.message
