@@ -236,7 +236,7 @@ def _decode(path: Path, data: bytes, language: Language) -> tuple[bytes, str]:
     """The UTF-8 text to parse and the file's encoding; :class:`NotParsed` when not text."""
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
-    nul = data.find(b"\x00")
+    nul = -1 if language.nul_is_text else data.find(b"\x00")
     if nul >= 0:
         line, column = _position(data, nul)
         raise NotParsed(

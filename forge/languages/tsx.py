@@ -27,6 +27,7 @@ def forge_languages() -> list[Language]:
             extensions=(".tsx",),
             load_grammar=load_grammar,
             authority=load_authority,
+            nul_is_text=True,  # ECMAScript strings and comments may hold U+0000
             extractor=TYPESCRIPT,
         )
     ]

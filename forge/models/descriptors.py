@@ -129,6 +129,14 @@ class Language(BaseModel):
             "statement, which tree-sitter-python accepts and CPython does not."
         ),
     )
+    nul_is_text: bool = Field(
+        default=False,
+        description=(
+            "Whether valid source may hold a NUL character (ECMAScript strings and comments "
+            "may): then a NUL byte does not make a file binary, and the parsers decide. "
+            "Otherwise (Python: CPython refuses one anywhere) it is reported as not text."
+        ),
+    )
     fallback: bool = Field(
         default=False,
         description=(

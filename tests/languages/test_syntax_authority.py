@@ -496,3 +496,19 @@ def test_a_js_file_with_import_is_still_a_module_where_node_would_run_it_so(
     # The CommonJS goal refuses `import`, then the module goal takes it, as node does.
     ours, _ = verdicts(registry, write(tmp_path, "a.js", "import x from './x';\nlet y = x;\n"))
     assert ours.passed, ours.message
+
+
+@pytest.mark.parametrize("name", ["a.js", "a.mjs", "a.ts", "a.tsx"])
+def test_a_nul_character_in_a_js_string_is_text(
+    registry: LanguageRegistry, tmp_path: Path, name: str
+) -> None:
+    # ECMAScript source may hold U+0000 in strings and comments (test262's pass/ does).
+    path = tmp_path / name
+    path.write_bytes(b'"use strict";\nconst a = "\x00x";\n')
+    ours, _ = verdicts(registry, path)
+    assert ours.passed, ours.message
+    # Outside a string it is no token: still a syntax error, placed.
+    path.write_bytes(b"const a = 1;\n\x00\n")
+    ours, _ = verdicts(registry, path)
+    assert not ours.passed
+    assert ours.locations[0].line == 2
