@@ -105,10 +105,12 @@ def test_test262_parser_tests(tmp_path: Path) -> None:
     totals = {folder: len(list((root / folder).iterdir())) for folder in FOLDERS}
     for folder in FOLDERS:
         shown = f"node accepts {len(node[folder])}" if node is not None else "node not found"
-        print(f"test262 {folder}/: {totals[folder]} files, forge accepts {len(ours[folder])}, {shown}")
+        print(
+            f"test262 {folder}/: {totals[folder]} files, forge accepts {len(ours[folder])}, {shown}"
+        )
 
     for folder in ("pass", "pass-explicit"):
-        assert sorted(set(path.name for path in (root / folder).iterdir()) - ours[folder]) == []
+        assert sorted({path.name for path in (root / folder).iterdir()} - ours[folder]) == []
     assert totals["fail"] > 700 and totals["pass"] > 1900, "not the corpus this test knows"
     # Exactly the documented ones: a new acceptance, or one fixed, updates docs/languages.md.
     assert sorted(ours["fail"] ^ documented_fail_files()) == []
