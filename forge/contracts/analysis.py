@@ -16,7 +16,7 @@ import difflib
 import os
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -50,6 +50,8 @@ class Exports:
     #: A file the ``export *`` chain takes names from whose tree has syntax
     #: errors: names after the error may be missing from ``names``.
     broken: Path | None = None
+    #: Names that are the namespace of another local file (``export * as b from``).
+    namespaces: tuple[tuple[str, Path], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,12 @@ class ContractAnalyzer:
             names |= taken.names
             broken = broken or taken.broken
         visiting.discard(path)
-        return Exports(frozenset(names), open_reason, own.default_alias, broken)
+        namespaces = tuple(
+            (name, target)
+            for name, specifier in own.namespaces
+            if (target := self.resolve(extractor, specifier, path)) is not None
+        )
+        return Exports(frozenset(names), open_reason, own.default_alias, broken, namespaces)
 
     def _star_part(self, path: Path, visiting: set[Path]) -> Exports:
         own, extractor = self._own_exports(path)
@@ -237,24 +244,51 @@ class ContractAnalyzer:
         exports = self.exports(exporter)
         elsewhere = self.set_on(exporter)
         if elsewhere - exports.names:
-            exports = Exports(exports.names | elsewhere, exports.open_reason, exports.default_alias)
+            exports = replace(exports, names=exports.names | elsewhere, broken=None)
         imported = tuple(name for ref in mine for name in ref.names)
         missing: list[MissingName] = []
         if exports.open_reason is None:
             seen: set[str] = set()
             for name in (name for ref in mine if not ref.guarded for name in ref.names):
-                if name.name in exports.names or name.name in seen:
-                    continue
-                seen.add(name.name)
-                missing.append(
-                    MissingName(name.name, name.line, name.column, suggest(name, exports))
-                )
+                missing.extend(self._missing(name, exports, seen, ""))
         others = tuple(dict.fromkeys(target for _, target in refs if target is not None))
         broken = next(
             (side for side in (exporter, self.real(importer)) if self._has_errors(side)),
             exports.broken,
         )
         return Comparison(exports, imported, bool(mine), tuple(missing), others, broken)
+
+    def _missing(
+        self, name: ImportedName, exports: Exports, seen: set[str], prefix: str
+    ) -> list[MissingName]:
+        """``name`` if ``exports`` lacks it, else its members missing from a namespace it is."""
+        if name.name not in exports.names:
+            if prefix + name.name in seen:
+                return []
+            seen.add(prefix + name.name)
+            suggestion = suggest(name, exports)
+            return [
+                MissingName(
+                    prefix + name.name,
+                    name.line,
+                    name.column,
+                    prefix + suggestion if suggestion else None,
+                )
+            ]
+        target = dict(exports.namespaces).get(name.name)
+        if target is None or not name.members:
+            return []
+        try:
+            inner = self.exports(target)
+        except Exception:  # NotParsed, ContractError: the namespace's file is not ours to judge
+            return []
+        if inner.open_reason is not None:
+            return []
+        return [
+            missing
+            for member in name.members
+            for missing in self._missing(member, inner, seen, f"{prefix}{name.name}.")
+        ]
 
     def set_on(self, exporter: Path) -> frozenset[str]:
         """Names the files read so far set on ``exporter`` (``config.ready = True``).

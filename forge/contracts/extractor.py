@@ -43,6 +43,9 @@ class ImportedName:
     column: int
     #: The local binding (``import greet from``: ``greet``), used for suggestions.
     local: str | None = None
+    #: Names read from this one in turn (``ns.b.e``: ``e`` of ``b``), checked when the
+    #: module exports ``b`` as a namespace of another (``export * as b from``).
+    members: tuple[ImportedName, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,9 @@ class ExportSet:
     implicit: frozenset[str] = frozenset()
     open_reason: str | None = None
     default_alias: str | None = None
+    #: Names that are another module's namespace (``export * as b from './b'``,
+    #: ``import * as c from './c'; export { c }``), with that module's specifier.
+    namespaces: tuple[tuple[str, str], ...] = ()
 
 
 class ParsedSource(Protocol):

@@ -8,6 +8,8 @@ never the file's exports); CommonJS exports are read by
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from forge.contracts.ecmascript.commonjs import CommonJSExports, read_common_js, replace_exports
 from forge.contracts.ecmascript.syntax import (
     declared_names,
@@ -17,6 +19,9 @@ from forge.contracts.ecmascript.syntax import (
 )
 from forge.contracts.extractor import ExportSet, ParsedSource, node_text
 
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
 
 def exports(parsed: ParsedSource) -> ExportSet:
     """ES module exports of the top level, then CommonJS exports (see module docs)."""
@@ -24,6 +29,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
     root = parsed.tree.root_node
     names: set[str] = set()
     stars: list[tuple[str, int]] = []
+    namespaces: dict[str, str] = {}  # name -> specifier of the module it is the namespace of
+    star_imports: dict[str, str] = {}  # import * as c from './c': c -> './c'
     default_alias: str | None = None
     cjs = CommonJSExports()
     esm = False
@@ -34,6 +41,7 @@ def exports(parsed: ParsedSource) -> ExportSet:
     for stmt in root.named_children:
         if stmt.type == "import_statement":
             esm = True
+            star_imports.update(_namespace_imports(stmt, source))
         if stmt.type != "export_statement":
             continue
         esm = True
@@ -63,13 +71,17 @@ def exports(parsed: ParsedSource) -> ExportSet:
         else:
             for child in stmt.named_children:
                 if child.type == "namespace_export":  # export * as ns from
-                    names.update(string_value(c, source) for c in child.named_children)
+                    for name in (string_value(c, source) for c in child.named_children):
+                        names.add(name)
+                        if specifier is not None:
+                            namespaces[name] = string_value(specifier, source)
                 elif child.type == "export_clause":
-                    names.update(
-                        specifier_names(spec, source)[1]
-                        for spec in child.named_children
-                        if spec.type == "export_specifier"
-                    )
+                    for spec in child.named_children:
+                        if spec.type == "export_specifier":
+                            local, exported = specifier_names(spec, source)
+                            names.add(exported)
+                            if specifier is None:  # a local: maybe an imported namespace
+                                namespaces.setdefault(exported, "\0" + local)
             if (
                 "*" in tokens
                 and specifier is not None
@@ -91,7 +103,13 @@ def exports(parsed: ParsedSource) -> ExportSet:
             names.add("default")
         default_alias = default_alias or cjs.default_alias
         stars.extend(cjs.star_sources)
+    # `export { c }` of `import * as c from './c'`: the namespace of './c'.
+    resolved = {
+        name: star_imports.get(target[1:]) if target.startswith("\0") else target
+        for name, target in namespaces.items()
+    }
     return ExportSet(
+        namespaces=tuple(sorted((n, t) for n, t in resolved.items() if t is not None)),
         names=frozenset(names),
         implicit=frozenset(cjs.implicit - names) if cjs.used else frozenset(),
         star_sources=tuple(stars),
@@ -110,3 +128,18 @@ def _declaration_file(parsed: ParsedSource) -> bool:
     """
     name = parsed.path.name
     return name.endswith((".d.ts", ".d.mts", ".d.cts")) or (".d." in name and name.endswith(".ts"))
+
+
+def _namespace_imports(stmt: Node, source: bytes) -> dict[str, str]:
+    """``import * as c from './c'``: {``c``: ``./c``}."""
+    specifier = stmt.child_by_field_name("source")
+    if specifier is None:
+        return {}
+    return {
+        node_text(binding, source): string_value(specifier, source)
+        for clause in stmt.named_children
+        if clause.type == "import_clause"
+        for part in clause.named_children
+        if part.type == "namespace_import"
+        for binding in part.named_children
+    }

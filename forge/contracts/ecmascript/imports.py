@@ -10,6 +10,7 @@ binding's scope, less those of a variable of the same name declared below it.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from forge.contracts.ecmascript.syntax import keyword_tokens, specifier_names, string_value
@@ -52,7 +53,7 @@ def imports(parsed: ParsedSource, *, typescript: bool) -> list[ImportRef]:
             obj = found["type.object"][0]
             types[node_text(obj, source)].extend(found["type.property"])
         for kind in ("require", "dynamic_import"):
-            if kind in found:
+            if kind in found and not _substituted(found["source"][0]):
                 calls.append((kind, found[kind][0], found["source"][0]))
     both = _merged(members, types)
     shadows = _Shadows(
@@ -152,6 +153,11 @@ def _call(
     return _ref(call, specifier, source, names)
 
 
+def _substituted(specifier: Node) -> bool:
+    """Whether a template literal computes its text (`./${name}`): no file to name."""
+    return any(part.type == "template_substitution" for part in specifier.named_children)
+
+
 def _ref(node: Node, specifier: Node | None, source: bytes, names: list[ImportedName]) -> ImportRef:
     # A finding about the import points at the specifier, as editors do.
     line, column = position(specifier if specifier is not None else node, source)
@@ -192,11 +198,26 @@ def _members(
         if home.start_byte <= start and end <= home.end_byte and (start, end) != home.byte_range
     ]
     return [
-        imported(prop, source, node_text(prop, source))
+        _deeper(imported(prop, source, node_text(prop, source)), prop, source)
         for prop in uses
         if home.start_byte <= prop.start_byte < home.end_byte
         and not any(start <= prop.start_byte < end for start, end in inner)
     ]
+
+
+def _deeper(name: ImportedName, prop: Node, source: bytes) -> ImportedName:
+    """``name`` with the member read from it in turn: ``ns.b.e`` gives ``b`` its ``e``."""
+    use = prop.parent  # the member expression `ns.b`
+    outer = use.parent if use is not None else None
+    if outer is None or outer.type != "member_expression":
+        return name
+    if outer.child_by_field_name("object") != use:
+        return name
+    next_prop = outer.child_by_field_name("property")
+    if next_prop is None or next_prop.type != "property_identifier":
+        return name
+    member = _deeper(imported(next_prop, source, node_text(next_prop, source)), next_prop, source)
+    return replace(name, members=(member,))
 
 
 class _Shadows:

@@ -2,16 +2,17 @@
 ; statements are top-level statements, read by
 ; forge.contracts.ecmascript).
 
-; require("./x"), with the call for its context (destructuring, .member, binding)
+; require("./x") (or `./x`, a template without expressions: the imports module skips
+; those with), with the call for its context (destructuring, .member, binding)
 ((call_expression
   function: (identifier) @_require
-  arguments: (arguments . (string) @source .)) @require
+  arguments: (arguments . [(string) (template_string)] @source .)) @require
   (#eq? @_require "require"))
 
 ; import("./x")
 ((call_expression
   function: (import)
-  arguments: (arguments . (string) @source)) @dynamic_import)
+  arguments: (arguments . [(string) (template_string)] @source)) @dynamic_import)
 
 ; ns.member: a namespace's members, wherever the namespace is used
 (member_expression

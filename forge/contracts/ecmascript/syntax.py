@@ -31,9 +31,9 @@ VALUE_DECLARATIONS = {"lexical_declaration", "variable_declaration"}
 
 
 def string_value(node: Node, source: bytes) -> str:
-    """A string literal's contents (or an identifier's text)."""
+    """A string literal's contents (a template literal's too), or an identifier's text."""
     text = node_text(node, source)
-    return text[1:-1] if node.type == "string" else text
+    return text[1:-1] if node.type in ("string", "template_string") else text
 
 
 def keyword_tokens(node: Node) -> set[str]:
