@@ -75,3 +75,117 @@ def test_namespace_members_are_followed_into_namespaces_the_module_re_exports(
     assert failures(run_forge, project, "src/app.js") == [
         "src/b.js -> src/app.js: 2 names imported from src/b.js are not exported: b.nope, c.gone"
     ]
+
+
+#: A TypeScript package laid out as got and ky are, before anything is built: the shared
+#: config (a package) sets outDir through ${configDir}; docs and tests import the output.
+BUILT_LATER = {
+    "package.json": json.dumps(
+        {
+            "name": "fetcher",
+            "type": "module",
+            "exports": {
+                ".": {"types": "./dist/source/index.d.ts", "default": "./dist/source/index.js"},
+                "./utils/*": "./dist/source/utils/*.js",
+                "./internal": None,
+            },
+            "devDependencies": {"@acme/tsconfig": "1"},
+        }
+    ),
+    "node_modules/@acme/tsconfig/package.json": json.dumps(
+        {"name": "@acme/tsconfig", "exports": "./tsconfig.json"}
+    ),
+    "node_modules/@acme/tsconfig/tsconfig.json": (
+        '{\n  // shared by every project\n  "compilerOptions": {"outDir": "${configDir}/dist",'
+        ' "strict": true},\n}\n'
+    ),
+    "tsconfig.json": '{"extends": "@acme/tsconfig", "include": ["source", "test"]}\n',
+    "source/index.ts": "export default function fetcher() {}\nexport const retry = 2;\n",
+    "source/utils/merge.ts": "export function merge() {}\n",
+}
+
+
+def test_imports_of_the_build_output_are_checked_against_the_source(
+    run_forge: RunForge, project: Path
+) -> None:
+    write(
+        project,
+        {
+            **BUILT_LATER,
+            "documentation/examples/basic.js": (
+                "import fetcher, {retry} from '../../dist/source/index.js';\n"
+                "import {retries} from '../../dist/source/index.js';\n"
+                "import {x} from '../../dist/source/gone.js';\n"
+            ),
+            "test/self.ts": (
+                "import fetcher, {retry} from 'fetcher';\n"
+                "import {merge} from 'fetcher/utils/merge';\n"
+                "import {mrege} from 'fetcher/utils/merge';\n"
+                "import {hidden} from 'fetcher/internal';\n"
+            ),
+        },
+    )
+    assert failures(run_forge, project, "documentation/examples/basic.js", "test/self.ts") == [
+        "../../dist/source/gone.js -> documentation/examples/basic.js: "
+        "'../../dist/source/gone.js' resolves to no file",
+        "fetcher/internal -> test/self.ts: 'fetcher/internal' is not exported by package "
+        "'fetcher' (its package.json \"exports\" has no './internal')",
+        "source/index.ts -> documentation/examples/basic.js: 1 name imported from "
+        "source/index.ts is not exported: retries (did you mean retry?)",
+        "source/utils/merge.ts -> test/self.ts: 1 name imported from source/utils/merge.ts "
+        "is not exported: mrege (did you mean merge?)",
+    ]
+
+
+def test_a_subpath_an_installed_package_does_not_export_is_reported(
+    run_forge: RunForge, project: Path
+) -> None:
+    exports = {
+        ".": {"import": "./esm/index.js", "require": "./cjs/index.js"},
+        "./feature/*": {"browser": "./browser/*.js", "default": "./esm/feature/*.js"},
+        "./feature/private/*": None,
+        "./package.json": "./package.json",
+    }
+    write(
+        project,
+        {
+            "package.json": json.dumps({"name": "app", "dependencies": {"lib": "1"}}),
+            "node_modules/lib/package.json": json.dumps({"name": "lib", "exports": exports}),
+            "node_modules/plain/package.json": json.dumps({"name": "plain", "main": "x.js"}),
+            "src/app.js": (
+                "import lib from 'lib';\n"
+                "import a from 'lib/feature/a';\n"
+                "import meta from 'lib/package.json';\n"
+                "import deep from 'plain/any/file.js';\n"
+                "import secret from 'lib/feature/private/key';\n"
+                "import util from 'lib/esm/util.js';\n"
+            ),
+        },
+    )
+    assert failures(run_forge, project, "src/app.js") == [
+        "lib/esm/util.js -> src/app.js: 'lib/esm/util.js' is not exported by package 'lib' "
+        "(its package.json \"exports\" has no './esm/util.js')",
+        "lib/feature/private/key -> src/app.js: 'lib/feature/private/key' is not exported by "
+        "package 'lib' (its package.json \"exports\" has no './feature/private/key')",
+    ]
+
+
+def test_path_aliases_of_a_tsconfig_a_package_provides_are_followed(
+    run_forge: RunForge, project: Path
+) -> None:
+    write(
+        project,
+        {
+            "package.json": '{"name": "app"}\n',
+            "node_modules/@acme/base/package.json": '{"name": "@acme/base", "tsconfig": "base.json"}',
+            "node_modules/@acme/base/base.json": (
+                '{"compilerOptions": {"paths": {"@/*": ["${configDir}/src/*"]}}}\n'
+            ),
+            "tsconfig.json": '{"extends": ["@acme/base"]}\n',
+            "src/util.ts": "export const util = 1;\n",
+            "src/app.ts": "import { util } from '@/util';\nimport { other } from '@/util';\n",
+        },
+    )
+    assert failures(run_forge, project, "src/app.ts") == [
+        "src/util.ts -> src/app.ts: 1 name imported from src/util.ts is not exported: other"
+    ]

@@ -10,7 +10,7 @@ they are built in, declared or installed.
 """
 
 # Resolution runs for every import of every file: plain os.path strings.
-# ruff: noqa: PTH112, PTH113, PTH122
+# ruff: noqa: PTH112, PTH113, PTH118, PTH120, PTH122
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ from forge.contracts.ecmascript.node_packages import (
     node_is_builtin,
     npm_package_name,
     which_node,
+)
+from forge.contracts.ecmascript.package_exports import (
+    CONDITIONS,
+    NOT_EXPORTED,
+    TYPESCRIPT_CONDITIONS,
+    exported_subpaths,
+    installed_manifest,
+    nearest_manifest,
 )
 from forge.contracts.ecmascript.tsconfig import tsconfig_for
 from forge.contracts.extractor import ImportContext, close_names, did_you_mean
@@ -46,16 +54,65 @@ def resolve(specifier: str, importer: Path, root: Path, *, typescript: bool) -> 
     """The file a specifier names: relative (see module docs), or through tsconfig ``paths``/``baseUrl``."""
     typescript = importer.name.endswith(TS_SUFFIXES) or typescript
     if _relative(specifier):
-        return _file(Path(os.path.normpath(importer.parent / specifier)), typescript)
-    aliases = tsconfig_for(importer.parent)
-    if aliases is None or ":" in specifier:
+        base = Path(os.path.normpath(importer.parent / specifier))
+        return _file(base, typescript) or _from_build(base)
+    if ":" in specifier:
         return None
-    for base in aliases.targets(specifier):
-        found = _file(base, typescript)
+    aliases = tsconfig_for(importer.parent)
+    if aliases is not None:
+        for base in aliases.targets(specifier):
+            found = _file(base, typescript)
+            if found is not None:
+                return found
+        if aliases.base_url is not None:
+            found = _file(Path(os.path.normpath(aliases.base_url / specifier)), typescript)
+            if found is not None:
+                return found
+    return _own_package(specifier, importer, typescript)
+
+
+def _own_package(specifier: str, importer: Path, typescript: bool) -> Path | None:
+    """The file a package's own name names inside it (``import ky from 'ky'`` in ky's tests).
+
+    Through its ``package.json`` ``exports`` (or ``main``), and from a build
+    output not built yet to its source (:func:`_from_build`).
+    """
+    package = npm_package_name(specifier)
+    own = nearest_manifest(str(importer.parent)) if package else None
+    if own is None or package is None or own.name != package:
+        return None
+    conditions = TYPESCRIPT_CONDITIONS if typescript else CONDITIONS
+    entry = own.entry("." + specifier[len(package) :], conditions)
+    if entry is None or entry == NOT_EXPORTED:
+        return None
+    base = Path(os.path.normpath(os.path.join(own.folder, entry)))
+    return _file(base, typescript) or _from_build(base)
+
+
+def _from_build(base: Path) -> Path | None:
+    """The source a build output is compiled from, when the output is not built yet.
+
+    Through the nearest tsconfig's ``outDir`` and ``rootDir`` (or its folder
+    and ``include`` folders), as TypeScript's project references map them:
+    ``dist/source/index.js`` (or ``.d.ts``) is ``source/index.ts``.
+    """
+    folder = str(base.parent)
+    while not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    config = tsconfig_for(Path(folder))
+    if config is None:
+        return None
+    for source in config.source_for(base):
+        text = str(source)
+        for declaration, compiled in ((".d.ts", ".ts"), (".d.mts", ".mts"), (".d.cts", ".cts")):
+            if text.endswith(declaration):
+                text = text[: -len(declaration)] + compiled
+        found = _file(Path(text), typescript=True)
         if found is not None:
             return found
-    if aliases.base_url is not None:
-        return _file(Path(os.path.normpath(aliases.base_url / specifier)), typescript)
     return None
 
 
@@ -139,6 +196,9 @@ def diagnose(
     package = npm_package_name(specifier)
     if package is None or builtins is None or package in builtins or specifier in builtins:
         return None
+    refused = _not_exported(specifier, package, importer)
+    if refused is not None:
+        return refused
     node = context.remember("node-project", NodeProject)
     if not node.knows(importer.parent) or node.provides(importer.parent, package):
         return None
@@ -153,6 +213,24 @@ def diagnose(
             return None
     near = close_names(package, node.names(importer.parent))
     return f"package '{package}' is not installed or declared{did_you_mean(near)}"
+
+
+def _not_exported(specifier: str, package: str, importer: Path) -> str | None:
+    """Why node refuses ``specifier``: a subpath the package's ``exports`` map does not list."""
+    own = nearest_manifest(str(importer.parent))
+    found = own if own is not None and own.name == package else None
+    found = found or installed_manifest(str(importer.parent), package)
+    if found is None or found.exports is None:
+        return None
+    subpath = "." + specifier[len(package) :]
+    if found.entry(subpath, TYPESCRIPT_CONDITIONS) != NOT_EXPORTED:
+        return None
+    listed = [key for key in exported_subpaths(found.exports) if "*" not in key]
+    near = [package + key[1:] for key in close_names(subpath, set(listed))]
+    return (
+        f"'{specifier}' is not exported by package '{package}' "
+        f"(its package.json \"exports\" has no '{subpath}'){did_you_mean(near)}"
+    )
 
 
 def _near(specifier: str, folder: Path, typescript: bool) -> list[str]:
