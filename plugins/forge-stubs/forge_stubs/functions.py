@@ -140,7 +140,9 @@ _TEST_FILE = r"(?i)(?:test_.*\.py|.*_test\.py|conftest\.py|.*[._-](?:test|spec)\
 
 #: Folders of test inputs: a file there is data a test reads, and empty if the test needs it so.
 _FIXTURE_FOLDER = re.compile(
-    r"_*fixtures?_*|testdata|test[-_]?(?:data|assets|files|inputs?)", re.IGNORECASE
+    # `__testfixtures__` (jscodeshift), `test-fixtures`, `fixtures-esm` too.
+    r"_*(?:test[-_]?)?fixtures?(?:[-_]\w+|_*)|testdata|test[-_]?(?:data|assets|files|inputs?)",
+    re.IGNORECASE,
 )
 #: Folders that hold test inputs when they sit under a test folder (typer's ``tests/assets/``).
 _TEST_INPUT_FOLDERS = frozenset(

@@ -39,6 +39,7 @@ def deliberate(
         or _overrides_a_sibling(src, node)
         or name in facts.overrides
         or _in_fallback_object(src, node)
+        or _option_or_hook(src, node)
         or _asserts_own_type_parameter(src, node)
         or _initial_value_of_a_rebound_variable(src, node)
     )
@@ -104,8 +105,57 @@ def _constructor_of_a_prototype(src: Source, name: str) -> bool:
     Babel's ``function Generator() {}``, lodash's ``function object() {}``.
     """
     own = re.escape(name.rsplit(".", 1)[-1])
-    pattern = re.compile(rf"(?<![\w$.]){own}\.prototype\b|\bnew\s+{own}(?![\w$])")
+    pattern = re.compile(
+        rf"(?<![\w$.]){own}\.prototype\b|\bnew\s+{own}(?![\w$])"
+        # ...or a base: `class C extends F`, `util.inherits(C, F)`, `F.call(this)`.
+        rf"|\bextends\s+{own}(?![\w$.])|\binherits\(\s*[\w$.]+\s*,\s*{own}\s*\)"
+        rf"|(?<![\w$.]){own}\.(?:call|apply)\(\s*this\b"
+    )
     return pattern.search(src.text(src.tree.root_node)) is not None
+
+
+#: Names of objects that hold options, defaults and hooks: an empty function there is a default.
+_OPTIONS_NAME = re.compile(
+    r"(?i)option|opts$|default|config|setting|hooks?$|handlers?$|callbacks?$|listeners?$"
+)
+#: Keys of hooks a caller may leave as no-ops: `onError`, `beforeRequest`, `afterEach`.
+_HOOK_KEY = re.compile(r"(?:on|before|after)(?:[A-Z_$]|$)")
+
+
+def _option_or_hook(src: Source, node: Node) -> bool:
+    """An empty function in an options, defaults or hooks object, or under a hook's key.
+
+    ``const defaults = {timeout: 1000, run: () => {}}``, ``{hooks: {beforeRequest: () => {}}}``,
+    ``{onStart: () => {}}``: a default the caller may replace, as got's and ky's options
+    do. ``export const userService = {getUser: () => {}}`` is an API left undone, and counts.
+    """
+    member = node.parent if node.parent is not None and node.parent.type == "pair" else node
+    if member.type not in {"pair", "method_definition"}:
+        return False
+    key = member.child_by_field_name("key" if member.type == "pair" else "name")
+    if key is not None and _HOOK_KEY.match(src.text(key).strip("'\"")):
+        return True
+    names = []
+    current = member.parent
+    while current is not None and current.type == "object":
+        holder = current.parent
+        while holder is not None and holder.type in {"parenthesized_expression", "as_expression"}:
+            holder = holder.parent
+        if holder is None:
+            break
+        if holder.type == "pair":
+            names.append(holder.child_by_field_name("key"))
+            current = holder.parent
+            continue
+        if holder.type == "variable_declarator":
+            names.append(holder.child_by_field_name("name"))
+        elif holder.type in {"assignment_expression", "assignment_pattern"}:
+            names.append(holder.child_by_field_name("left"))
+        break
+    return any(
+        found is not None and _OPTIONS_NAME.search(src.text(found).rsplit(".", 1)[-1])
+        for found in names
+    )
 
 
 def _overrides_a_sibling(src: Source, node: Node) -> bool:

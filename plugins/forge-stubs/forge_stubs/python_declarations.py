@@ -107,6 +107,42 @@ def undeclared_hookspec(src: Source, node: Node, name: str, markers: frozenset[s
 _TEMPLATE_KEYWORDS = {"template", "template_name", "renderer"}
 
 
+#: A command class that is a group of commands (click's ``Group``, an ``AliasedGroup``,
+#: ``MultiCommand``, ``CommandCollection``, typer's ``TyperGroup``).
+_GROUP_CLASS = re.compile(r"Group|MultiCommand|CommandCollection")
+
+
+def a_group_by_its_class(src: Source, node: Node) -> bool:
+    """``@click.command(cls=AliasedGroup)``: a command decorator that makes a group.
+
+    click's aliases example: the group's body is its help text, as with
+    ``@click.group()``. ``@click.command(cls=click.Command)`` left empty still counts.
+    """
+    parent = node.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    for decorator in parent.named_children:
+        call = decorator.named_children[0] if decorator.named_children else None
+        if call is None or call.type != "call":
+            continue
+        function = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        if function is None or arguments is None or last_name(src.text(function)) != "command":
+            continue
+        for argument in arguments.named_children:
+            name = argument.child_by_field_name("name")
+            value = argument.child_by_field_name("value")
+            if (
+                argument.type == "keyword_argument"
+                and name is not None
+                and src.text(name) == "cls"
+                and value is not None
+                and _GROUP_CLASS.search(last_name(src.text(value)))
+            ):
+                return True
+    return False
+
+
 def rendered_by_template(src: Source, node: Node) -> bool:
     """Whether a decorator hands the function a template to render: ``@export("/", template="x.html")``.
 

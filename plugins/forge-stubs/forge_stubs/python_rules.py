@@ -80,6 +80,7 @@ from forge_stubs.python_classes import (
     overrides_a_sibling,
 )
 from forge_stubs.python_declarations import (
+    a_group_by_its_class,
     declares_an_operation,
     hookspec_markers,
     rendered_by_template,
@@ -155,7 +156,9 @@ def _deliberate(
     """True when the body, though it looks like a placeholder, is what its author meant."""
     if decorated_exempt(src, node, options.exempt_decorators | facts.declaring_decorators):
         return True
-    if placeholder[0] in {"pass", "ellipsis", "docstring_only"} and rendered_by_template(src, node):
+    if placeholder[0] in {"pass", "ellipsis", "docstring_only"} and (
+        rendered_by_template(src, node) or a_group_by_its_class(src, node)
+    ):
         return True
     if under_type_checking(src, node):
         return True
