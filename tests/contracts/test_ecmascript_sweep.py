@@ -121,6 +121,7 @@ def test_imports_of_the_build_output_are_checked_against_the_source(
                 "import fetcher, {retry} from 'fetcher';\n"
                 "import {merge} from 'fetcher/utils/merge';\n"
                 "import {mrege} from 'fetcher/utils/merge';\n"
+                # Not exported: the project's own build may bundle or alias it (trpc's vendor/).
                 "import {hidden} from 'fetcher/internal';\n"
             ),
         },
@@ -128,8 +129,6 @@ def test_imports_of_the_build_output_are_checked_against_the_source(
     assert failures(run_forge, project, "documentation/examples/basic.js", "test/self.ts") == [
         "../../dist/source/gone.js -> documentation/examples/basic.js: "
         "'../../dist/source/gone.js' resolves to no file",
-        "fetcher/internal -> test/self.ts: 'fetcher/internal' is not exported by package "
-        "'fetcher' (its package.json \"exports\" has no './internal')",
         "source/index.ts -> documentation/examples/basic.js: 1 name imported from "
         "source/index.ts is not exported: retries (did you mean retry?)",
         "source/utils/merge.ts -> test/self.ts: 1 name imported from source/utils/merge.ts "

@@ -216,10 +216,15 @@ def diagnose(
 
 
 def _not_exported(specifier: str, package: str, importer: Path) -> str | None:
-    """Why node refuses ``specifier``: a subpath the package's ``exports`` map does not list."""
+    """Why node refuses ``specifier``: a subpath the installed package's ``exports`` does not list.
+
+    Not for the project's own name: its sources may import subpaths its build
+    bundles or its monorepo aliases (``@trpc/server/vendor/...``).
+    """
     own = nearest_manifest(str(importer.parent))
-    found = own if own is not None and own.name == package else None
-    found = found or installed_manifest(str(importer.parent), package)
+    if own is not None and own.name == package:
+        return None
+    found = installed_manifest(str(importer.parent), package)
     if found is None or found.exports is None:
         return None
     subpath = "." + specifier[len(package) :]
