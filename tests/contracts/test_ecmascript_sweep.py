@@ -188,3 +188,73 @@ def test_path_aliases_of_a_tsconfig_a_package_provides_are_followed(
     assert failures(run_forge, project, "src/app.ts") == [
         "src/util.ts -> src/app.ts: 1 name imported from src/util.ts is not exported: other"
     ]
+
+
+def test_eslint_plugin_import_namespace_cases(run_forge: RunForge, project: Path) -> None:
+    # Shaped like eslint-plugin-import's tests/files/deep and named-exports fixtures.
+    write(
+        project,
+        {
+            "src/deep/c.js": "export const e = 1;\n",
+            "src/deep/b.js": "import * as c from './c.js';\nexport { c };\nexport const e = 2;\n",
+            "src/deep/a.js": "import * as b from './b.js';\nexport { b };\n",
+            "src/deep/default.js": "import * as b from './b.js';\nexport default b;\n",
+            "src/named.js": "export const a = 1;\nexport const b = 2;\n",
+            "src/valid.js": (
+                "import * as names from './named.js';\n"
+                "import * as a from './deep/a.js';\n"
+                "import { b } from './deep/a.js';\n"
+                "import d from './deep/default.js';\n"
+                "const { a: first } = names;\nconsole.log(names['b'], b.e, b.c.e, d.e, first);\n"
+                "var {b: {c: {e}}} = a;\n"
+                # A function expression's own name is its own binding inside it.
+                "const x = function names() { const { zz } = names; return zz; };\n"
+            ),
+            "src/broken.js": (
+                "import * as names from './named.js';\n"
+                "import * as a from './deep/a.js';\n"
+                "import { b } from './deep/a.js';\n"
+                "import d from './deep/default.js';\n"
+                "const { c } = names;\nconsole.log(names['z'], b.f, b.c.g, d.h);\n"
+                "var {b: {c: {i}}} = a;\n"
+            ),
+        },
+    )
+    assert failures(run_forge, project, "src/valid.js", "src/broken.js") == [
+        "src/deep/a.js -> src/broken.js: 3 names imported from src/deep/a.js are not exported: "
+        "b.c.i, b.f, b.c.g",
+        "src/deep/default.js -> src/broken.js: 1 name imported from src/deep/default.js is not "
+        "exported: default.h",
+        "src/named.js -> src/broken.js: 2 names imported from src/named.js are not exported: "
+        "c, z",
+    ]
+
+
+def test_eslint_plugin_import_no_unresolved_cases(run_forge: RunForge, project: Path) -> None:
+    write(
+        project,
+        {
+            "package.json": '{"name": "app"}\n',
+            "node_modules/.package-lock.json": "{}\n",
+            "src/bar.js": "exports.bar = 1;\n",
+            "src/types.ts": "export type T = number;\n",
+            "src/empty-folder/.gitkeep": "",
+            "src/app.ts": (
+                # Escapes are read as JavaScript reads them.
+                "const bar = require(`./\\u0062ar`);\nconst baz = require('./\\x62ar');\n"
+                # Type-only imports of a package: the type checker's business (typeRoots).
+                "import type { JSONSchema7Type } from '@types/json-schema';\n"
+                "export type { Other } from 'some-types';\n"
+                "import type { T } from './types';\n"
+            ),
+            "src/broken.ts": (
+                "import type { T } from './typos';\nimport folder from './empty-folder';\n"
+                "import { Value } from 'some-types';\n"
+            ),
+        },
+    )
+    assert failures(run_forge, project, "src/app.ts", "src/broken.ts") == [
+        "./empty-folder -> src/broken.ts: './empty-folder' resolves to no file",
+        "./typos -> src/broken.ts: './typos' resolves to no file (did you mean './types'?)",
+        "some-types -> src/broken.ts: package 'some-types' is not installed or declared",
+    ]

@@ -60,6 +60,8 @@ def exports(parsed: ParsedSource) -> ExportSet:
                     else declared_names(target, source)
                 )
                 default_alias = found[0] if found else None
+                if target.type == "identifier":  # `export default b` of `import * as b`
+                    namespaces["default"] = "\0" + node_text(target, source)
         elif "=" in tokens:  # TypeScript `export = value`
             value = next((c for c in stmt.named_children if c.type != "comment"), None)
             if value is not None:

@@ -44,18 +44,22 @@ def imports(parsed: ParsedSource, *, typescript: bool) -> list[ImportRef]:
     query = load_query(parsed.tree.language, *import_queries, package="forge.contracts.ecmascript")
     members: dict[str, list[Node]] = defaultdict(list)
     types: dict[str, list[Node]] = defaultdict(list)
+    patterns: dict[str, list[Node]] = defaultdict(list)  # const {a} = ns: ns -> {a}
     calls: list[tuple[str, Node, Node]] = []
     for _, found in matches(query, root):
         if "member.object" in found:
             obj = found["member.object"][0]
             members[node_text(obj, source)].extend(found["member.property"])
+        if "destructure.object" in found:
+            obj = found["destructure.object"][0]
+            patterns[node_text(obj, source)].extend(found["destructure.pattern"])
         if "type.object" in found:
             obj = found["type.object"][0]
             types[node_text(obj, source)].extend(found["type.property"])
         for kind in ("require", "dynamic_import"):
             if kind in found and not _substituted(found["source"][0]):
                 calls.append((kind, found[kind][0], found["source"][0]))
-    both = _merged(members, types)
+    both = _merged(members, types, patterns)
     shadows = _Shadows(
         root,
         source,
@@ -69,10 +73,11 @@ def imports(parsed: ParsedSource, *, typescript: bool) -> list[ImportRef]:
             # A binding of `import type` is never a value: a value-position
             # `ns.x` is some other variable of that name.
             typed = "type" in keyword_tokens(stmt)
-            uses = types if typed else both
-            refs.append(_import_statement(stmt, source, uses, shadows))
+            uses = _merged(types, patterns) if typed else both
+            refs.append(_types_only(_import_statement(stmt, source, uses, shadows), typed))
         elif stmt.type == "export_statement" and stmt.child_by_field_name("source"):
-            refs.append(_reexport(stmt, source))
+            typed = "type" in keyword_tokens(stmt)
+            refs.append(_types_only(_reexport(stmt, source), typed))
     for kind, call, specifier in calls:
         refs.append(_call(kind, call, specifier, source, both, shadows))
     refs.sort(key=lambda ref: (ref.line, ref.column))
@@ -93,7 +98,8 @@ def _import_statement(
             continue
         for part in clause.named_children:
             if part.type == "identifier":
-                names.append(imported(part, source, "default", node_text(part, source)))
+                default = imported(part, source, "default", node_text(part, source))
+                names.append(_with_members(default, part, members, source, shadows))
             elif part.type == "namespace_import":
                 for binding in part.named_children:
                     names.extend(_members(binding, members, source, shadows))
@@ -101,7 +107,10 @@ def _import_statement(
                 for spec in part.named_children:
                     if spec.type == "import_specifier":
                         name, local = specifier_names(spec, source)
-                        names.append(imported(spec, source, name, local))
+                        local_node = spec.child_by_field_name("alias")
+                        local_node = local_node or spec.child_by_field_name("name")
+                        named = imported(spec, source, name, local)
+                        names.append(_with_members(named, local_node, members, source, shadows))
     return _ref(stmt, specifier, source, names)
 
 
@@ -114,6 +123,15 @@ def _reexport(stmt: Node, source: bytes) -> ImportRef:
         if spec.type == "export_specifier"
     ]
     return _ref(stmt, stmt.child_by_field_name("source"), source, names)
+
+
+def _types_only(ref: ImportRef, typed: bool) -> ImportRef:
+    """``import type``/``export type`` of a package: erased at run time, and found by the
+    type checker through ``typeRoots``, ``types`` and ambient declarations forge may not see.
+    Its not resolving is no finding; a relative one must still name a file."""
+    if not typed or ref.specifier.startswith((".", "/")):
+        return ref
+    return replace(ref, tentative=True)
 
 
 #: Methods of the promise ``import()`` returns.
@@ -197,12 +215,35 @@ def _members(
         for start, end in shadows.scopes(name)
         if home.start_byte <= start and end <= home.end_byte and (start, end) != home.byte_range
     ]
-    return [
-        _deeper(imported(prop, source, node_text(prop, source)), prop, source)
-        for prop in uses
-        if home.start_byte <= prop.start_byte < home.end_byte
-        and not any(start <= prop.start_byte < end for start, end in inner)
-    ]
+    found: list[ImportedName] = []
+    for use in uses:
+        if not home.start_byte <= use.start_byte < home.end_byte or any(
+            start <= use.start_byte < end for start, end in inner
+        ):
+            continue
+        if use.type == "object_pattern":  # const { a, b: { c } } = ns
+            found.extend(_destructured(use, source))
+        else:
+            found.append(_deeper(imported(use, source, string_value(use, source)), use, source))
+    return found
+
+
+def _with_members(
+    name: ImportedName,
+    binding: Node | None,
+    members: dict[str, list[Node]],
+    source: bytes,
+    shadows: _Shadows,
+) -> ImportedName:
+    """``name`` with the members its binding is read for (``import { b }``, then ``b.e``).
+
+    They count where the module exports the name as another module's
+    namespace (``export * as b from './b'``); elsewhere they are ignored.
+    """
+    if binding is None or binding.type != "identifier":
+        return name
+    read = _members(binding, members, source, shadows)
+    return replace(name, members=tuple(read)) if read else name
 
 
 def _deeper(name: ImportedName, prop: Node, source: bytes) -> ImportedName:
@@ -283,6 +324,10 @@ def _destructured(pattern: Node, source: bytes) -> list[ImportedName]:
                 names.append(imported(left, source, node_text(left, source)))
         elif part.type == "pair_pattern":
             key = part.child_by_field_name("key")
+            value = part.child_by_field_name("value")
             if key is not None and key.type in {"property_identifier", "string"}:
-                names.append(imported(key, source, string_value(key, source)))
+                name = imported(key, source, string_value(key, source))
+                if value is not None and value.type == "object_pattern":  # { b: { e } }
+                    name = replace(name, members=tuple(_destructured(value, source)))
+                names.append(name)
     return names

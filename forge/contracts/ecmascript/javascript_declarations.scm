@@ -11,3 +11,5 @@
 (catch_clause parameter: (identifier) @declared)
 (for_in_statement left: (identifier) @declared)
 (function_declaration name: (identifier) @declared)
+; a function expression's own name binds inside it: `const x = function names() {}`
+(function_expression name: (identifier) @declared)

@@ -18,3 +18,13 @@
 (member_expression
   object: (identifier) @member.object
   property: (property_identifier) @member.property)
+
+; ns['member']: the same, by a string
+(subscript_expression
+  object: (identifier) @member.object
+  index: (string) @member.property)
+
+; const { a, b: { c } } = ns: members taken by destructuring
+(variable_declarator
+  name: (object_pattern) @destructure.pattern
+  value: (identifier) @destructure.object)

@@ -159,7 +159,7 @@ def diagnose(
     typescript = importer.name.endswith(TS_SUFFIXES) or typescript
     if _relative(specifier):
         base = Path(os.path.normpath(importer.parent / specifier))
-        if any(os.path.lexists(c) for c in _candidates(base, typescript)):
+        if any(os.path.lexists(c) and not os.path.isdir(c) for c in _candidates(base, typescript)):
             return None  # a FIFO, a device, a broken link: there, but no module to read
         near = _near(specifier, importer.parent, typescript)
         return f"'{specifier}' resolves to no file{did_you_mean(near)}"

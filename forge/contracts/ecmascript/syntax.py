@@ -7,6 +7,7 @@ specifier, the text of a string literal.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from forge.contracts.extractor import node_text
@@ -31,9 +32,31 @@ VALUE_DECLARATIONS = {"lexical_declaration", "variable_declaration"}
 
 
 def string_value(node: Node, source: bytes) -> str:
-    """A string literal's contents (a template literal's too), or an identifier's text."""
+    """A string literal's contents (a template literal's too), or an identifier's text.
+
+    Escapes are read as JavaScript reads them: ``'./\\u0062ar'`` is ``./bar``.
+    """
     text = node_text(node, source)
-    return text[1:-1] if node.type in ("string", "template_string") else text
+    if node.type not in ("string", "template_string"):
+        return text
+    text = text[1:-1]
+    return _ESCAPE.sub(_unescape, text) if "\\" in text else text
+
+
+#: A JavaScript string escape: \u{...}, \uXXXX, \xXX, a line continuation, one character.
+_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))")
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1) or match.group(2) or match.group(3)
+    if code is not None:
+        value = int(code, 16)
+        return chr(value) if value <= 0x10FFFF else match.group(0)
+    char = match.group(4)
+    if char in ("\n", "\r", "\r\n", "\u2028", "\u2029"):
+        return ""  # a line continuation
+    return _SIMPLE.get(char, char)
 
 
 def keyword_tokens(node: Node) -> set[str]:
