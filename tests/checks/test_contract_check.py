@@ -278,16 +278,16 @@ def test_query_files_compile_for_their_grammars() -> None:
         load_query(
             tsx, "javascript_imports.scm", "typescript_imports.scm", package=ES
         ).pattern_count
-        == 4
+        == 6
     )
     assert load_query(javascript, "javascript_exports.scm", package=ES).pattern_count == 8
     declarations = ("javascript_declarations.scm",)
     assert (
         load_query(javascript, *declarations, "javascript_parameters.scm", package=ES).pattern_count
-        == 9
+        == 10
     )
     assert (
-        load_query(tsx, *declarations, "typescript_parameters.scm", package=ES).pattern_count == 9
+        load_query(tsx, *declarations, "typescript_parameters.scm", package=ES).pattern_count == 10
     )
     python = tree_sitter.Language(tree_sitter_python.language())
     assert load_query(python, "python_imports.scm", package=PY).pattern_count == 3

@@ -60,9 +60,19 @@ def manifest(path: str) -> Manifest | None:
 
 def nearest_manifest(folder: str) -> Manifest | None:
     """The ``package.json`` nearest ``folder``, in it or above it."""
+    return _nearest(folder, "package.json")
+
+
+def installed_manifest(folder: str, package: str) -> Manifest | None:
+    """The ``package.json`` of ``package`` in the ``node_modules`` nearest ``folder``."""
+    return _nearest(folder, os.path.join("node_modules", package, "package.json"))
+
+
+def _nearest(folder: str, relative: str) -> Manifest | None:
+    """The manifest at ``relative`` from ``folder`` or the folder nearest above it that has one."""
     current = folder
     while True:
-        found = manifest(os.path.join(current, "package.json"))
+        found = manifest(os.path.join(current, relative))
         if found is not None:
             return found
         parent = os.path.dirname(current)
@@ -148,19 +158,6 @@ def _target(value: object, star: str, conditions: frozenset[str]) -> str | None:
         # Only null targets: refused. Targets under other conditions (browser): unknown.
         return NOT_EXPORTED if refused else None
     return None
-
-
-def installed_manifest(folder: str, package: str) -> Manifest | None:
-    """The ``package.json`` of ``package`` in the ``node_modules`` nearest ``folder``."""
-    current = folder
-    while True:
-        found = manifest(os.path.join(current, "node_modules", package, "package.json"))
-        if found is not None:
-            return found
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 def exported_subpaths(exports: object) -> list[str]:
