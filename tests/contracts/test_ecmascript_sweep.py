@@ -225,8 +225,7 @@ def test_eslint_plugin_import_namespace_cases(run_forge: RunForge, project: Path
         "b.c.i, b.f, b.c.g",
         "src/deep/default.js -> src/broken.js: 1 name imported from src/deep/default.js is not "
         "exported: default.h",
-        "src/named.js -> src/broken.js: 2 names imported from src/named.js are not exported: "
-        "c, z",
+        "src/named.js -> src/broken.js: 2 names imported from src/named.js are not exported: c, z",
     ]
 
 
