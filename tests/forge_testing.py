@@ -50,6 +50,36 @@ def commit(repo: Path, files: dict[str, str], message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
+def repository_state(repo: Path) -> dict[str, bytes]:
+    """Every byte git and its checkouts hold outside the object store: to assert none changed.
+
+    Each worktree's files (its ``.git`` link included, ``.forge/`` left out:
+    forge's own state), each worktree's index and ``HEAD``, and every ref
+    (``git for-each-ref``, packed or loose). Objects are left out: a merge
+    preview writes objects, which change nothing anyone sees.
+    """
+    state: dict[str, bytes] = {}
+    listing = git(repo, "worktree", "list", "--porcelain")
+    tops = [
+        Path(line.split(" ", 1)[1]) for line in listing.splitlines() if line.startswith("worktree ")
+    ]
+    for top in tops:
+        for path in sorted(top.rglob("*")):
+            relative = path.relative_to(top)
+            if relative.parts[0] in {".git", ".forge"} and path.is_dir():
+                continue
+            if relative.parts[0] == ".git" and (top / ".git").is_dir():
+                continue
+            if ".forge" in relative.parts or not path.is_file():
+                continue
+            state[f"{top}:{relative.as_posix()}"] = path.read_bytes()
+        for name in ("index", "HEAD"):
+            where = Path(git(top, "rev-parse", "--path-format=absolute", "--git-path", name))
+            state[f"{top}:<{name}>"] = where.read_bytes() if where.exists() else b""
+    state["<refs>"] = git(repo, "for-each-ref", "--format=%(refname) %(objectname)").encode()
+    return state
+
+
 def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
     """Mount a small tmpfs at ``where`` (a full disk, a read-only project); skip unless root.
 

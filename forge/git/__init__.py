@@ -1,9 +1,14 @@
-"""git, read and never written: base revisions and file contents at a revision.
+"""git, read and never written: base revisions, changes, merges in the object store.
 
 :mod:`~forge.git.revisions` resolves a base revision (``auto``: the merge-base
 of ``HEAD`` with the default branch) and reads what a file was at it, from git
 objects (the baseline of every file check, and tests switched off by a change).
-Nothing here checks out, stashes or moves a ref.
+:mod:`~forge.git.changes` lists the files a working dir changed against a base,
+committed or not; :mod:`~forge.git.merge_tree` merges branches with ``git
+merge-tree --write-tree`` and reads the merged tree back;
+:mod:`~forge.git.worktrees` lists worktrees and branches. All run git through
+:mod:`~forge.git.command`. Nothing here checks out, stashes, writes an index
+or moves a ref: a merge writes objects only.
 """
 
 from forge.git.revisions import AUTO, BLOB_CACHE, Base, GitError, materialize, resolve_base

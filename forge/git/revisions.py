@@ -14,7 +14,6 @@ resolve is a :class:`~forge.errors.UsageError`.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import threading
@@ -24,11 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from forge.errors import UsageError, clip
+from forge.git.command import git_text, run_git
 
 #: ``baseRef`` value meaning "the merge-base with the default branch".
 AUTO = "auto"
-#: Seconds any one git command may take; local object reads are fast.
-GIT_TIMEOUT = 30.0
 #: Bytes of base contents kept across calls (the MCP server lives long).
 CACHE_BYTES = 64 * 1024 * 1024
 #: Branches tried, in order, when ``origin/HEAD`` names no default branch.
@@ -67,7 +65,7 @@ class Base:
         """
         wanted = {path: self.relative(path) for path in paths}
         blobs = _blob_ids(self, [rel for rel in wanted.values() if rel is not None])
-        found = _read_blobs(self.root, sorted(set(blobs.values())))
+        found = read_blobs(self.root, sorted(set(blobs.values())))
         return {
             path: (found.get(blobs[rel]) if rel is not None and rel in blobs else None)
             for path, rel in wanted.items()
@@ -92,15 +90,15 @@ def resolve_base(cwd: Path, ref: str) -> Base | None:
         raise GitError(f"baseRef {clip(ref, 80)!r} is not a revision: it starts with '-'")
     if shutil.which("git") is None:
         return None
-    top = _git(cwd, "rev-parse", "--show-toplevel")
+    top = git_text(cwd, "rev-parse", "--show-toplevel")
     if top is None:
         return None
     root = Path(top).resolve()
     if ref == AUTO:
-        branch = _default_branch(root)
-        commit = _git(root, "merge-base", "HEAD", branch) if branch else None
+        branch = default_branch(root)
+        commit = git_text(root, "merge-base", "HEAD", branch) if branch else None
         return Base(root=root, commit=commit, ref=AUTO) if commit else None
-    commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    commit = git_text(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit is None:
         raise GitError(
             f"baseRef {clip(ref, 80)!r} is not a commit of the repository at {root}: "
@@ -109,47 +107,15 @@ def resolve_base(cwd: Path, ref: str) -> Base | None:
     return Base(root=root, commit=commit, ref=ref)
 
 
-def _default_branch(root: Path) -> str | None:
-    remote = _git(root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
+def default_branch(root: Path) -> str | None:
+    """The repository's default branch: ``origin/HEAD``'s, else ``main``, else ``master``."""
+    remote = git_text(root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
     if remote:
         return remote
     for branch in DEFAULT_BRANCHES:
-        if _git(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"):
+        if git_text(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"):
             return f"refs/heads/{branch}"
     return None
-
-
-def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    # Paths are literal (a file named '*.py' is that file); git takes no lock
-    # and asks nothing, so a read never blocks on or alters the worktree.
-    env.update(GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0")
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
-    return env
-
-
-def _run(cwd: Path, args: Sequence[str], stdin: bytes | None = None) -> bytes:
-    """A git command's stdout; :class:`subprocess.SubprocessError` or OSError when it fails."""
-    done = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        env=_environment(),
-        timeout=GIT_TIMEOUT,
-        check=True,
-    )
-    return done.stdout
-
-
-def _git(cwd: Path, *args: str) -> str | None:
-    """A git command's stripped stdout, or None when it fails."""
-    try:
-        out = _run(cwd, args)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.decode("utf-8", errors="surrogateescape").strip() or None
 
 
 def _blob_ids(base: Base, paths: list[PurePosixPath]) -> dict[PurePosixPath, str]:
@@ -157,7 +123,7 @@ def _blob_ids(base: Base, paths: list[PurePosixPath]) -> dict[PurePosixPath, str
     if not paths:
         return {}
     try:
-        listing = _run(
+        listing = run_git(
             base.root, ["ls-tree", "-z", "--full-tree", base.commit, "--", *map(str, paths)]
         )
     except (OSError, subprocess.SubprocessError) as exc:
@@ -206,14 +172,14 @@ class _BlobCache:
 BLOB_CACHE = _BlobCache(CACHE_BYTES)
 
 
-def _read_blobs(root: Path, blobs: list[str]) -> dict[str, bytes]:
+def read_blobs(root: Path, blobs: list[str]) -> dict[str, bytes]:
     """The content of each blob id, from the cache or one ``git cat-file --batch``."""
     found = {blob: data for blob in blobs if (data := BLOB_CACHE.get(blob)) is not None}
     missing = [blob for blob in blobs if blob not in found]
     if not missing:
         return found
     try:
-        output = _run(root, ["cat-file", "--batch"], "".join(f"{b}\n" for b in missing).encode())
+        output = run_git(root, ["cat-file", "--batch"], "".join(f"{b}\n" for b in missing).encode())
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"cannot read base contents from git: {exc}") from None
     offset = 0
