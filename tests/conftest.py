@@ -82,7 +82,7 @@ def _plan_module(module_id: str, **fields: object) -> dict[str, object]:
         "title": f"Module {module_id}",
         "objective": f"Build {module_id}.",
         "files": [f"src/{module_id}.py"],
-        "verify": ["true"],
+        "verify": [f"test -f src/{module_id}.py"],
         "doneWhen": "It works.",
     }
     module.update(fields)
@@ -96,7 +96,8 @@ MakeModule = Callable[..., dict[str, object]]
 def make_module() -> MakeModule:
     """``make_module("api", dependsOn=["db"])``: a valid plan module as JSON data.
 
-    Its verify command is ``true`` (a builtin: nothing to look up on PATH);
+    Its verify command is ``test -f src/<id>.py`` (a builtin: nothing to look up on
+    PATH, and a check that can fail, so ``unbacked_done_when`` stays quiet);
     keyword arguments (camelCase) replace or add keys.
     """
     return _plan_module

@@ -166,16 +166,13 @@ def _valid_run(run_id: str | None) -> str | None:
 
 def _plan_path(root: Path, from_state: object) -> Path:
     """The plan: the session's ``planPath``, else ``FORGE_PLAN``, else the newest plan."""
-    from forge.store import ForgeDir
+    from forge.plan.locate import run_plan_path
 
     named = from_state if isinstance(from_state, str) and from_state else None
-    named = named or os.environ.get("FORGE_PLAN") or None
-    if named is not None:
-        return root / Path(named).expanduser()
-    newest = ForgeDir(root).newest_plan()
-    if newest is None:
+    found = run_plan_path(root, None, named)
+    if found is None:
         raise HookError(f"no plan: {root}/.forge/plans/ has no *.json and FORGE_PLAN is not set")
-    return newest
+    return found
 
 
 def _module(plan_path: Path, module_id: str) -> PlanModule:

@@ -263,6 +263,18 @@ def _build_module(
         return None
 
 
+def _known_key_hint(where: str) -> str:
+    """``(did you mean blocking?)`` for a misspelt key of an object forge defines."""
+    from difflib import get_close_matches  # only a misspelt key needs it
+
+    from forge.plan.model import AcceptanceCriterion, CostBudget
+
+    key = where.rsplit(".", 1)[-1]
+    model = CostBudget if where.lower().startswith("cost") else AcceptanceCriterion
+    close = get_close_matches(key, list(model.model_fields), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 # --- messages ---------------------------------------------------------------------
 
 
@@ -340,6 +352,8 @@ def _problem(item: Any, where: str) -> str:
         return f"must be a list, found {found}{hint}"
     if kind in {"model_type", "dict_type", "model_attributes_type"}:
         return f"must be an object, found {found}"
+    if kind == "extra_forbidden":
+        return f"is unknown{_known_key_hint(where)}"
     if kind == "literal_error":
         expected = item.get("ctx", {}).get("expected", "")
         return f"must be one of {expected}, found {found}"

@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic import AliasChoices, ConfigDict, Field, PrivateAttr
 from pydantic.alias_generators import to_camel
 
 from forge.models import WireModel
@@ -51,6 +51,57 @@ class TechStack(PlanPart):
     lint_command: Text | None = Field(default=None, description="Lints the project.")
 
 
+class PlanDetail(PlanPart):
+    """Base of the objects forge defines inside a module: an unknown key is an error.
+
+    A misspelt ``blockng`` must not quietly make a criterion non-blocking.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class AcceptanceCriterion(PlanDetail):
+    """One machine-checked condition of a module's ``doneWhen`` (the reference's 0.6 field)."""
+
+    check: Text = Field(
+        description="A shell command run in the module's working dir (like a verify command), "
+        "or the id of a forge check (syntax_check, contract_check, stub_check...) whose results "
+        "in the same validate must all pass."
+    )
+    expected: Text | None = Field(
+        default=None,
+        description="What passing means, shown beside the evidence. 'exit N' expects that "
+        "exit code from a command (default: exit 0, and a test runner in it ran a test).",
+    )
+    blocking: bool = Field(
+        default=True,
+        description="A blocking criterion that fails fails the module; a non-blocking one is "
+        "reported and fails nothing.",
+    )
+
+
+class CostBudget(PlanDetail):
+    """What a module may cost (the reference's 0.6 field; recorded, not enforced)."""
+
+    tokens: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="Model tokens the worker may spend."
+    )
+    usd: Annotated[float, Field(ge=0)] | None = Field(
+        default=None, description="Money the worker may spend, in US dollars."
+    )
+    minutes: Annotated[float, Field(ge=0)] | None = Field(
+        default=None, description="Wall-clock minutes the worker may take."
+    )
+    attempts: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="Attempts before the module escalates."
+    )
+
+
+def _snake(name: str) -> dict[str, Any]:
+    """The reference server's spelling of a field (snake_case), with forge's camelCase accepted."""
+    return {"alias": name, "validation_alias": AliasChoices(name, to_camel(name))}
+
+
 class PlanModule(PlanPart):
     """One unit of work handed to one worker agent."""
 
@@ -75,6 +126,43 @@ class PlanModule(PlanPart):
     )
     agent: Text | None = Field(default=None, description="Which kind of worker should do it.")
     complexity: Complexity | None = Field(default=None, description="simple, medium or complex.")
+    may_change: list[Text] = Field(
+        default_factory=list,
+        description="Globs of files the module may change besides its files (tests/**, "
+        "CHANGELOG.md): its lane, with a base revision.",
+    )
+    branch: Text | None = Field(
+        default=None,
+        description="The git branch (or any revision) holding the module's work, for "
+        "forge merge check. Default: found from worktrees and branches named after the id.",
+    )
+    acceptance_criteria: list[AcceptanceCriterion] = Field(
+        default_factory=list,
+        **_snake("acceptance_criteria"),
+        description="Checks that back doneWhen: each runs on validate and is reported with "
+        "its evidence; a failing blocking one fails the module.",
+    )
+    disallowed_changes: list[Text] = Field(
+        default_factory=list,
+        **_snake("disallowed_changes"),
+        description="Globs of files the module must not change, even ones it lists: a change "
+        "to one fails validate (with a base revision).",
+    )
+    success_evidence: list[Text] = Field(
+        default_factory=list,
+        **_snake("success_evidence"),
+        description="What shows the module succeeded, for reviewers (recorded, not run).",
+    )
+    cost_budget: CostBudget | None = Field(
+        default=None,
+        **_snake("cost_budget"),
+        description="What the module may cost (recorded, not enforced).",
+    )
+    expected_trajectory: list[Text] = Field(
+        default_factory=list,
+        **_snake("expected_trajectory"),
+        description="The steps a worker is expected to take, in order (recorded, not enforced).",
+    )
 
 
 class PlanHeader(PlanPart):
@@ -118,6 +206,16 @@ class Plan(PlanHeader):
         from forge.plan.graph import DependencyGraph
 
         return DependencyGraph.from_modules(self.modules)
+
+
+#: An acceptance criterion's check that may be a forge check's id rather than a command:
+#: one lower-case word with an underscore (syntax_check, stub_check), or ``command``.
+_CHECK_ID = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]*|command")
+
+
+def may_name_check(check: str) -> bool:
+    """Whether a criterion's ``check`` may name a forge check (validate asks the plugins which)."""
+    return _CHECK_ID.fullmatch(check.strip()) is not None
 
 
 #: A relative path already in normal form: no empty, ``.`` or ``..`` segment.

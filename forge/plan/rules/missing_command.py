@@ -1,6 +1,7 @@
 """``missing_command``: every program a verify command runs must exist. Nothing is executed.
 
-Each verify command (and each ``techStack`` command) is split with
+Each verify command (and each ``techStack`` command, and each acceptance
+criterion's check that is not a forge check's id) is split with
 :func:`forge.plan.shell.external_commands`, which skips ``VAR=value``
 prefixes, builtins, keywords and dynamic words and follows literal ``cd``.
 Then, for each program:
@@ -28,7 +29,7 @@ from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan
-from forge.plan.model import normalise_path
+from forge.plan.model import may_name_check, normalise_path
 from forge.plan.rules import module_label
 from forge.plan.shell import CommandWord, ShellSyntaxError, external_commands
 
@@ -40,15 +41,24 @@ def _shown(command: str) -> str:
     return clip(" ".join(command.split()), SHOWN_COMMAND_CHARS)
 
 
-def _commands(plan: Plan) -> Iterator[tuple[str | tuple[str, int], str | None, str, str]]:
+Where = str | tuple[str, str, int]
+
+
+def _commands(plan: Plan) -> Iterator[tuple[Where, str | None, str, str]]:
     """``(where, module, field, command)`` for every command the plan would run.
 
-    ``where`` is ``(module id, index)`` for a verify command: :func:`_where`
-    spells it only for a finding (a plan has thousands of commands).
+    ``where`` is ``(module id, field, index)`` for a module's command:
+    :func:`_where` spells it only for a finding (a plan has thousands of
+    commands). An acceptance criterion that may name a forge check
+    (``syntax_check``) is validate's to judge, not a program to look up.
     """
     for module in plan.modules:
         for index, command in enumerate(module.verify):
-            yield (module.id, index), module.id, "verify", command
+            yield (module.id, "verify", index), module.id, "verify", command
+        for index, criterion in enumerate(module.acceptance_criteria):
+            if not may_name_check(criterion.check):
+                field = "acceptance_criteria"
+                yield (module.id, field, index), module.id, field, criterion.check
     stack = plan.tech_stack
     if stack is not None:
         for key, line in (
@@ -60,10 +70,12 @@ def _commands(plan: Plan) -> Iterator[tuple[str | tuple[str, int], str | None, s
                 yield key, None, key, line
 
 
-def _where(where: str | tuple[str, int]) -> str:
+def _where(where: Where) -> str:
     if isinstance(where, str):
         return where
-    return f"{module_label(where[0])}: verify[{where[1]}]"
+    module_id, field, index = where
+    check = ".check" if field == "acceptance_criteria" else ""
+    return f"{module_label(module_id)}: {field}[{index}]{check}"
 
 
 class _Resolver:

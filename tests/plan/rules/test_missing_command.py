@@ -209,3 +209,19 @@ def test_nothing_is_ever_executed(
     assert [f.type for f in report.errors] == ["missing_command"]
     assert not list(root.iterdir())
     assert not list(tmp_path.glob("ran-*")), "a program (or which) was run"
+
+
+def test_acceptance_criteria_commands_are_looked_up_and_check_ids_left_to_validate(
+    check_inline: Check, make_module: Make, root: Path, bin_dir: Path
+) -> None:
+    criteria = [
+        {"check": "pytest -q tests/test_api.py"},
+        {"check": "syntax_check"},
+        {"check": "command"},
+        {"check": "curll -sf localhost:8000/health", "blocking": False},
+    ]
+    report = check_inline([make_module("m", acceptance_criteria=criteria)], root=root)
+    [error] = report.errors
+    assert (error.type, error.field) == ("missing_command", "acceptance_criteria")
+    assert error.message.startswith('module "m": acceptance_criteria[3].check runs "curll"')
+    assert not list(bin_dir.parent.glob("ran-*"))

@@ -1,0 +1,102 @@
+"""Which plan a run follows, and the plan module a ``validate`` call is about.
+
+The plan of a run is the first that applies: the ``planPath`` of the run's
+session snapshot (``.forge/state/<runId>.json``), ``FORGE_PLAN`` (relative to
+the project root), the newest ``.forge/plans/*.json``. A module is the
+plan's module of that id; a plan that cannot be read, or has no such module,
+means no module (nothing to enforce, never an error).
+
+Plans are read at most once per (path, size, modification time) in a process:
+the MCP server asks for each validate call.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from forge.plan.model import Plan, PlanModule
+
+
+@dataclass(frozen=True)
+class PlanModuleRef:
+    """A plan module with what enforcing it needs: its plan and the project it is relative to."""
+
+    plan: Plan
+    module: PlanModule
+    #: The plan file (None for a plan given inline).
+    path: Path | None
+    #: The project root the plan's paths are relative to.
+    root: Path
+
+
+_cache: dict[tuple[str, int, int], Plan | None] = {}
+_lock = threading.Lock()
+
+
+def run_plan_path(root: Path, run_id: str | None, named: str | None = None) -> Path | None:
+    """The plan of run ``run_id``: ``named``, its session's ``planPath``, ``FORGE_PLAN``, the newest.
+
+    ``named`` (a plan path someone gave, relative to ``root``) comes first.
+    """
+    from forge.store import ForgeDir
+
+    forge_dir = ForgeDir(root)
+    if named is None and run_id is not None:
+        from forge.errors import ForgeError
+        from forge.store import peek_json
+
+        try:
+            state, _problem = peek_json(forge_dir.session(run_id))
+        except ForgeError:  # not a valid run id: no session to follow
+            state = None
+        if isinstance(state, dict) and isinstance(state.get("planPath"), str):
+            named = state["planPath"] or None
+    named = named or os.environ.get("FORGE_PLAN") or None
+    if named is not None:
+        return root / Path(named).expanduser()
+    return forge_dir.newest_plan()
+
+
+def read_plan(path: Path) -> Plan | None:
+    """The plan at ``path`` as the loader builds it (usable modules only); None when unreadable."""
+    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    key = (str(path), status.st_size, status.st_mtime_ns)
+    with _lock:
+        if key in _cache:
+            return _cache[key]
+    try:
+        plan = build_plan(read_plan_json(path)).plan
+    except PlanReadError:
+        plan = None
+    with _lock:
+        if len(_cache) > 64:
+            _cache.clear()
+        _cache[key] = plan
+    return plan
+
+
+def module_in(plan: Plan | None, module_id: str) -> PlanModule | None:
+    """The first module of ``plan`` with id ``module_id``."""
+    if plan is None:
+        return None
+    return next((module for module in plan.modules if module.id == module_id), None)
+
+
+def find_plan_module(root: Path, module_id: str, run_id: str | None) -> PlanModuleRef | None:
+    """The module ``module_id`` of run ``run_id``'s plan, or None."""
+    path = run_plan_path(root, run_id)
+    if path is None:
+        return None
+    plan = read_plan(path)
+    module = module_in(plan, module_id)
+    if plan is None or module is None:
+        return None
+    return PlanModuleRef(plan=plan, module=module, path=path, root=root)
