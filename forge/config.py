@@ -108,6 +108,12 @@ class ForgeConfig(BaseModel):
         "the default branch); the baseRef argument and --base win.",
     )
 
+    generated: list[str] = Field(
+        default_factory=list,
+        description="Globs of files tools write (build output, snapshots, codegen): a change "
+        "to one is never outside a module's lane. Well-known lock files need no entry.",
+    )
+
     def exempt_from_tests(self, command: str) -> bool:
         """Whether ``tests-exempt`` lists ``command``, as written or as a pattern."""
         return any(command == entry or fnmatchcase(command, entry) for entry in self.tests_exempt)

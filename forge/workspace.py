@@ -10,10 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, ParseCache, ParsedFile, ParseSession
+
+if TYPE_CHECKING:
+    from forge.git import Base
+    from forge.plan.locate import PlanModuleRef
 
 #: Told of each step of a validate call: (steps done so far, total if known, what was done).
 ProgressCallback = Callable[[int, "int | None", str], None]
@@ -31,8 +35,14 @@ class Workspace:
         languages: LanguageRegistry | None = None,
         parse_cache: ParseCache | None = None,
         progress: ProgressCallback | None = None,
+        base: Base | None = None,
+        plan_module: Callable[[], PlanModuleRef | None] | None = None,
     ) -> None:
         self.cwd = cwd
+        #: The base revision the call is judged against (``baseRef``), or None.
+        self.base = base
+        self._plan_lookup = plan_module
+        self._plan_module: PlanModuleRef | None = None
         self._cwd_prefix = str(cwd).rstrip("/") + "/"
         self._progress = progress
         self._steps = 0
@@ -46,6 +56,19 @@ class Workspace:
             parse_cache if parse_cache is not None else ParseCache(),
             max_file_bytes=config.max_parse_bytes,
         )
+
+    @property
+    def plan_module(self) -> PlanModuleRef | None:
+        """The plan module the call validates (its plan, its project root), if there is one.
+
+        Found the first time a check asks (the run's plan: its session's
+        ``planPath``, ``FORGE_PLAN``, the newest plan), so a call whose checks
+        never ask reads no plan.
+        """
+        if self._plan_lookup is not None:
+            lookup, self._plan_lookup = self._plan_lookup, None
+            self._plan_module = lookup()
+        return self._plan_module
 
     def resolve(self, file: str) -> Path:
         """``file`` as an absolute path: relative paths are taken from the working dir."""

@@ -100,11 +100,28 @@ def request_for(module: PlanModule, options: RunOptions) -> ValidateRequest:
     )
 
 
-def validate_module(service: ToolService, module: PlanModule, options: RunOptions) -> ModuleRun:
-    """Validate one plan module, timing it."""
+def validate_module(
+    service: ToolService,
+    module: PlanModule,
+    options: RunOptions,
+    *,
+    plan: Plan | None = None,
+    plan_path: Path | None = None,
+) -> ModuleRun:
+    """Validate one plan module, timing it.
+
+    :param plan: the plan the module comes from (its lanes and acceptance
+        criteria are enforced against it); default: the run's plan, if the module is in it.
+    :param plan_path: where that plan is, for messages.
+    """
+    from forge.plan.locate import PlanModuleRef
+
     started = time.monotonic()
     request = request_for(module, options)
-    report = service.validate(request)
+    ref = None
+    if plan is not None:
+        ref = PlanModuleRef(plan=plan, module=module, path=plan_path, root=service.root)
+    report = service.validate(request, plan=ref)
     return ModuleRun(
         module_id=module.id,
         working_dir=service.engine.working_dir(request),
@@ -131,6 +148,7 @@ def validate_all(
     jobs: int = 1,
     on_start: Callable[[PlanModule, int, int], None] | None = None,
     on_done: Callable[[ModuleRun], None] | None = None,
+    plan_path: Path | None = None,
 ) -> list[ModuleRun]:
     """Every module, layer after layer, up to ``jobs`` modules of a layer at once.
 
@@ -149,7 +167,7 @@ def validate_all(
     def one(module: PlanModule) -> ModuleRun:
         if on_start is not None:
             on_start(module, position[module.id], len(order))
-        return validate_module(service, module, options)
+        return validate_module(service, module, options, plan=plan, plan_path=plan_path)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="forge-module") as pool:
         for layer in layers:

@@ -198,10 +198,12 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
             ET.SubElement(properties, "property", name=f"tests.{name}", value=str(value))
     if result.passed:
         return
-    if result.pre_existing:
-        # Already there at the base revision: a passing case that still shows what it found.
+    if not result.judged:
+        # Already there at the base revision, or advisory: a passing case that still
+        # shows what it found.
+        why = "pre-existing at the base revision" if result.pre_existing else "advisory"
         out = ET.SubElement(case, "system-out")
-        out.text = _xml_safe(f"pre-existing at the base revision: {_failure_text(result)}")
+        out.text = _xml_safe(f"{why}: {_failure_text(result)}")
         return
     failure = ET.SubElement(case, "failure", message=_xml_safe(result.message), type=result.type)
     failure.text = _xml_safe(_failure_text(result))
@@ -269,7 +271,7 @@ def to_sarif(
             else:
                 notifications.append(
                     {
-                        "level": "error",
+                        "level": "warning" if result.advisory else "error",
                         "message": {
                             "text": f"{run.module_id}: {result.type} {result.target}: "
                             f"{result.message}"
@@ -343,7 +345,7 @@ def _sarif_results(
         out.append(
             {
                 "ruleId": result.type,
-                "level": "error",
+                "level": "warning" if result.advisory else "error",
                 "message": {"text": message or result.message or result.type},
                 "locations": [{"physicalLocation": physical}],
                 "properties": _sarif_properties(run, result),

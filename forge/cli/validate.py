@@ -271,7 +271,9 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
             if not args.all:
                 module = find_module(plan, args.module_id)
                 progress.update(f"validating {module.id} ({module.title})")
-                runs = [validate_module(service, module, options)]
+                runs = [
+                    validate_module(service, module, options, plan=plan, plan_path=plan_path)
+                ]
                 done(runs[0])
             else:
 
@@ -286,6 +288,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
                     jobs=args.jobs or default_jobs(),
                     on_start=start,
                     on_done=done,
+                    plan_path=plan_path,
                 )
     except ValidationError as exc:
         raise UsageError(describe_validation_error(exc)) from None

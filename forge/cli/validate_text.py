@@ -75,11 +75,15 @@ def render_report(report: ValidateReport) -> str:
         if result.passed:
             mark = paint("PASS", "green")
         else:
-            mark = paint("OLD ", "yellow") if result.pre_existing else paint("FAIL", "red")
+            mark = paint("FAIL", "red")
+            if result.pre_existing:
+                mark = paint("OLD ", "yellow")
+            elif result.advisory:
+                mark = paint("WARN", "yellow")
         lines.append(f"{mark} {result.type.ljust(width)}  {result.target}: {result.message}")
         if not result.passed:
             lines.extend(_details(result))
-    judged = [result for result in report.results if not result.pre_existing]
+    judged = [result for result in report.results if result.judged]
     passed = sum(result.passed for result in judged)
     verdict = paint("PASSED", "green") if report.passed else paint("FAILED", "red")
     attempt = f", attempt {report.attempt}" if report.attempt else ""

@@ -83,7 +83,9 @@ def _uncommitted(top: Path, against: str | None) -> tuple[str, ...]:
     with tempfile.TemporaryDirectory(prefix="forge-index-") as scratch:
         private = Path(scratch) / "index"
         if index is not None and index.is_file():
-            shutil.copyfile(index, private)
+            # copy2 keeps the index's modification time: git compares it with
+            # each file's to spot "racily clean" entries, whose content it must read.
+            shutil.copy2(index, private)
         env = {"GIT_INDEX_FILE": str(private)}
         try:
             found = set()

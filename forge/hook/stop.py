@@ -64,14 +64,19 @@ def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
 
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
-    from forge.cli.plan_run import RunOptions, request_for
+    from forge.cli.plan_run import RunOptions, validate_module
     from forge.tools.service import ToolService
 
     service = ToolService.for_project(
         target.root, run_id=target.run_id or HOOK_RUN_ID, active_run=target.run_id
     )
+    from forge.plan.locate import read_plan
+
     options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id)
-    report = service.validate(request_for(target.module, options))
+    plan = read_plan(target.plan_path)
+    run = validate_module(service, target.module, options, plan=plan, plan_path=target.plan_path)
+    report = run.report
+    assert report is not None  # validate_module always validates
     if target.run_id is not None:
         service.call_finished("validate", report)  # status.json follows the run
     return report

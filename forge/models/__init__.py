@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         ValidateRequest,
     )
     from forge.models.results import (
+        AcceptanceResult,
         CheckResult,
         CommandResult,
         ContractResult,
@@ -79,6 +80,7 @@ _DEFINED_IN = {
     "MODULE_ID_DESCRIPTION": "request",
     "RUN_ID_DESCRIPTION": "request",
     "ValidateRequest": "request",
+    "AcceptanceResult": "results",
     "CheckResult": "results",
     "CommandResult": "results",
     "ContractResult": "results",
@@ -118,6 +120,7 @@ __all__ = [
     "MAX_TIMEOUT_SECONDS",
     "MODULE_ID_DESCRIPTION",
     "RUN_ID_DESCRIPTION",
+    "AcceptanceResult",
     "CheckDescriptor",
     "CheckResult",
     "CommandResult",

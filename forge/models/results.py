@@ -79,6 +79,17 @@ class CheckResult(WireModel):
         description="Every finding was already there at the base revision (baseRef): shown, "
         "but counted neither in score nor in passed. Present only when true.",
     )
+    advisory: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Reported, but counted neither in score nor in passed (a non-blocking "
+        "acceptance criterion). Present only when true.",
+    )
+
+    @property
+    def judged(self) -> bool:
+        """Whether the result counts toward ``score`` and ``passed`` (neither pre-existing nor advisory)."""
+        return not self.pre_existing and not self.advisory
 
     @property
     def failure_key(self) -> str:
@@ -190,4 +201,27 @@ class ContractResult(CheckResult):
     automatic: bool = Field(
         default=False,
         description="True for a pair found from a listed file's imports, not asked for.",
+    )
+
+
+class AcceptanceResult(CheckResult):
+    """One acceptance criterion of the plan module, run, with its evidence.
+
+    ``target`` is the criterion's check as written (a command or a check id).
+    """
+
+    check: str = Field(description="The criterion's check: a command, or a forge check's id.")
+    expected: str | None = Field(default=None, description="What passing means, as the plan says.")
+    blocking: bool = Field(description="Whether a failure fails the module.")
+    exit_code: int | None = Field(
+        default=None, description="For a command: its exit status (null if it did not run)."
+    )
+    tests: TestCounts | None = Field(
+        default=None, description="For a command: the test runner's counts, when it printed them."
+    )
+    checked: int | None = Field(
+        default=None, description="For a forge check: how many of its results this validate had."
+    )
+    failed: int | None = Field(
+        default=None, description="For a forge check: how many of them failed."
     )

@@ -27,12 +27,19 @@ UNDECLARED_ORDER = 1_000_000
 
 
 def core_checks() -> tuple[CheckDescriptor, ...]:
-    """Results the core produces itself: a plugin that failed to load, raised, or conflicts."""
+    """Results the core produces itself: a plugin that failed to load, raised, or conflicts,
+    and the plan module's acceptance criteria (judged after every check has run)."""
     # Functions, not constants: a descriptor built at import would build its
     # model's validator in every command, ``forge plan check`` included.
     return (
         CheckDescriptor(
             id="plugin_error", summary="A plugin loaded and ran without raising.", order=10
+        ),
+        CheckDescriptor(
+            id="acceptance",
+            summary="An acceptance criterion of the plan module holds: its command gives the "
+            "expected exit code, or every result of the forge check it names passed.",
+            order=60,
         ),
     )
 

@@ -140,6 +140,7 @@ def tool_hints(name: str) -> dict[str, Any]:
     """
     from forge.memory import MemoryRecallResult, MemorySaveResult
     from forge.plan import PlanReport
+    from forge.plan.locate import PlanModuleRef
     from forge.tools import requests
     from forge.tools.results import IterationStateResult, SessionStateResult
     from forge.tools.service import ToolService
@@ -148,6 +149,7 @@ def tool_hints(name: str) -> dict[str, Any]:
         "IterationStateResult": IterationStateResult,
         "MemoryRecallResult": MemoryRecallResult,
         "MemorySaveResult": MemorySaveResult,
+        "PlanModuleRef": PlanModuleRef,
         "PlanReport": PlanReport,
         "SessionStateResult": SessionStateResult,
         **{name: value for name, value in vars(requests).items() if name.endswith("Request")},

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     # resolves them for the MCP adapter.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
     from forge.plan import PlanReport
+    from forge.plan.locate import PlanModuleRef
     from forge.tools.requests import (
         ForgeLogsRequest,
         IterationStateRequest,
@@ -201,7 +202,11 @@ class ToolService:
     # --- the tools -------------------------------------------------------------------
 
     def validate(
-        self, request: ValidateRequest, progress: ProgressCallback | None = None
+        self,
+        request: ValidateRequest,
+        progress: ProgressCallback | None = None,
+        *,
+        plan: PlanModuleRef | None = None,
     ) -> ValidateReport:
         """Run the engine's checks and record the attempt; logs a ``validate`` event.
 
@@ -209,8 +214,11 @@ class ToolService:
         so ``forge_logs {"severity": "error"}`` finds every failed attempt. The
         event keeps the failing checks with their locations and the verify
         commands' outcomes (``checks``): what ``forge ui`` shows of an attempt.
+
+        :param plan: the plan module validated, when the caller knows it
+            (``forge validate --plan``); default: the module of that id in the run's plan.
         """
-        report = self.engine.validate(request, progress)
+        report = self.engine.validate(request, progress, plan=plan)
         failures = [r.failure_key for r in report.results if counts_as_failure(r)]
         self.log(
             request.run_id,

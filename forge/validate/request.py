@@ -14,6 +14,8 @@ from forge.models import ValidateRequest
 from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
+    from forge.git import Base
+    from forge.plan.locate import PlanModuleRef
     from forge.validate.run import Engine
 
 
@@ -25,9 +27,27 @@ def working_dir(root: Path, request: ValidateRequest) -> Path:
 
 
 def workspace_for(
-    engine: Engine, request: ValidateRequest, progress: ProgressCallback | None = None
+    engine: Engine,
+    request: ValidateRequest,
+    progress: ProgressCallback | None = None,
+    *,
+    base: Base | None = None,
+    plan: PlanModuleRef | None = None,
 ) -> Workspace:
-    """The workspace of one validate call: its working dir, options, languages and parse cache."""
+    """The workspace of one validate call: its working dir, options, languages and parse cache.
+
+    :param base: the resolved base revision (lanes and the baseline need it).
+    :param plan: the plan module being validated; default: the module of the
+        request's id in its run's plan, looked up when a check first asks.
+    """
+
+    def plan_module() -> PlanModuleRef | None:
+        if plan is not None:
+            return plan
+        from forge.plan.locate import find_plan_module
+
+        return find_plan_module(engine.root, request.module_id, request.run_id)
+
     return Workspace(
         working_dir(engine.root, request),
         config=engine.config,
@@ -35,4 +55,6 @@ def workspace_for(
         languages=engine.languages,
         parse_cache=engine.parse_cache,
         progress=progress,
+        base=base,
+        plan_module=plan_module,
     )

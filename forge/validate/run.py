@@ -1,7 +1,7 @@
 """The checks stage, and the pipeline that runs the stages in order.
 
 request (:mod:`.request`) -> checks (here) -> baseline (:mod:`.baseline`) ->
-verdict (:mod:`.verdict`) ->
+acceptance criteria (:mod:`.acceptance`) -> verdict (:mod:`.verdict`) ->
 attempt history (:mod:`.history`) -> report (:mod:`.report`). Both adapters
 (the MCP server and the CLI) call :meth:`Engine.validate`; neither holds
 validation logic of its own.
@@ -12,12 +12,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckResult, ValidateRequest
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.store import ForgeDir, ensure_writable
+from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.cancellation import Cancelled, cancelled
 from forge.validate.history import record_attempt
@@ -25,6 +27,9 @@ from forge.validate.report import ValidateReport
 from forge.validate.request import working_dir, workspace_for
 from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
 from forge.workspace import ProgressCallback, Workspace
+
+if TYPE_CHECKING:
+    from forge.plan.locate import PlanModuleRef
 
 
 class Engine:
@@ -130,26 +135,36 @@ class Engine:
         return False
 
     def validate(
-        self, request: ValidateRequest, progress: ProgressCallback | None = None
+        self,
+        request: ValidateRequest,
+        progress: ProgressCallback | None = None,
+        *,
+        plan: PlanModuleRef | None = None,
     ) -> ValidateReport:
         """Run the request's checks, record the attempt, and say what to do next.
 
         :param progress: told of each step (each plugin's checks, each command).
+        :param plan: the plan module validated (``forge validate --plan``); default:
+            the module of the request's id in its run's plan, if any.
         """
         max_attempts = request.max_attempts or self.config.max_attempts
         history = self.forge_dir.iteration(request.module_id, request.run_id)
-        workspace = workspace_for(self, request, progress)
+        cwd = self.working_dir(request)
         baseline = Outcome()
-        if _usable_dir(workspace.cwd):  # else cwd_check fails, nothing is judged or kept
+        if _usable_dir(cwd):  # else cwd_check fails, nothing is judged or kept
             # Fail before any command runs, not after, when the attempt could not be kept.
             ensure_writable(history)
-            baseline = resolve_request_base(self, request, workspace.cwd)
+            baseline = resolve_request_base(self, request, cwd)
+        workspace = workspace_for(self, request, progress, base=baseline.base, plan=plan)
         results = self.run_checks(request, workspace)
         if cancelled():
             raise Cancelled("validate was cancelled; no attempt recorded")
         if self.halted(results):
             return unjudged(request, results, max_attempts)
         results = apply_baseline(self, request, workspace, results, baseline.base)
+        results = judge_criteria(self, request, workspace, results)
+        if cancelled():
+            raise Cancelled("validate was cancelled; no attempt recorded")
         score = Score.of(results)
         _, trend, notices = record_attempt(
             history,

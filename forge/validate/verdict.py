@@ -29,17 +29,18 @@ class Score:
         """The score of ``results``; no results at all is a pass.
 
         A pre-existing result (every finding already there at the base
-        revision) counts neither way: it is left out of both counts.
+        revision) and an advisory one (a non-blocking acceptance criterion)
+        count neither way: they are left out of both counts.
         """
-        judged = [result for result in results if not result.pre_existing]
+        judged = [result for result in results if result.judged]
         passed_count = sum(result.passed for result in judged)
         score = round(passed_count / len(judged), 4) if judged else 1.0
         return cls(passed=passed_count == len(judged), score=score)
 
 
 def counts_as_failure(result: CheckResult) -> bool:
-    """A failed result that is not only pre-existing findings: it fails the module."""
-    return not result.passed and not result.pre_existing
+    """A failed result that is neither pre-existing nor advisory: it fails the module."""
+    return not result.passed and result.judged
 
 
 def unjudged(

@@ -88,3 +88,21 @@ def test_committed_changes_lists_both_sides_of_a_rename(repo: Path) -> None:
     git(repo, "mv", "a.py", "renamed.py")
     head = commit(repo, {}, "rename")
     assert committed_changes(repo, base, head) == ("a.py", "renamed.py")
+
+
+def test_a_same_size_edit_in_the_second_of_the_commit_is_seen(repo: Path) -> None:
+    # Racy git: an edit in the same second as the index write leaves the stat data
+    # as recorded, and git reads the file only while the index file looks no older
+    # than it. The private copy must keep the index's time, or the edit is missed.
+    base = git(repo, "rev-parse", "HEAD")
+    index = repo / ".git" / "index"
+    for attempt in range(10):
+        commit(repo, {"a.py": f"a = {attempt}\n"}, f"edit {attempt}")
+        (repo / "a.py").write_text("a = x\n", encoding="utf-8")
+        if int((repo / "a.py").stat().st_ctime) == int(index.stat().st_mtime):
+            break
+    else:  # pragma: no cover - ten second boundaries in a row
+        pytest.skip("could not write the file in the second of the index write")
+    time.sleep(1.1)  # the index copy, made now, is in a later second than the edit
+    changes = working_changes(repo, base)
+    assert changes is not None and "a.py" in changes.uncommitted

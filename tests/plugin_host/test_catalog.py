@@ -50,7 +50,8 @@ def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
         "syntax_check",
     }
     assert owners["contract_check"] == "contract_check" and owners["command"] == "command"
-    assert owners["plugin_error"] == "forge"
+    assert owners["plugin_error"] == owners["acceptance"] == "forge"
+    assert owners["lane_check"] == "lane_check"
     assert host.checks.problems == []
     declared = sorted(host.checks.descriptors.values(), key=lambda d: d.order)
     assert [d.id for d in declared] == [
@@ -59,8 +60,10 @@ def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
         "file_check",
         "syntax_check",
         "contract_check",
+        "lane_check",
         "switched_off",
         "command",
+        "acceptance",
     ]
     halting = [d.id for d in declared if d.halts_on_failure]
     assert halting == ["cwd_check"]

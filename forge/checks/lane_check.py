@@ -1,0 +1,90 @@
+"""``lane_check``: a plan module changes only the files of its lane.
+
+With a base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``) and
+a plan module behind the validate call, every file the working dir changed
+since it forked from the base, committed or not, must be in the module's lane:
+its ``files`` and ``mayChange`` globs, minus its ``disallowed_changes``
+(:mod:`forge.parallel.lanes`). A file outside is a failure naming it and, when
+another module lists it, that module; one passing result says the lane held.
+Without a base or a plan module there is nothing to compare, and no result.
+"""
+
+from __future__ import annotations
+
+from forge import hookimpl
+from forge.models import CheckDescriptor, CheckResult, FileResult, ValidateRequest
+from forge.workspace import Workspace
+
+#: The target of the one passing result: the lane as a whole.
+LANE_TARGET = "(lane)"
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
+    """A failure per changed file outside the module's lane, else one pass."""
+    base = workspace.base
+    if base is None or not workspace.cwd.is_dir():
+        return []
+    ref = workspace.plan_module
+    if ref is None:
+        return []
+    from forge.git import GitError
+    from forge.git.changes import working_changes
+    from forge.parallel.lanes import lane_violations, project_prefix
+
+    module = ref.module
+    try:
+        changes = working_changes(workspace.cwd, base.commit)
+    except GitError as exc:
+        return [
+            CheckResult(
+                type="lane_check",
+                target=LANE_TARGET,
+                passed=False,
+                message=f"cannot list module {module.id}'s changes against {base.ref}: {exc}",
+            )
+        ]
+    if changes is None:
+        return []
+    violations = lane_violations(
+        changes,
+        module,
+        ref.plan,
+        prefix=project_prefix(ref.root),
+        root=ref.root,
+        generated=workspace.config.generated,
+    )
+    if not violations:
+        count = len(changes.files)
+        return [
+            CheckResult(
+                type="lane_check",
+                target=LANE_TARGET,
+                passed=True,
+                message=f"{count} changed file{'' if count == 1 else 's'} since "
+                f"{changes.fork_point[:12]} ({base.ref}), all in module {module.id}'s lane",
+            )
+        ]
+    return [
+        FileResult(
+            type="lane_check",
+            target=violation.path,
+            passed=False,
+            message=violation.message(module.id),
+        )
+        for violation in violations
+    ]
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``lane_check``: after the file checks, before the commands."""
+    return [
+        CheckDescriptor(
+            id="lane_check",
+            summary="A plan module changed only the files of its lane (files, mayChange, "
+            "minus disallowed_changes) since the base revision.",
+            order=42,
+            targets_file=True,
+        )
+    ]
