@@ -83,6 +83,7 @@ EXAMPLES = {
     "iteration_state": 100,
     "forge_logs": 80,
     "session_state": 100,
+    "merge_check": 60,
 }
 
 HYPOTHESIS_SETTINGS: dict[str, Any] = {
@@ -908,6 +909,22 @@ session_state_args = arguments(
 )
 
 
+merge_check_args = arguments(
+    good={
+        "planPath": st.sampled_from(PLAN_POOL),
+        "modules": st.lists(good_ids, max_size=4),
+        "layer": st.integers(1, 20),
+        "branches": st.dictionaries(
+            good_ids, st.sampled_from((*CWD_POOL, "main", "HEAD", "-x", "HEAD~99")), max_size=3
+        ),
+        "baseRef": st.one_of(texts, st.sampled_from(("main", "--output=/tmp/x", "HEAD~99"))),
+        "runId": good_ids,
+        "checks": st.booleans(),
+    },
+    bad={"runId": hostile_ids, "modules": st.lists(hostile_ids, max_size=3)},
+)
+
+
 # --- the property-based tests ------------------------------------------------------------------------
 
 
@@ -937,6 +954,10 @@ def test_forge_logs_survives_hostile_arguments(hostile: HostileServer) -> None:
 
 def test_session_state_survives_hostile_arguments(hostile: HostileServer) -> None:
     run_examples(hostile, "session_state", session_state_args)
+
+
+def test_merge_check_survives_hostile_arguments(hostile: HostileServer) -> None:
+    run_examples(hostile, "merge_check", merge_check_args)
 
 
 # --- fixed huge inputs ----------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ SEVEN = {
     "forge_logs",
     "session_state",
 }
+#: forge's own tools, beside the reference server's seven.
+OWN = {"merge_check"}
 
 
 def tree(root: Path) -> set[str]:
@@ -41,12 +43,14 @@ def tree(root: Path) -> set[str]:
 # --- tool surface ------------------------------------------------------------------
 
 
-async def test_tools_list_shows_exactly_the_seven_tools_with_schemas(project: Path) -> None:
+async def test_tools_list_shows_the_seven_tools_and_forges_own_with_schemas(project: Path) -> None:
     async with connect(project) as client:
         assert client.server_info is not None
         assert (client.server_info.name, client.server_info.version) == ("forge", __version__)
         tools = (await client.list_tools()).tools
-    assert {tool.name for tool in tools} == SEVEN == set(TOOL_NAMES)
+    assert {tool.name for tool in tools} == SEVEN | OWN == set(TOOL_NAMES)
+    # The reference server's tools come first, in its order; forge's own after them.
+    assert [tool.name for tool in tools][: len(SEVEN)] == list(TOOL_NAMES)[: len(SEVEN)]
     for tool in tools:
         assert tool.input_schema["type"] == "object"
         for name, prop in tool.input_schema["properties"].items():
@@ -62,8 +66,9 @@ async def test_tools_list_shows_exactly_the_seven_tools_with_schemas(project: Pa
     assert by_name["memory_save"].input_schema["required"] == ["pattern", "category"]
     assert by_name["iteration_state"].input_schema["required"] == ["moduleId", "action"]
     assert by_name["session_state"].input_schema["required"] == ["action"]
+    assert by_name["merge_check"].input_schema.get("required", []) == []
     read_only = {t.name for t in tools if t.annotations and t.annotations.read_only_hint}
-    assert read_only == {"validate_plan", "memory_recall", "forge_logs"}
+    assert read_only == {"validate_plan", "memory_recall", "forge_logs", "merge_check"}
 
 
 def _constraints(schema: dict[str, Any]) -> Any:
@@ -395,7 +400,7 @@ async def test_stdio_server_lists_the_tools_and_validates(
     params = stdio_parameters(project, forge_executable(script[0]), *script[1:])
     async with Client(params) as client:
         tools = (await client.list_tools()).tools
-        assert {tool.name for tool in tools} == SEVEN
+        assert {tool.name for tool in tools} == SEVEN | OWN
         report = await call(
             client,
             "validate",

@@ -30,7 +30,7 @@ def module_of_call(arguments: dict[str, Any]) -> str | None:
 
 
 #: Tools that never change a run's progress: the status is only stamped after them.
-NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs"})
+NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs", "merge_check"})
 
 
 def progress_change(tool: str, result: object) -> StatusChange:

@@ -139,6 +139,7 @@ def tool_hints(name: str) -> dict[str, Any]:
     them (see the ``TYPE_CHECKING`` block): they are imported here.
     """
     from forge.memory import MemoryRecallResult, MemorySaveResult
+    from forge.parallel.models import MergeCheckReport
     from forge.plan import PlanReport
     from forge.plan.locate import PlanModuleRef
     from forge.tools import requests
@@ -149,6 +150,7 @@ def tool_hints(name: str) -> dict[str, Any]:
         "IterationStateResult": IterationStateResult,
         "MemoryRecallResult": MemoryRecallResult,
         "MemorySaveResult": MemorySaveResult,
+        "MergeCheckReport": MergeCheckReport,
         "PlanModuleRef": PlanModuleRef,
         "PlanReport": PlanReport,
         "SessionStateResult": SessionStateResult,

@@ -110,6 +110,11 @@ load and list are read-only.
 Example: {"action": "save", "runId": "run-7", "state": {"currentPhase": \
 "execution", "moduleStatuses": {"m1": "passed", "m2": "running"}, \
 "completedModules": ["m1"]}}""",
+    "merge_check": """forge's own tool (not in the reference server): preview merging modules' branches back before doing it. The modules (a layer, a list, or the plan's) are merged into the base in dependency order with git merge-tree in git's object store: no working tree, index or ref changes. Reports textual conflicts with their files and the modules whose changes meet there; then runs the file checks (syntax, contracts, stubs, types where installed) on the merged tree for the changed files and their importers, and reports each finding no single branch has as an integration break naming the modules (e.g. one renames an export the other starts using). Also lists work forked from an older base (stale) and uncommitted worktree changes, which are not merged. Each module's work: branches, else the plan's branch field, the run's session worktrees, a worktree or branch named after it. Call it after a layer's modules PROCEED and before merging them back; merge only when passed is true.
+
+Returns {passed, baseRef, baseCommit, order, modules[], conflicts[], integrationBreaks[], stale[], mergedCommit, checkedFiles, notices}.
+
+Example: {"layer": 1, "runId": "run-7", "baseRef": "main"}""",
 }
 
 
@@ -142,6 +147,8 @@ RUNS: dict[str, str] = {
     "forge_logs": "reads the runId given, else the agents' newest run; never creates a "
     "run (an unknown runId is logged to the server's own log)",
     "session_state": "the runId given: save starts it if new; load and list never create a run",
+    "merge_check": "no run: the server's own log; never creates a run (runId only names the "
+    "session whose worktrees and plan it reads)",
 }
 
 HINTS: dict[str, dict[str, Any]] = {
@@ -159,5 +166,10 @@ HINTS: dict[str, dict[str, Any]] = {
     "forge_logs": _hints("Read the event log", read_only=True, destructive=False, idempotent=True),
     "session_state": _hints(
         "Session snapshots", read_only=False, destructive=True, idempotent=True
+    ),
+    # It writes only unreferenced objects to git's store, as git merge-tree does:
+    # no file, index or ref anyone sees changes, and the same call gives the same ids.
+    "merge_check": _hints(
+        "Preview a merge-back", read_only=True, destructive=False, idempotent=True
     ),
 }

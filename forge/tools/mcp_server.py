@@ -1,4 +1,4 @@
-"""The MCP adapter: forge's seven tools over stdio, on the ``mcp`` SDK's ``MCPServer``.
+"""The MCP adapter: forge's tools over stdio, on the ``mcp`` SDK's ``MCPServer``.
 
 The only module that imports ``mcp`` (with :mod:`forge.tools.jsonrpc`, which it
 alone uses). Each tool's signature is derived from its request model
@@ -64,7 +64,7 @@ TOOL_NAMES = tuple(TOOL_REQUESTS)
 #: own threads, at most :data:`LONG_CALLS` at once, so that quick calls
 #: (memory, logs, state), in the threads anyio lends everything else, never
 #: wait behind them.
-LONG_TOOLS = frozenset({"validate", "validate_plan"})
+LONG_TOOLS = frozenset({"validate", "validate_plan", "merge_check"})
 LONG_CALLS = 100
 
 T = TypeVar("T")

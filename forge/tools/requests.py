@@ -25,6 +25,7 @@ from forge.memory import (
     Scope,
 )
 from forge.models import (
+    MAX_BASE_REF_CHARS,
     MODULE_ID_DESCRIPTION,
     RUN_ID_DESCRIPTION,
     PathText,
@@ -143,6 +144,60 @@ class SessionStateRequest(WireModel):
     )
 
 
+#: A revision or a folder as a caller may name one: bounded, no NUL byte.
+RevisionText = Annotated[
+    str, Field(min_length=1, max_length=MAX_BASE_REF_CHARS * 16, pattern=r"^[^\x00]*$")
+]
+#: Most modules one merge preview takes: more than any plan runs at once.
+MAX_MERGE_MODULES = 500
+
+
+class MergeCheckRequest(WireModel):
+    """``merge_check`` (forge's own tool): which modules to merge back, where their work is, into what."""
+
+    plan_path: PathText | None = Field(
+        default=None,
+        description="Plan JSON file, relative to the project root. Default: the run's plan "
+        "(its session's planPath), else the most recently modified .forge/plans/*.json.",
+    )
+    modules: list[SafeId] = Field(
+        default_factory=list,
+        max_length=MAX_MERGE_MODULES,
+        description="Module ids to merge back, merged in dependency order whatever the order "
+        "given. Default: the layer's, else every module of the plan (without a plan: those "
+        "of branches).",
+    )
+    layer: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Merge back the modules of this execution layer (1 = the first wave).",
+    )
+    branches: dict[SafeId, RevisionText] = Field(
+        default_factory=dict,
+        max_length=MAX_MERGE_MODULES,
+        description="Where a module's work is, by module id: a branch, tag or commit, or its "
+        'worktree folder, e.g. {"api": "forge/api"}. Default: the plan\'s branch field, the '
+        "run's session worktrees, a worktree or branch named after the module.",
+    )
+    base_ref: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_BASE_REF_CHARS,
+        description="What the modules merge into, e.g. main. Default: [tool.forge] base-ref "
+        "when it names a revision, else the default branch (origin/HEAD, main, master).",
+    )
+    run_id: SafeId | None = Field(
+        default=None,
+        description="The run whose session snapshot maps modules to worktrees and names the plan.",
+    )
+    checks: bool = Field(
+        default=True,
+        description="Run the file checks on the merged tree to find integration breaks "
+        "(default true); false: conflicts and stale work only.",
+    )
+
+
 #: The request model of every tool, in the order the tools are listed.
 TOOL_REQUESTS: dict[str, type[WireModel]] = {
     "validate": ValidateRequest,
@@ -152,7 +207,11 @@ TOOL_REQUESTS: dict[str, type[WireModel]] = {
     "iteration_state": IterationStateRequest,
     "forge_logs": ForgeLogsRequest,
     "session_state": SessionStateRequest,
+    # forge's own, beside the reference server's seven.
+    "merge_check": MergeCheckRequest,
 }
+#: The tools that are forge's own, not the reference server's (listed after its seven).
+OWN_TOOLS = ("merge_check",)
 
 
 def tool_parameters(model: type[WireModel]) -> list[inspect.Parameter]:

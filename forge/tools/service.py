@@ -1,4 +1,4 @@
-"""The seven tools as plain Python: what the MCP server exposes and the CLI reuses.
+"""The tools as plain Python: what the MCP server exposes and the CLI reuses.
 
 :class:`ToolService` is one project's long-lived service: its engine (with its
 caches), its memory index, and the run id of the process for events that
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     # the status file or the other tools' requests and results. forge.tools.calls.tool_hints()
     # resolves them for the MCP adapter.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
+    from forge.parallel.models import MergeCheckReport
     from forge.plan import PlanReport
     from forge.plan.locate import PlanModuleRef
     from forge.tools.requests import (
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         IterationStateRequest,
         MemoryRecallRequest,
         MemorySaveRequest,
+        MergeCheckRequest,
         SessionStateRequest,
         ValidatePlanRequest,
     )
@@ -66,7 +68,8 @@ def global_memory_file() -> Path:
 
 
 class ToolService:
-    """One project's seven tools, each the method of its name, and their bookkeeping."""
+    """One project's tools (the reference's seven, and forge's merge_check), each the method of
+    its name, and their bookkeeping."""
 
     def __init__(
         self, engine: Engine, *, run_id: str | None = None, active_run: str | None = None
@@ -369,3 +372,35 @@ class ToolService:
             data={"currentPhase": phase if isinstance(phase, str) else None},
         )
         return SessionStateResult(saved)
+
+    def merge_check(self, request: MergeCheckRequest) -> MergeCheckReport:
+        """Preview merging modules' work into the base: conflicts, integration breaks, stale work."""
+        from forge.parallel.merge_preview import MergeAsk, merge_check
+
+        report = merge_check(
+            self.engine,
+            MergeAsk(
+                plan_path=request.plan_path,
+                modules=request.modules,
+                layer=request.layer,
+                branches=request.branches,
+                base_ref=request.base_ref,
+                run_id=request.run_id,
+                checks=request.checks,
+            ),
+        )
+        self.log(
+            None,
+            phase="review",
+            event="merge_check",
+            severity="info" if report.passed else "warn",
+            data={
+                "passed": report.passed,
+                "base": report.base_commit,
+                "modules": report.order[:50],
+                "conflicts": len(report.conflicts),
+                "integrationBreaks": len(report.integration_breaks),
+                "stale": [item.module_id for item in report.stale][:50],
+            },
+        )
+        return report

@@ -196,11 +196,11 @@ def _base_findings(
             item
             for result in engine.run_checks(base_request, base_workspace)
             if not result.passed and result.type in file_checks
-            for item in _findings(result, base_workspace, root)
+            for item in findings_of(result, base_workspace, root)
         ]
 
 
-def _findings(result: CheckResult, workspace: Workspace, root: Path) -> list[Finding]:
+def findings_of(result: CheckResult, workspace: Workspace, root: Path) -> list[Finding]:
     """A failing result's findings: one per location, or the result itself without any."""
     if not result.locations:
         return [
@@ -244,7 +244,7 @@ def _mark(
     base_findings: list[Finding],
 ) -> list[CheckResult]:
     """``results`` with each finding the base had marked, and results with nothing new marked."""
-    head = {index: _findings(results[index], workspace, base.root) for index in failing}
+    head = {index: findings_of(results[index], workspace, base.root) for index in failing}
     marks = iter(pre_existing([item for items in head.values() for item in items], base_findings))
     marked = list(results)
     for index, items in head.items():
