@@ -80,6 +80,58 @@ def repository_state(repo: Path) -> dict[str, bytes]:
     return state
 
 
+def plan_module(module_id: str, files: list[str], **extra: object) -> dict[str, object]:
+    """A plan module whose verify command only needs the shell (``test -f`` its first file)."""
+    return {
+        "id": module_id,
+        "title": module_id.title(),
+        "objective": f"Deliver {module_id}.",
+        "files": files,
+        "verify": [f"test -f {files[0]}"],
+        "doneWhen": f"{files[0]} is there.",
+        **extra,
+    }
+
+
+def write_plan(repo: Path, modules: list[dict[str, object]], name: str = "plan") -> Path:
+    """``modules`` as ``.forge/plans/<name>.json`` of ``repo``."""
+    import json
+
+    path = repo / ".forge" / "plans" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"modules": modules}), encoding="utf-8")
+    return path
+
+
+def python_repo(project: Path) -> Path:
+    """``project`` as a git repository on main: an exporter, its importer, a config; .forge/ ignored."""
+    git(project, "init", "-q")
+    commit(
+        project,
+        {
+            ".gitignore": ".forge/\n",
+            "api.py": "def total(items):\n    return sum(items)\n",
+            "app.py": "from api import total\n\nprint(total([1, 2]))\n",
+            "config.py": "NAME = 'app'\nLIMIT = 10\n",
+        },
+        "base",
+    )
+    return project
+
+
+#: ``worker("api", {"api.py": ...})``: a worker's commit (a fixture of the parallel tests).
+Worker = Callable[[str, dict[str, str]], Path]
+
+
+def worker_commit(repo: Path, module_id: str, files: dict[str, str]) -> Path:
+    """A worker's commit in worktree ``../wt-<id>`` on branch ``forge/<id>`` (made from main)."""
+    folder = repo.parent / f"wt-{module_id}"
+    if not folder.exists():
+        git(repo, "worktree", "add", "-q", "-b", f"forge/{module_id}", str(folder), "main")
+    commit(folder, files, f"{module_id}: work")
+    return folder
+
+
 def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
     """Mount a small tmpfs at ``where`` (a full disk, a read-only project); skip unless root.
 

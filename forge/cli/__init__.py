@@ -20,6 +20,8 @@ from collections.abc import Sequence
 SUBCOMMANDS = (
     "validate",
     "plan",
+    "merge",
+    "report",
     "status",
     "logs",
     "memory",

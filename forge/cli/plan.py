@@ -26,6 +26,11 @@ _SCHEMA_LINES = """\
   forge plan schema > .forge/plan.schema.json
   then start a plan with  "$schema": "../plan.schema.json"  for completion in editors
 """
+_MATRIX_LINES = """\
+  forge plan matrix .forge/plans/auth.json                  # {"plan", "count", "layers", "modules"}
+  echo "matrix=$(forge plan matrix plan.json --format github)" >> "$GITHUB_OUTPUT"
+     then a job of layer N: strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix).layers[N-1] }}
+"""
 _CHECK_EXIT = (
     "exit codes: 0 every plan valid (warnings allowed), 1 a plan is invalid, 2 usage error\n"
 )
@@ -37,7 +42,7 @@ Work with plans: the modules, files, verify commands and dependencies a planner 
 writes to .forge/plans/<name>.json.
 
 examples:
-{_CHECK_LINES}{_SCHEMA_LINES}
+{_CHECK_LINES}{_SCHEMA_LINES}{_MATRIX_LINES}
 {_CHECK_EXIT}"""
 CHECK_USAGE = f"""\
 validate plans: structure, ids, dependencies, cycles, verify commands
@@ -57,9 +62,22 @@ Print the JSON Schema (draft 2020-12) of a plan file.
 examples:
 {_SCHEMA_LINES}"""
 
+MATRIX_USAGE = f"""\
+print the plan's execution layers as CI matrices
+
+The layers (modules that can run side by side, in order) as plain JSON, or with
+--format github as GitHub Actions matrices on one line: {{"count": N, "layers":
+[{{"include": [{{"module", "title", "layer"}}]}}]}}. CI runs a job per module, layer
+after layer; forge has no scheduler of its own. An invalid plan prints its errors.
+
+examples:
+{_MATRIX_LINES}
+exit codes: 0 printed, 1 the plan is invalid, 2 usage error
+"""
+
 
 def register(subparsers: Any) -> None:
-    """Add ``forge plan check`` and ``forge plan schema`` to the parser."""
+    """Add ``forge plan check``, ``forge plan schema`` and ``forge plan matrix`` to the parser."""
     actions = add_actions(add_command(subparsers, "plan", USAGE))
     check = actions.add("check", CHECK_USAGE, run=run_check)
     check.add_argument(
@@ -70,6 +88,14 @@ def register(subparsers: Any) -> None:
     )
     add_json_flag(check, "the reports")
     actions.add("schema", SCHEMA_USAGE, run=run_schema)
+    matrix = actions.add("matrix", MATRIX_USAGE, run=run_matrix)
+    matrix.add_argument("plan", metavar="PLAN", help="the plan file")
+    matrix.add_argument(
+        "--format",
+        choices=("json", "github"),
+        default="json",
+        help="json (default: the layers and modules) or github (matrices, one line)",
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -156,4 +182,31 @@ def run_schema(args: argparse.Namespace) -> int:
     from forge.plan.model import plan_json_schema
 
     print_json(plan_json_schema())
+    return 0
+
+
+def run_matrix(args: argparse.Namespace) -> int:
+    """Print the layers of a valid plan as matrices; its errors (exit 1) when it is invalid."""
+    import json
+    import sys
+
+    from forge.config import disabled_plugins, load_config, project_root
+    from forge.parallel.matrix import github_matrix, plain_matrix
+    from forge.plan import check_plan
+    from forge.plan.locate import read_plan
+    from forge.plugin_host import build_plugin_host
+
+    root = project_root()
+    path = Path(args.plan).absolute()
+    plugins = build_plugin_host(disabled_plugins(load_config(root)))
+    report = check_plan(plan_path=str(path), plan=None, project_root=root, plugins=plugins)
+    plan = read_plan(path) if report.valid else None
+    if plan is None:
+        print(render_reports([(args.plan, report)]), file=sys.stderr)
+        return 1
+    if args.format == "github":
+        # One line: it goes into $GITHUB_OUTPUT as name=value.
+        print(json.dumps(github_matrix(plan), separators=(",", ":"), ensure_ascii=False))
+    else:
+        print_json(plain_matrix(plan, args.plan))
     return 0

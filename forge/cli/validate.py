@@ -271,9 +271,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
             if not args.all:
                 module = find_module(plan, args.module_id)
                 progress.update(f"validating {module.id} ({module.title})")
-                runs = [
-                    validate_module(service, module, options, plan=plan, plan_path=plan_path)
-                ]
+                runs = [validate_module(service, module, options, plan=plan, plan_path=plan_path)]
                 done(runs[0])
             else:
 

@@ -166,10 +166,10 @@ def _valid_run(run_id: str | None) -> str | None:
 
 def _plan_path(root: Path, from_state: object) -> Path:
     """The plan: the session's ``planPath``, else ``FORGE_PLAN``, else the newest plan."""
-    from forge.plan.locate import run_plan_path
+    from forge.store import ForgeDir
 
     named = from_state if isinstance(from_state, str) and from_state else None
-    found = run_plan_path(root, None, named)
+    found = ForgeDir(root).run_plan(None, named)
     if found is None:
         raise HookError(f"no plan: {root}/.forge/plans/ has no *.json and FORGE_PLAN is not set")
     return found

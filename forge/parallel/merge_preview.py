@@ -158,7 +158,8 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
 
 def _plan(root: Path, ask: MergeAsk) -> Plan | None:
     """The plan named, else the run's (session planPath, FORGE_PLAN, newest), else none."""
-    from forge.plan.locate import read_plan, run_plan_path
+    from forge.plan.locate import read_plan
+    from forge.store import ForgeDir
 
     if ask.plan_path is not None:
         path = root / Path(ask.plan_path).expanduser()
@@ -168,7 +169,7 @@ def _plan(root: Path, ask: MergeAsk) -> Plan | None:
                 f"cannot read the plan {clip(ask.plan_path, 200)}: check it with forge plan check"
             )
         return plan
-    found = run_plan_path(root, ask.run_id)
+    found = ForgeDir(root).run_plan(ask.run_id)
     plan = read_plan(found) if found is not None else None
     if plan is None and not ask.branches:
         raise UsageError(

@@ -1,8 +1,9 @@
-"""Which plan a run follows, and the plan module a ``validate`` call is about.
+"""The plan module a ``validate`` call is about, in the plan its run follows.
 
-The plan of a run is the first that applies: the ``planPath`` of the run's
-session snapshot (``.forge/state/<runId>.json``), ``FORGE_PLAN`` (relative to
-the project root), the newest ``.forge/plans/*.json``. A module is the
+The plan of a run is the first that applies (:meth:`forge.store.ForgeDir.run_plan`):
+the ``planPath`` of the run's session snapshot (``.forge/state/<runId>.json``),
+``FORGE_PLAN`` (relative to the project root), the newest
+``.forge/plans/*.json``. A module is the
 plan's module of that id; a plan that cannot be read, or has no such module,
 means no module (nothing to enforce, never an error).
 
@@ -12,7 +13,6 @@ the MCP server asks for each validate call.
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,30 +34,6 @@ class PlanModuleRef:
 
 _cache: dict[tuple[str, int, int], Plan | None] = {}
 _lock = threading.Lock()
-
-
-def run_plan_path(root: Path, run_id: str | None, named: str | None = None) -> Path | None:
-    """The plan of run ``run_id``: ``named``, its session's ``planPath``, ``FORGE_PLAN``, the newest.
-
-    ``named`` (a plan path someone gave, relative to ``root``) comes first.
-    """
-    from forge.store import ForgeDir
-
-    forge_dir = ForgeDir(root)
-    if named is None and run_id is not None:
-        from forge.errors import ForgeError
-        from forge.store import peek_json
-
-        try:
-            state, _problem = peek_json(forge_dir.session(run_id))
-        except ForgeError:  # not a valid run id: no session to follow
-            state = None
-        if isinstance(state, dict) and isinstance(state.get("planPath"), str):
-            named = state["planPath"] or None
-    named = named or os.environ.get("FORGE_PLAN") or None
-    if named is not None:
-        return root / Path(named).expanduser()
-    return forge_dir.newest_plan()
 
 
 def read_plan(path: Path) -> Plan | None:
@@ -92,7 +68,9 @@ def module_in(plan: Plan | None, module_id: str) -> PlanModule | None:
 
 def find_plan_module(root: Path, module_id: str, run_id: str | None) -> PlanModuleRef | None:
     """The module ``module_id`` of run ``run_id``'s plan, or None."""
-    path = run_plan_path(root, run_id)
+    from forge.store import ForgeDir
+
+    path = ForgeDir(root).run_plan(run_id)
     if path is None:
         return None
     plan = read_plan(path)

@@ -57,6 +57,23 @@ class ForgeDir:
         """The most recently modified ``.forge/plans/*.json``; ``None`` when there is none."""
         return newest(self.plans, ".json")
 
+    def run_plan(self, run_id: str | None, named: str | None = None) -> Path | None:
+        """The plan a run follows: ``named``, else its session's ``planPath``, else
+        ``FORGE_PLAN``, else the newest plan (paths relative to the project root)."""
+        if named is None and run_id is not None:
+            from forge.store.json_files import peek_json
+
+            try:
+                state, _problem = peek_json(self.session(run_id))
+            except UsageError:  # not a valid run id: no session to follow
+                state = None
+            if isinstance(state, dict) and isinstance(state.get("planPath"), str):
+                named = state["planPath"] or None
+        named = named or os.environ.get("FORGE_PLAN") or None
+        if named is not None:
+            return self.project_root / Path(named).expanduser()
+        return self.newest_plan()
+
     @property
     def status(self) -> Path:
         """``.forge/status.json``: live progress."""

@@ -377,30 +377,12 @@ class ToolService:
         """Preview merging modules' work into the base: conflicts, integration breaks, stale work."""
         from forge.parallel.merge_preview import MergeAsk, merge_check
 
-        report = merge_check(
-            self.engine,
-            MergeAsk(
-                plan_path=request.plan_path,
-                modules=request.modules,
-                layer=request.layer,
-                branches=request.branches,
-                base_ref=request.base_ref,
-                run_id=request.run_id,
-                checks=request.checks,
-            ),
-        )
+        # The request's fields are the preview's questions, one for one.
+        report = merge_check(self.engine, MergeAsk(**dict(request)))
+        summary = {"passed": report.passed, "base": report.base_commit, "order": report.order[:50]}
+        counts = {"conflicts": len(report.conflicts), "breaks": len(report.integration_breaks)}
+        severity = "info" if report.passed else "warn"
         self.log(
-            None,
-            phase="review",
-            event="merge_check",
-            severity="info" if report.passed else "warn",
-            data={
-                "passed": report.passed,
-                "base": report.base_commit,
-                "modules": report.order[:50],
-                "conflicts": len(report.conflicts),
-                "integrationBreaks": len(report.integration_breaks),
-                "stale": [item.module_id for item in report.stale][:50],
-            },
+            None, phase="review", event="merge_check", severity=severity, data=summary | counts
         )
         return report

@@ -44,6 +44,8 @@ def workspace_for(
     def plan_module() -> PlanModuleRef | None:
         if plan is not None:
             return plan
+        if engine.forge_dir.run_plan(request.run_id) is None:
+            return None  # no plan at all: the plan models need not even be imported
         from forge.plan.locate import find_plan_module
 
         return find_plan_module(engine.root, request.module_id, request.run_id)

@@ -134,3 +134,41 @@ def test_plan_check_imports_no_mcp_tree_sitter_or_engine(project: Path, make_mod
         "forge.validate.history",
     )
     assert [name for name in loaded if name.split(".")[0] in forbidden or name in forbidden] == []
+
+
+def test_matrix_gives_the_layers_of_every_bundled_valid_plan(run_forge: RunForge) -> None:
+    from forge.plan.loader import build_plan, read_plan_json
+
+    for path in sorted((REPO / "examples" / "plans" / "valid").glob("*.json")):
+        plan = build_plan(read_plan_json(path)).plan
+        assert plan is not None
+        layers = plan.graph.layers()
+        plain = run_forge("plan", "matrix", str(path))
+        assert plain.returncode == 0, plain.stderr
+        document = json.loads(plain.stdout)
+        assert document["layers"] == layers and document["count"] == len(layers)
+        assert {module_id: info["layer"] for module_id, info in document["modules"].items()} == {
+            module_id: number for number, layer in enumerate(layers, 1) for module_id in layer
+        }
+        github = run_forge("plan", "matrix", str(path), "--format", "github")
+        assert github.returncode == 0 and github.stdout.count("\n") == 1  # one $GITHUB_OUTPUT line
+        matrix = json.loads(github.stdout)
+        assert matrix["count"] == len(layers)
+        assert [[entry["module"] for entry in layer["include"]] for layer in matrix["layers"]] == (
+            layers
+        )
+        assert all(
+            entry["layer"] == number
+            for number, layer in enumerate(matrix["layers"], 1)
+            for entry in layer["include"]
+        )
+    quickstart = json.loads(
+        run_forge("plan", "matrix", str(REPO / "examples/plans/valid/quickstart.json")).stdout
+    )
+    assert quickstart["layers"] == [["greeter"], ["farewell"], ["cli"]]
+
+
+def test_matrix_of_an_invalid_plan_prints_its_errors_and_exits_1(run_forge: RunForge) -> None:
+    done = run_forge("plan", "matrix", str(REPO / "examples/plans/broken/cycle.json"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert "dependency cycle: invoices -> payments -> ledger -> invoices" in done.stderr

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Worker, module, write_plan
-from forge_testing import commit, git, repository_state
+from forge_testing import Worker, commit, git, repository_state, write_plan
+from forge_testing import plan_module as module
 from mcp_client import call, call_error, connect
 
 pytestmark = pytest.mark.anyio

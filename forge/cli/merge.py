@@ -1,0 +1,135 @@
+"""``forge merge check``: preview merging the modules' branches back, before anyone merges."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from forge.cli.command import add_actions, add_command, add_json_flag, add_list_flag, emit
+from forge.cli.output import paint
+
+if TYPE_CHECKING:
+    from forge.parallel.models import MergeCheckReport
+
+USAGE = """\
+preview merging modules back: conflicts, integration breaks, stale work
+
+Merge the modules' work into the base in dependency order with git merge-tree, in
+git's object store (no working tree, index or ref changes), report textual conflicts
+with their files and modules, then run the file checks on the merged tree and report
+each finding no single branch has as an integration break naming the modules. A
+module's work: --branch, else the plan's "branch", the run's session worktrees
+(--run-id), a worktree or branch named after it (forge/ID, wt-ID).
+
+examples:
+  forge merge check                                # every module of the newest plan
+  forge merge check --plan .forge/plans/auth.json --layer 1 --base main
+  forge merge check --module api --module db --branch api=forge/api --branch db=../wt-db
+  forge merge check --run-id run-42 --json         # worktrees from the run's session
+  forge merge check --no-checks                    # conflicts and stale work only
+
+exit codes: 0 the modules merge cleanly and break nothing, 1 a conflict or an
+integration break, 2 usage error (no git, an unknown module, work not found)
+"""
+CHECK_USAGE = "merge the modules in git's object store and check the result"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge merge check`` to the parser."""
+    actions = add_actions(add_command(subparsers, "merge", USAGE))
+    check = actions.add("check", CHECK_USAGE, run=run_check)
+    check.add_argument(
+        "--plan",
+        dest="plan_path",
+        metavar="PLAN",
+        help="the plan (default: the run's, else the newest .forge/plans/*.json)",
+    )
+    add_list_flag(
+        check,
+        "--module",
+        dest="modules",
+        metavar="ID",
+        help="a module to merge back (repeatable; default: the layer's, else every plan module)",
+    )
+    check.add_argument("--layer", type=int, metavar="N", help="the modules of layer N (1 = first)")
+    add_list_flag(
+        check,
+        "--branch",
+        dest="branch_pairs",
+        metavar="ID=REF",
+        help="where a module's work is: a branch, commit or worktree folder (repeatable)",
+    )
+    check.add_argument(
+        "--base",
+        dest="base_ref",
+        metavar="REF",
+        help="what the modules merge into (default: [tool.forge] base-ref, else main or master)",
+    )
+    check.add_argument("--run-id", metavar="ID", help="the run whose session maps worktrees")
+    check.add_argument(
+        "--no-checks",
+        dest="checks",
+        action="store_false",
+        help="do not run the file checks on the merged tree",
+    )
+    add_json_flag(check, "the report (as the merge_check tool returns it)")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Preview the merge; exit 0 when it is clean, 1 on a conflict or an integration break."""
+    from forge.cli.output import build_request
+    from forge.errors import UsageError
+    from forge.tools.requests import MergeCheckRequest
+    from forge.tools.service import ToolService
+
+    branches: dict[str, str] = {}
+    for pair in args.branch_pairs:
+        module_id, sep, ref = pair.partition("=")
+        if not sep or not module_id or not ref:
+            raise UsageError(f"--branch {pair!r}: expected ID=REF, e.g. api=forge/api")
+        branches[module_id] = ref
+    request = build_request(MergeCheckRequest, args, branches=branches)
+    service = ToolService.for_project(run_id="cli")
+    report = service.merge_check(request)
+    emit(args, report, render(report))
+    return 0 if report.passed else 1
+
+
+def render(report: MergeCheckReport) -> str:
+    """The preview as lines: each module, each conflict, break and stale branch, the verdict."""
+    order = " -> ".join(report.order)
+    lines = [f"base {report.base_ref} ({report.base_commit[:12]}); merge order: {order}"]
+    for module in report.modules:
+        mark = paint("MERGED  ", "green") if module.merged else paint("CONFLICT", "red")
+        count = len(module.changed_files)
+        lines.append(
+            f"{mark} {module.module_id}: {module.ref} ({module.source}), "
+            f"{count} changed file{'' if count == 1 else 's'}"
+        )
+    for conflict in report.conflicts:
+        lines.append(f"{paint('CONFLICT', 'red')} {conflict.message}")
+    for found in report.integration_breaks:
+        lines.append(
+            f"{paint('BREAK   ', 'red')} {found.type} {found.target}: {found.message} "
+            f"[modules {', '.join(found.modules) or '?'}]"
+        )
+        lines.extend(
+            f"    {place.path}:{place.line}:{place.column}: {place.message}"
+            for place in found.locations
+        )
+    for stale in report.stale:
+        lines.append(f"{paint('STALE   ', 'yellow')} {stale.message}")
+    lines.extend(f"note: {notice}" for notice in report.notices)
+    if report.passed:
+        merged = f"; merged commit {report.merged_commit[:12]}" if report.merged_commit else ""
+        verdict = paint("PASSED", "green")
+        lines.append(
+            f"{verdict}: {len(report.order)} modules merge cleanly, {report.checked_files} "
+            f"files checked, no integration break{merged}"
+        )
+    else:
+        lines.append(
+            f"{paint('FAILED', 'red')}: {len(report.conflicts)} conflict(s), "
+            f"{len(report.integration_breaks)} integration break(s)"
+        )
+    return "\n".join(lines)

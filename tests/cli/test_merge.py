@@ -1,0 +1,88 @@
+"""``forge merge check``: the merge preview from the command line, in real repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from forge_testing import (
+    RunForge,
+    git,
+    one_line_error,
+    python_repo,
+    repository_state,
+    worker_commit,
+    write_plan,
+)
+from forge_testing import plan_module as module
+
+
+def test_a_conflict_is_reported_with_the_file_and_both_modules(
+    project: Path, run_forge: RunForge
+) -> None:
+    repo = python_repo(project)
+    write_plan(repo, [module("left", ["config.py"]), module("right", ["config.py"])])
+    worker_commit(repo, "left", {"config.py": "NAME = 'app'\nLIMIT = 20\n"})
+    worker_commit(repo, "right", {"config.py": "NAME = 'app'\nLIMIT = 30\n"})
+    before = repository_state(repo)
+    done = run_forge("merge", "check")
+    assert done.returncode == 1, done.stderr
+    assert repository_state(repo) == before
+    assert "CONFLICT config.py: left and right both change it" in done.stdout
+    assert "FAILED: 1 conflict(s), 0 integration break(s)" in done.stdout
+
+
+def test_an_integration_break_names_both_modules_text_and_json(
+    project: Path, run_forge: RunForge
+) -> None:
+    repo = python_repo(project)
+    write_plan(repo, [module("rename", ["api.py", "app.py"]), module("use", ["stats.py"])])
+    worker_commit(
+        repo,
+        "rename",
+        {
+            "api.py": "def sum_total(items):\n    return sum(items)\n",
+            "app.py": "from api import sum_total\n\nprint(sum_total([1, 2]))\n",
+        },
+    )
+    worker_commit(repo, "use", {"stats.py": "from api import total\n"})
+    before = repository_state(repo)
+    text = run_forge("merge", "check", "--base", "main")
+    as_json = run_forge("merge", "check", "--json")
+    assert repository_state(repo) == before
+    assert text.returncode == as_json.returncode == 1, text.stderr
+    assert "BREAK    contract_check api.py -> stats.py" in text.stdout
+    assert "[modules rename, use]" in text.stdout
+    assert "stats.py:1:" in text.stdout
+    report = json.loads(as_json.stdout)
+    [broken] = report["integrationBreaks"]
+    assert broken["modules"] == ["rename", "use"]
+    assert report["order"] == ["rename", "use"]
+
+
+def test_modules_that_fit_pass_and_arguments_are_checked(
+    project: Path, run_forge: RunForge
+) -> None:
+    repo = python_repo(project)
+    write_plan(repo, [module("one", ["one.py"]), module("two", ["two.py"], dependsOn=["one"])])
+    worker_commit(repo, "one", {"one.py": "ONE = 1\n"})
+    git(repo, "branch", "two-work", "forge/one")
+    done = run_forge("merge", "check", "--layer", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "merge order: one" in done.stdout and "PASSED: 1 modules merge cleanly" in done.stdout
+    both = run_forge("merge", "check", "--branch", "two=two-work", "--no-checks")
+    assert both.returncode == 0, both.stdout
+    assert "two: two-work (argument)" in both.stdout
+    assert "expected ID=REF" in one_line_error(run_forge("merge", "check", "--branch", "two"))
+    assert "layer: Input should be greater than or equal to 1" in one_line_error(
+        run_forge("merge", "check", "--layer", "0")
+    )
+    assert "no module nope in the plan" in one_line_error(
+        run_forge("merge", "check", "--module", "nope")
+    )
+    assert "an action is required: check" in one_line_error(run_forge("merge"))
+
+
+def test_outside_git_the_preview_is_a_usage_error(project: Path, run_forge: RunForge) -> None:
+    write_plan(project, [module("a", ["a.py"])])
+    assert "is not in a git repository" in one_line_error(run_forge("merge", "check"))
