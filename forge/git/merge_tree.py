@@ -67,7 +67,10 @@ class MergeOutcome:
 def merge_tree(top: Path, first: str, second: str) -> MergeOutcome:
     """Merge commits ``first`` and ``second`` in the object store; :class:`GitError` if git cannot."""
     for revision in (first, second):
-        # merge-tree answers an unknown revision with exit 1, as it does a conflict.
+        # merge-tree answers an unknown revision with exit 1, as it does a conflict:
+        # anything but a commit id the caller resolved is looked up first.
+        if _HEX.fullmatch(revision):
+            continue
         if git_text(top, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}") is None:
             raise GitError(f"git merge-tree: {revision[:80]!r} is not a commit of {top}")
     try:
@@ -177,10 +180,10 @@ def write_tree_files(top: Path, files: dict[str, tuple[str, str]], into: Path) -
 
 
 def grep_tree(top: Path, tree: str, words: list[str]) -> list[str]:
-    """Paths of the text files of ``tree`` that contain any of ``words`` (fixed strings)."""
+    """Paths of the text files of ``tree`` that contain any of ``words`` as a whole word."""
     if not words:
         return []
-    args = ["grep", "-l", "-z", "-I", "-F", "--full-name"]
+    args = ["grep", "-l", "-z", "-I", "-F", "-w", "--full-name"]
     for word in words:
         args += ["-e", word]
     try:
