@@ -94,8 +94,13 @@ def test_the_skills_and_agents_describe_themselves_and_name_real_tools() -> None
     for tool in ("validate_plan", "validate", "memory_save", "session_state"):
         assert tool in TOOL_NAMES
         assert f"`{tool}`" in orchestrator
-    # Every snake_case name it quotes is forge's: a tool, a memory category, a plan finding.
-    known = {*TOOL_NAMES, *get_args(Category), *project_toml()["entry-points"]["forge"]}
+    # Every snake_case name it quotes is forge's: a tool, a memory category, a plan finding,
+    # a plan field, a check's id.
+    from forge.plan.model import PlanModule
+
+    fields = {info.alias or name for name, info in PlanModule.model_fields.items()}
+    known = {*TOOL_NAMES, *get_args(Category), *project_toml()["entry-points"]["forge"], *fields}
+    assert "`merge_check`" in orchestrator and "`lane_check`" in orchestrator
     mentioned = set(re.findall(r"`([a-z]+_[a-z_]+)`", orchestrator))
     assert mentioned <= known, mentioned - known
 
