@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from forge_testing import Worker, commit, git, repository_state, write_plan
+from forge_testing import Worker, commit, forge_executable, git, repository_state, write_plan
 from forge_testing import plan_module as module
-from mcp_client import call, call_error, connect
+from mcp import Client
+from mcp_client import call, call_error, connect, stdio_parameters
 
 pytestmark = pytest.mark.anyio
 
@@ -52,7 +53,8 @@ async def test_a_renamed_export_another_branch_starts_using_is_an_integration_br
         {"stats.py": "from api import total\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n"},
     )
     before = repository_state(repo)
-    async with connect(repo) as client:
+    # Over stdio, against the installed forge serve, as an orchestrator calls it.
+    async with Client(stdio_parameters(repo, forge_executable(), "serve")) as client:
         report = await call(client, "merge_check", {"baseRef": "main"})
     assert repository_state(repo) == before
     assert report["conflicts"] == [] and report["passed"] is False
