@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from forge.contracts.ecmascript.node_packages import LOCKFILES as NODE_LOCKFILES
 from forge.git.changes import Changes
 from forge.git.command import git_text, run_git
 from forge.plan.globs import matches
@@ -24,12 +25,7 @@ from forge.plan.model import Plan, PlanModule, normalise_path
 
 #: Files package managers and tools write: never a worker's own change.
 LOCK_FILES = (
-    "package-lock.json",
-    "npm-shrinkwrap.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "bun.lock",
-    "bun.lockb",
+    *NODE_LOCKFILES,
     "deno.lock",
     "poetry.lock",
     "uv.lock",

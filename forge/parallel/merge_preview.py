@@ -67,8 +67,17 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
     top = Path(top_text)
     prefix = git_text(root, "rev-parse", "--show-prefix") or ""
     base_name, base = _base(top, engine, ask.base_ref)
-    works = locate(top, root, chosen, given=ask.branches, session=_session(root, ask.run_id))
+    # Modules named (a list, a layer) must all be found; by default, every plan
+    # module that has work so far is previewed (later layers may not have started).
+    unfound: list[str] | None = None if ask.modules or ask.layer is not None else []
+    works = locate(
+        top, root, chosen, given=ask.branches, session=_session(root, ask.run_id), missing=unfound
+    )
     notices: list[str] = []
+    if unfound:
+        notices.append(
+            f"not previewed, no branch or worktree found: {clip(', '.join(unfound), 300)}"
+        )
     modules: list[_Module] = []
     stale: list[StaleModule] = []
     for work in works:

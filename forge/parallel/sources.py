@@ -50,6 +50,7 @@ def locate(
     *,
     given: Mapping[str, str],
     session: Mapping[str, str],
+    missing: list[str] | None = None,
 ) -> list[ModuleWork]:
     """The work of each module, in the order given; :class:`UsageError` naming any not found.
 
@@ -57,11 +58,13 @@ def locate(
     :param root: the project root (relative folders are relative to it).
     :param given: module id -> revision or worktree folder (step 1).
     :param session: module id -> worktree folder, from the run's session (step 3).
+    :param missing: when given, modules whose work is found nowhere are added to
+        it instead of raising (the error is then only for finding none at all).
     """
     trees = [tree for tree in worktrees(top) if tree.head]
     branches: list[str] | None = None
     found: list[ModuleWork] = []
-    missing: list[str] = []
+    absent: list[str] = []
     for module in modules:
         module_id = module if isinstance(module, str) else module.id
         planned = None if isinstance(module, str) else module.branch
@@ -82,16 +85,18 @@ def locate(
                     branches = local_branches(top)
                 work = _from_branches(top, module_id, branches)
         if work is None:
-            missing.append(module_id)
+            absent.append(module_id)
         else:
             found.append(work)
-    if missing:
-        names = ", ".join(missing)
+    if absent and (missing is None or not found):
+        names, first = ", ".join(absent), absent[0]
         raise UsageError(
             f"no branch or worktree found for {clip(names, 200)}: give branches "
-            f'(e.g. {{"{missing[0]}": "forge/{missing[0]}"}}), a "branch" in the plan module, '
-            f"or a worktree on a branch named {missing[0]} or forge/{missing[0]}"
+            f'(e.g. {{"{first}": "forge/{first}"}}), a "branch" in the plan module, '
+            f"or a worktree on a branch named {first} or forge/{first}"
         )
+    if missing is not None:
+        missing.extend(absent)
     return found
 
 

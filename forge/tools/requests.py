@@ -164,8 +164,8 @@ class MergeCheckRequest(WireModel):
         default_factory=list,
         max_length=MAX_MERGE_MODULES,
         description="Module ids to merge back, merged in dependency order whatever the order "
-        "given. Default: the layer's, else every module of the plan (without a plan: those "
-        "of branches).",
+        "given. Default: the layer's, else every module of the plan whose work is found "
+        "(without a plan: those of branches).",
     )
     layer: int | None = Field(
         default=None,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from forge.models import AcceptanceResult, CheckResult, CommandResult, ValidateRequest
 from forge.validate.cancellation import cancelled
@@ -72,17 +72,7 @@ def _named_check(
         message = f"{len(failed)} of {len(mine)} {check} results failed; first: {first.target}"
     else:
         passed, message = True, f"all {len(mine)} {check} results passed"
-    return AcceptanceResult(
-        type=ACCEPTANCE,
-        target=target,
-        passed=passed,
-        message=_with_expectation(message, criterion),
-        check=criterion.check,
-        expected=criterion.expected,
-        blocking=criterion.blocking,
-        checked=len(mine),
-        failed=len(failed),
-    )
+    return _result(criterion, target, passed, message, checked=len(mine), failed=len(failed))
 
 
 def _command(
@@ -120,6 +110,13 @@ def _command(
         message = f"expected exit {wanted}, got {message}"
     if ran.exit_code == 127 and not passed:
         message += f" ({criterion.check.split()[0]!r} is neither a forge check nor a program here)"
+    return _result(criterion, target, passed, message, exit_code=ran.exit_code, tests=ran.tests)
+
+
+def _result(
+    criterion: AcceptanceCriterion, target: str, passed: bool, message: str, **evidence: Any
+) -> AcceptanceResult:
+    """The ``acceptance`` result of ``criterion``, with its evidence and what it expected."""
     return AcceptanceResult(
         type=ACCEPTANCE,
         target=target,
@@ -128,8 +125,7 @@ def _command(
         check=criterion.check,
         expected=criterion.expected,
         blocking=criterion.blocking,
-        exit_code=ran.exit_code,
-        tests=ran.tests,
+        **evidence,
     )
 
 

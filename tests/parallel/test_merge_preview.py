@@ -95,6 +95,7 @@ async def test_work_is_found_from_arguments_the_plan_and_the_session(
             module("a", ["a.py"], branch="topic/a"),
             module("b", ["b.py"]),
             module("c", ["c.py"]),
+            module("d", ["d.py"]),  # not started: its work is nowhere yet
         ],
     )
     git(repo, "branch", "topic/a", "main")
@@ -113,6 +114,7 @@ async def test_work_is_found_from_arguments_the_plan_and_the_session(
         bad_ref = await call_error(client, "merge_check", {"branches": {"a": "no-such-branch"}})
         both = await call_error(client, "merge_check", {"layer": 1, "modules": ["a"]})
         layer = await call_error(client, "merge_check", {"layer": 9})
+        layer_one = await call_error(client, "merge_check", {"layer": 1, "runId": "r1"})
     found = {m["moduleId"]: (m["source"], m["ref"]) for m in report["modules"]}
     assert found == {
         "a": ("plan", "topic/a"),
@@ -122,11 +124,13 @@ async def test_work_is_found_from_arguments_the_plan_and_the_session(
     b = next(m for m in report["modules"] if m["moduleId"] == "b")
     assert b["uncommitted"] == ["b.py"]
     assert any("uncommitted" in notice for notice in report["notices"])
+    assert "not previewed, no branch or worktree found: d" in report["notices"]
     assert "no branch or worktree found for c" in missing
-    assert "no module zz in the plan: its modules are a, b, c" in unknown
+    assert "no module zz in the plan: its modules are a, b, c, d" in unknown
     assert "branches.a: 'no-such-branch' is neither a commit" in bad_ref
     assert "give modules or a layer, not both" in both
     assert "layer 9: the plan has layers 1 to 1" in layer
+    assert "no branch or worktree found for c, d" in layer_one  # named: all must be found
 
 
 async def test_outside_git_the_tool_says_so_in_one_line(project: Path) -> None:
