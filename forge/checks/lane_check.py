@@ -7,6 +7,7 @@ its ``files`` and ``mayChange`` globs, minus its ``disallowed_changes``
 (:mod:`forge.parallel.lanes`). A file outside is a failure naming it and, when
 another module lists it, that module; one passing result says the lane held.
 Without a base or a plan module there is nothing to compare, and no result.
+``forge hook`` blocks a worker's edit of a file outside its lane at once.
 """
 
 from __future__ import annotations
@@ -86,5 +87,8 @@ def forge_checks() -> list[CheckDescriptor]:
             "minus disallowed_changes) since the base revision.",
             order=42,
             targets_file=True,
+            # forge hook blocks an edit that leaves the lane at once (it asks only
+            # when the edited file is outside the lane: an edit inside costs nothing).
+            judges_edits=True,
         )
     ]

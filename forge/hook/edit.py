@@ -17,7 +17,11 @@ from forge.hook.answers import MAX_FINDINGS, absolute, block, display, path_key,
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from forge.git import Base
+    from forge.hook.target import Target
     from forge.models import CheckResult
+    from forge.plan.locate import PlanModuleRef
+    from forge.validate.run import Engine
 
 #: Tools that write one file, and the field of ``tool_input`` that names it.
 FILE_TOOLS = {
@@ -79,19 +83,21 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
 
 def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
     """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding."""
-    from forge.hook.target import find_project_root, module_files
+    from forge.hook.target import edit_target, find_project_root
     from forge.models import ValidateRequest
     from forge.validate.request import workspace_for
     from forge.validate.run import Engine
 
     engine = Engine.for_project(find_project_root(cwd) or cwd)
-    files = [path for path in files if engine.languages.for_path(path) is not None]
+    target = edit_target(cwd)
+    base, plan = _lane_of(engine, target, files)
+    files = [path for path in files if engine.languages.for_path(path) is not None or base]
     if not files:
         return None  # no language forge knows: not forge's business
     edited = {path_key(path) for path in files}
     neighbours = [
         path
-        for path in (absolute(cwd, name) for name in module_files(cwd))
+        for path in (absolute(cwd, name) for name in (target.module.files if target else []))
         if path_key(path) not in edited and engine.languages.for_path(path) is not None
     ]
     request = ValidateRequest(
@@ -108,7 +114,8 @@ def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
         if declared.judges_edits or declared.halts_on_failure
     }
     findings: list[str] = []
-    for result in engine.run_checks(request, workspace_for(engine, request), plugins=judging):
+    workspace = workspace_for(engine, request, base=base, plan=plan)
+    for result in engine.run_checks(request, workspace, plugins=judging):
         declared = checks.get(result.type)
         if result.passed or declared is None or not declared.judges_edits:
             continue
@@ -119,6 +126,45 @@ def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
     names = ", ".join(shown(path, cwd) for path in files)
     return block(
         f"forge: {names} has problems; fix them before going on:", findings, limit=MAX_FINDINGS
+    )
+
+
+def _lane_of(
+    engine: Engine, target: Target | None, files: list[Path]
+) -> tuple[Base | None, PlanModuleRef | None]:
+    """The base and plan module the lane check needs, when an edited file leaves the lane.
+
+    An edit inside its module's lane costs nothing more; one outside it (another
+    module's file, a disallowed one) is judged against the base (``[tool.forge]
+    base-ref``, else ``auto``: where the worktree forked), like ``validate``.
+    """
+    if target is None:
+        return None, None
+    from forge.parallel.lanes import in_lane
+    from forge.plan.model import normalise_path
+
+    listed = {normalise_path(name, target.root) for name in target.module.files}
+    inside = []
+    for path in files:
+        try:
+            relative = path.resolve().relative_to(target.working_dir.resolve()).as_posix()
+        except ValueError:
+            return None, None  # an edit outside the worktree is not the module's change
+        inside.append(in_lane(relative, target.module, listed))
+    if all(inside):
+        return None, None
+    from forge.git import GitError, resolve_base
+    from forge.plan.locate import PlanModuleRef, read_plan
+
+    plan = read_plan(target.plan_path)
+    try:
+        base = resolve_base(target.working_dir, engine.config.base_ref or "auto")
+    except GitError:
+        return None, None
+    if plan is None or base is None:
+        return None, None
+    return base, PlanModuleRef(
+        plan=plan, module=target.module, path=target.plan_path, root=target.root
     )
 
 

@@ -141,17 +141,16 @@ def find_target(cwd: Path) -> Target | None:
     return Target(ref.root, plan_path, module, _valid_run(ref.run_id), ref.working_dir)
 
 
-def module_files(cwd: Path) -> list[str]:
-    """The listed files of the module ``cwd`` belongs to; ``[]`` when none is known.
+def edit_target(cwd: Path) -> Target | None:
+    """The module ``cwd`` belongs to, for an edit; ``None`` when none is known.
 
     For an edit, where a broken setup must cost nothing: any problem finding
-    the module means no neighbours, never a failure.
+    the module means no module (no neighbours, no lane), never a failure.
     """
     try:
-        target = find_target(cwd)
+        return find_target(cwd)
     except Exception:
-        return []
-    return list(target.module.files) if target is not None else []
+        return None
 
 
 def _valid_run(run_id: str | None) -> str | None:

@@ -109,9 +109,7 @@ def lane_violations(
     outside = [
         (repo_path, path)
         for repo_path, path in candidates
-        if path is None
-        or matches(path, module.disallowed_changes)
-        or (path not in listed and not matches(path, module.may_change))
+        if path is None or not in_lane(path, module, listed)
     ]
     ignored = _generated(changes.top, outside, generated)
     found = []
@@ -129,6 +127,16 @@ def lane_violations(
             )
         )
     return found
+
+
+def in_lane(path: str, module: PlanModule, listed: set[str]) -> bool:
+    """Whether ``module`` may change ``path`` (project-relative), generated files aside.
+
+    :param listed: the module's ``files``, normalised.
+    """
+    if matches(path, module.disallowed_changes):
+        return False
+    return path in listed or matches(path, module.may_change) is not None
 
 
 def _owners(plan: Plan, module_id: str, path: str, root: Path) -> Iterable[str]:

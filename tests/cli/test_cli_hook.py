@@ -314,6 +314,49 @@ def test_a_worker_in_a_git_worktree_is_found_from_the_session_state(
     assert attempts(project, "run-7") == 1
 
 
+def test_an_edit_of_another_modules_file_is_blocked_naming_both_modules(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker in its worktree (found from the session) writes the file module db owns."""
+    monkeypatch.delenv("FORGE_CWD")
+    plan = {
+        "modules": [
+            {**PLAN["modules"][0], "mayChange": ["notes/*.md"]},
+            {**PLAN["modules"][0], "id": "db", "files": ["db.py"], "verify": ["true"]},
+        ]
+    }
+    write(project / ".forge" / "plans" / "plan.json", json.dumps(plan))
+    write(project / "api.py", "def total():\n    return 1\n")
+    write(project / "db.py", "def store():\n    return 1\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=project, check=True)
+    write(project / ".gitignore", ".forge/\n")
+    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
+    worktree = project.parent / "wt-api"
+    subprocess.run(
+        [*git, "worktree", "add", "-q", str(worktree), "-b", "forge/api"], cwd=project, check=True
+    )
+    session = {
+        "runId": "run-7",
+        "planPath": ".forge/plans/plan.json",
+        "worktrees": {"api": "../wt-api"},
+    }
+    write(project / ".forge" / "state" / "run-7.json", json.dumps(session))
+    own = write(worktree / "api.py", "def total():\n    return 2\n")
+    note = write(worktree / "notes" / "api.md", "why\n")
+    other = write(worktree / "db.py", "def store():\n    return 2\n")
+    for allowed in (own, note):
+        decision, _ = run_hook(
+            post_tool_use(worktree, "Write", {"file_path": str(allowed)}), cwd=worktree
+        )
+        assert decision is None, decision
+    decision, _ = run_hook(post_tool_use(worktree, "Edit", {"file_path": str(other)}), cwd=worktree)
+    assert decision is not None and decision["decision"] == "block"
+    assert "db.py: changed (not committed) outside module api's lane" in decision["reason"]
+    assert "it belongs to module db" in decision["reason"]
+
+
 def test_a_stop_outside_any_forge_project_is_allowed_silently(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
