@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Changed files listed per module in the report; the checks use them all.
 SHOWN_FILES = 200
+#: Conflicts listed (one per file); a merge that conflicts in more says how many.
+SHOWN_CONFLICTS = 200
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,9 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
             f"forge merge preview: {module.work.module_id}",
         )
         module.merged = True
+    if len(conflicts) > SHOWN_CONFLICTS:
+        notices.append(f"{len(conflicts)} conflicting files; the first {SHOWN_CONFLICTS} listed")
+        conflicts = conflicts[:SHOWN_CONFLICTS]
     merged = [module for module in modules if module.merged]
     breaks = []
     checked = 0
@@ -207,7 +212,7 @@ def _chosen(plan: Plan | None, ask: MergeAsk) -> list[PlanModule | str]:
         wanted = list(layers[ask.layer - 1])
     else:
         wanted = list(ask.modules or order)
-    unknown = [module_id for module_id in wanted if module_id not in by_id]
+    unknown = [module_id for module_id in [*wanted, *ask.branches] if module_id not in by_id]
     if unknown:
         raise UsageError(
             f"no module {clip(', '.join(unknown), 200)} in the plan: its modules are "

@@ -111,6 +111,7 @@ async def test_work_is_found_from_arguments_the_plan_and_the_session(
         report = await call(client, "merge_check", {"runId": "r1", "branches": {"c": "c-work"}})
         missing = await call_error(client, "merge_check", {"modules": ["c"]})
         unknown = await call_error(client, "merge_check", {"modules": ["zz"]})
+        stray = await call_error(client, "merge_check", {"branches": {"zz": "main"}})
         bad_ref = await call_error(client, "merge_check", {"branches": {"a": "no-such-branch"}})
         both = await call_error(client, "merge_check", {"layer": 1, "modules": ["a"]})
         layer = await call_error(client, "merge_check", {"layer": 9})
@@ -127,6 +128,7 @@ async def test_work_is_found_from_arguments_the_plan_and_the_session(
     assert "not previewed, no branch or worktree found: d" in report["notices"]
     assert "no branch or worktree found for c" in missing
     assert "no module zz in the plan: its modules are a, b, c, d" in unknown
+    assert stray == unknown  # a branch for a module the plan does not have
     assert "branches.a: 'no-such-branch' is neither a commit" in bad_ref
     assert "give modules or a layer, not both" in both
     assert "layer 9: the plan has layers 1 to 1" in layer
