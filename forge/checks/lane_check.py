@@ -1,7 +1,9 @@
 """``lane_check``: a plan module changes only the files of its lane.
 
-With a base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``) and
-a plan module behind the validate call, every file the working dir changed
+With a base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``), a
+plan module behind the validate call, and a working dir that is the module's
+own checkout (a worktree or clone, not the project's checkout, where every
+module's work meets), every file the working dir changed
 since it forked from the base, committed or not, must be in the module's lane:
 its ``files`` and ``mayChange`` globs, minus its ``disallowed_changes``
 (:mod:`forge.parallel.lanes`). A file outside is a failure naming it and, when
@@ -11,6 +13,8 @@ Without a base or a plan module there is nothing to compare, and no result.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from forge import hookimpl
 from forge.models import CheckDescriptor, CheckResult, FileResult, ValidateRequest
@@ -45,7 +49,9 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                 message=f"cannot list module {module.id}'s changes against {base.ref}: {exc}",
             )
         ]
-    if changes is None:
+    if changes is None or changes.top.resolve() == _checkout_of(ref.root):
+        # The project's own checkout is where every module's work meets (a plan
+        # run with --all, a CI job): lanes are about a worker's own worktree.
         return []
     violations = lane_violations(
         changes,
@@ -75,6 +81,14 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         )
         for violation in violations
     ]
+
+
+def _checkout_of(root: Path) -> Path | None:
+    """The top-level folder of the project root's own checkout."""
+    from forge.git.command import git_text
+
+    top = git_text(root, "rev-parse", "--show-toplevel")
+    return Path(top).resolve() if top else None
 
 
 @hookimpl

@@ -136,3 +136,15 @@ async def test_the_mcp_validate_tool_enforces_the_lane_of_the_runs_plan(repo: Pa
     [(target, passed, message)] = lane_results(report)
     assert (target, passed) == ("src/db.py", False)
     assert "belongs to module db" in message
+
+
+def test_the_projects_own_checkout_has_no_lane(repo: Path, run_forge: RunForge) -> None:
+    # Where every module's work meets (a plan run with --all, a CI job), no module
+    # owns the working dir: another module's change there is no stray.
+    (repo / "src" / "db.py").write_text("changed = True\n", encoding="utf-8")
+    done = run_forge(
+        "validate", "--plan", ".forge/plans/plan.json", "--module", "api", "--base", "main",
+        "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    assert lane_results(json.loads(done.stdout)) == []
