@@ -72,9 +72,11 @@ class MergeCheckReport(WireModel):
     base_ref: str = Field(description="What the modules merge into, as named.")
     base_commit: str = Field(description="Its commit.")
     order: list[str] = Field(description="The modules in the order they were merged.")
-    modules: list[MergedModule]
-    conflicts: list[MergeConflict]
-    integration_breaks: list[IntegrationBreak]
+    modules: list[MergedModule] = Field(description="Each module: its work and whether it merged.")
+    conflicts: list[MergeConflict] = Field(description="Files git cannot merge, one per file.")
+    integration_breaks: list[IntegrationBreak] = Field(
+        description="Findings of the merged tree that no single branch, nor the base, has."
+    )
     stale: list[StaleModule] = Field(description="Warnings: work forked from an older base.")
     merged_commit: str | None = Field(
         default=None,
