@@ -15,17 +15,20 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forge.contracts.ecmascript.node_packages import LOCKFILES as NODE_LOCKFILES
-from forge.git.changes import Changes
 from forge.git.command import git_text, run_git
 from forge.plan.globs import matches
 from forge.plan.model import Plan, PlanModule, normalise_path
 
-#: Files package managers and tools write: never a worker's own change.
-LOCK_FILES = (
-    *NODE_LOCKFILES,
+if TYPE_CHECKING:
+    from forge.git.changes import Changes
+
+#: Files package managers write, besides Node's (``node_packages.LOCKFILES``): never a
+#: worker's own change.
+OTHER_LOCK_FILES = (
     "deno.lock",
     "poetry.lock",
     "uv.lock",
@@ -78,6 +81,15 @@ class LaneViolation:
             f"changed ({how}) outside module {module_id}'s lane (its files and mayChange): "
             "revert it, or add it to the module's files or mayChange"
         )
+
+
+@cache
+def lock_files() -> frozenset[str]:
+    """Every lock file name: Node's package managers' and the others'."""
+    # Imported here: an edit inside its lane (forge hook) never needs the list.
+    from forge.contracts.ecmascript.node_packages import LOCKFILES
+
+    return frozenset((*LOCKFILES, *OTHER_LOCK_FILES))
 
 
 def project_prefix(root: Path) -> str:
@@ -152,7 +164,7 @@ def _generated(top: Path, paths: list[tuple[str, str | None]], globs: Sequence[s
         for repo_path, path in paths
         if repo_path.startswith(FORGE_STATE)
         or "/.forge/" in repo_path
-        or repo_path.rsplit("/", 1)[-1] in LOCK_FILES
+        or repo_path.rsplit("/", 1)[-1] in lock_files()
         or (path is not None and matches(path, globs))
     }
     rest = [repo_path for repo_path, _ in paths if repo_path not in found]
