@@ -279,12 +279,8 @@ def test_a_fixed_module_stops_after_a_block(project: Path) -> None:
     assert not (project / ".forge" / "hook" / "run-1" / "api.json").exists()
 
 
-def test_a_worker_in_a_git_worktree_is_found_from_the_session_state(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """No FORGE_* variables at all: the main checkout's .forge and the session's worktrees."""
-    monkeypatch.delenv("FORGE_CWD")
-    forge_project(project)
+def worker_worktree(project: Path) -> Path:
+    """``project`` committed on main, and module api's worktree ../wt-api recorded in run-7."""
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "-q", "-b", "main"], cwd=project, check=True)
     write(project / ".gitignore", ".forge/\n")
@@ -294,16 +290,22 @@ def test_a_worker_in_a_git_worktree_is_found_from_the_session_state(
     subprocess.run(
         [*git, "worktree", "add", "-q", str(worktree), "-b", "forge/api"], cwd=project, check=True
     )
-    write(
-        project / ".forge" / "state" / "run-7.json",
-        json.dumps(
-            {
-                "runId": "run-7",
-                "planPath": ".forge/plans/plan.json",
-                "worktrees": {"api": "../wt-api"},
-            }
-        ),
-    )
+    session = {
+        "runId": "run-7",
+        "planPath": ".forge/plans/plan.json",
+        "worktrees": {"api": "../wt-api"},
+    }
+    write(project / ".forge" / "state" / "run-7.json", json.dumps(session))
+    return worktree
+
+
+def test_a_worker_in_a_git_worktree_is_found_from_the_session_state(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No FORGE_* variables at all: the main checkout's .forge and the session's worktrees."""
+    monkeypatch.delenv("FORGE_CWD")
+    forge_project(project)
+    worktree = worker_worktree(project)
     (worktree / "src").mkdir()
     decision, _ = run_hook(stop(worktree / "src"), cwd=worktree / "src")
     assert decision is not None and decision["decision"] == "block"
@@ -328,21 +330,7 @@ def test_an_edit_of_another_modules_file_is_blocked_naming_both_modules(
     write(project / ".forge" / "plans" / "plan.json", json.dumps(plan))
     write(project / "api.py", "def total():\n    return 1\n")
     write(project / "db.py", "def store():\n    return 1\n")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=project, check=True)
-    write(project / ".gitignore", ".forge/\n")
-    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
-    subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
-    worktree = project.parent / "wt-api"
-    subprocess.run(
-        [*git, "worktree", "add", "-q", str(worktree), "-b", "forge/api"], cwd=project, check=True
-    )
-    session = {
-        "runId": "run-7",
-        "planPath": ".forge/plans/plan.json",
-        "worktrees": {"api": "../wt-api"},
-    }
-    write(project / ".forge" / "state" / "run-7.json", json.dumps(session))
+    worktree = worker_worktree(project)
     own = write(worktree / "api.py", "def total():\n    return 2\n")
     note = write(worktree / "notes" / "api.md", "why\n")
     other = write(worktree / "db.py", "def store():\n    return 2\n")
