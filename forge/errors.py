@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
+    from pydantic import BaseModel, ValidationError
 
 
 class ForgeError(Exception):
@@ -41,15 +44,77 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def describe_validation_error(error: ValidationError, *, subject: str = "argument") -> str:
+def did_you_mean(candidates: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)`` for up to three candidates; empty for none."""
+    shown = [f"'{candidate}'" for candidate in dict.fromkeys(candidates)][:3]
+    if not shown:
+        return ""
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+    return f" (did you mean {listed}?)"
+
+
+def close_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """Candidates spelled like ``name`` (case-insensitive first, then ``difflib``)."""
+    import difflib  # rarely needed: kept off the start-up path
+
+    pool = sorted(set(candidates) - {name})
+    folded = [c for c in pool if c.lower() == name.lower()]
+    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    if close:  # only those about as close as the closest: '_decoderz', not '_models' too
+        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
+        close = [c for c in close if difflib.SequenceMatcher(None, name, c).ratio() > best - 0.1]
+    return list(dict.fromkeys(folded + close))[:n]
+
+
+def unknown_name(name: str, known: Iterable[str], *, kind: str = "argument") -> str:
+    """``'file' is not an argument (did you mean 'files'?)``, or the names there are.
+
+    For every name a caller can misspell: a tool's argument, a field of one, a
+    plugin in ``pluginOptions``. ``name`` is clipped: it is the caller's input.
+    """
+    known = sorted(set(known))
+    shown = repr(clip(name, _KEY_CHARS))
+    near = did_you_mean(close_names(name, known, n=2))
+    if near:
+        return f"{shown} is not {_article(kind)} {kind}{near}"
+    listed = clip(", ".join(known), 300) if known else "none"
+    return f"{shown} is not {_article(kind)} {kind}; the {kind}s are: {listed}"
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
+def describe_validation_error(
+    error: ValidationError,
+    *,
+    subject: str = "argument",
+    model: type[BaseModel] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
     """Turn a pydantic ``ValidationError`` into one line naming each bad field.
 
     Long input values are never echoed: the message says where and what, so an
     agent that sent 10 MB does not get 10 MB back.
+
+    :param model: the model validated (or whose fields an SDK validated): a
+        name it does not have is answered with the closest real name.
+    :param names: how the caller spells a top-level field (``max_attempts`` ->
+        ``--max-attempts`` for the CLI); default the field's name on the wire.
     """
     parts: list[str] = []
     for item in error.errors(include_url=False, include_input=False):
-        location = _location(item["loc"]) or subject
+        loc = tuple(item["loc"])
+        if names and loc and isinstance(loc[0], str):
+            loc = (names.get(loc[0], loc[0]), *loc[1:])
+        if item["type"] == "extra_forbidden" and loc:
+            # The location is the unknown name itself: say so, and what was meant.
+            where = _location(loc[:-1])
+            kind = "field" if where else "argument"
+            problem = unknown_name(str(loc[-1]), _field_names(model, item["loc"][:-1]), kind=kind)
+            parts.append(f"{where}: {problem}" if where else problem)
+            continue
+        location = _location(loc) or subject
         message = " ".join(str(item["msg"]).split())
         # A validator's own message is already a sentence; pydantic's prefix adds nothing.
         message = clip(message.removeprefix("Value error, "), 200)
@@ -58,6 +123,47 @@ def describe_validation_error(error: ValidationError, *, subject: str = "argumen
     if len(parts) > 5:
         shown += f"; and {len(parts) - 5} more"
     return f"invalid {subject}: {shown}"
+
+
+def _field_names(model: type[BaseModel] | None, path: tuple[int | str, ...]) -> list[str]:
+    """The wire names of the fields of the model found at ``path`` inside ``model``."""
+    found = _model_at(model, path) if model is not None else None
+    if found is None:
+        return []
+    return [info.alias or name for name, info in found.model_fields.items()]
+
+
+def _model_at(annotation: Any, path: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The model class that ``path`` (a pydantic error location) leads to from ``annotation``."""
+    from pydantic import BaseModel
+
+    if not path:
+        for candidate in _members(annotation):
+            if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+                return candidate
+        return None
+    step, rest = path[0], path[1:]
+    for candidate in _members(annotation):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            for name, info in candidate.model_fields.items():
+                if step in (name, info.alias):
+                    return _model_at(info.annotation, rest)
+            continue
+        origin, args = typing.get_origin(candidate), typing.get_args(candidate)
+        if origin in (list, tuple, set, frozenset) and isinstance(step, int) and args:
+            return _model_at(args[0], rest)
+        if origin is dict and isinstance(step, str) and len(args) == 2:
+            return _model_at(args[1], rest)
+    return None
+
+
+def _members(annotation: Any) -> list[Any]:
+    """``annotation`` unwrapped from ``Annotated`` and split into the members of a union."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _members(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [member for arg in typing.get_args(annotation) for member in _members(arg)]
+    return [annotation]
 
 
 #: Longest key of a location shown, and longest location: keys come from the

@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from forge import hookimpl
 from forge.config import ForgeConfig
 from forge.models import CheckResult, ValidateRequest
 from forge.plugin_host import build_plugin_host
+from forge.validate.request import NothingToCheck
 from forge.validate.run import Engine
+from forge.validate.verdict import Score
 from forge.workspace import Workspace
 
 
@@ -78,9 +82,15 @@ def test_relative_cwd_is_taken_from_the_project_root(project: Path) -> None:
     assert report.passed
 
 
-def test_an_empty_request_passes_and_proceeds(project: Path) -> None:
-    report = engine_with(project, ForgeConfig()).validate(ValidateRequest(module_id="m"))
-    assert (report.passed, report.score, report.recommendation) == (True, 1.0, "PROCEED")
+def test_a_request_nothing_checks_is_refused_and_records_nothing(project: Path) -> None:
+    engine = engine_with(project, ForgeConfig())
+    with pytest.raises(NothingToCheck, match="nothing to check: give files, commands"):
+        engine.validate(ValidateRequest(module_id="m"))
+    assert not engine.forge_dir.iteration("m", None).exists()
+
+
+def test_nothing_judged_is_no_pass() -> None:
+    assert Score.of([]) == Score(passed=False, score=0.0)
 
 
 class KeepsItsResult:

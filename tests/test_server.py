@@ -117,9 +117,10 @@ async def test_attempts_count_per_run_and_module(project: Path) -> None:
                 client, "validate", {"moduleId": "m1", "runId": "r1", "files": [f"{expected}.py"]}
             )
             assert report["attempt"] == expected
-        other_module = await call(client, "validate", {"moduleId": "m2", "runId": "r1"})
-        other_run = await call(client, "validate", {"moduleId": "m1", "runId": "r2"})
-        no_run = await call(client, "validate", {"moduleId": "m1"})
+        one_file = {"files": ["1.py"]}
+        other_module = await call(client, "validate", {"moduleId": "m2", "runId": "r1", **one_file})
+        other_run = await call(client, "validate", {"moduleId": "m1", "runId": "r2", **one_file})
+        no_run = await call(client, "validate", {"moduleId": "m1", **one_file})
     assert other_module["attempt"] == other_run["attempt"] == no_run["attempt"] == 1
     assert (project / ".forge/iterations/r1/m1.json").is_file()
     assert (project / ".forge/iterations/r2/m1.json").is_file()

@@ -152,9 +152,16 @@ def _run(args: argparse.Namespace) -> int:
         if args.all:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
         from forge.cli.output import startup_without_gc
+        from forge.validate.request import NothingToCheck
 
-        with startup_without_gc():  # one module: start-up and a bounded unit of work
-            runs, multi = [_validate_flags(args)], False
+        try:
+            with startup_without_gc():  # one module: start-up and a bounded unit of work
+                runs, multi = [_validate_flags(args)], False
+        except NothingToCheck:
+            raise UsageError(
+                "nothing to check: give --files, --command or --contract, or --plan PLAN "
+                "with --module ID or --all (a validation that checks nothing cannot pass)"
+            ) from None
     else:
         if args.files or args.commands or args.contracts:
             raise UsageError(

@@ -35,8 +35,9 @@ from forge.contracts.extractor import (
     query_source,
 )
 
-# The rest of the extractor helpers (captures, matches, node_text, position,
-# did_you_mean ...) are imported from forge.contracts.extractor by extractors.
+# The rest of the extractor helpers (captures, matches, node_text, position ...) are
+# imported from forge.contracts.extractor by extractors; did_you_mean and close_names
+# from forge.errors, where every "did you mean" of forge is spelt.
 __all__ = [
     "Comparison",
     "ContractAnalyzer",

@@ -19,9 +19,8 @@ is parsed once per validate call whichever check asks.
 
 from __future__ import annotations
 
-import difflib
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -179,26 +178,6 @@ class ImportProblem:
     line: int
     column: int
     message: str
-
-
-def did_you_mean(candidates: Iterable[str]) -> str:
-    """`` (did you mean 'a' or 'b'?)`` for up to three candidates; empty for none."""
-    shown = [f"'{candidate}'" for candidate in dict.fromkeys(candidates)][:3]
-    if not shown:
-        return ""
-    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
-    return f" (did you mean {listed}?)"
-
-
-def close_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
-    """Candidates spelled like ``name`` (case-insensitive first, then ``difflib``)."""
-    pool = sorted(set(candidates) - {name})
-    folded = [c for c in pool if c.lower() == name.lower()]
-    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
-    if close:  # only those about as close as the closest: '_decoderz', not '_models' too
-        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
-        close = [c for c in close if difflib.SequenceMatcher(None, name, c).ratio() > best - 0.1]
-    return list(dict.fromkeys(folded + close))[:n]
 
 
 # --- helpers for extractors ----------------------------------------------------

@@ -80,7 +80,8 @@ class ValidateRequest(WireModel):
     )
     plugin_options: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description='Options for check plugins by plugin name, e.g. {"stubs": {}}.',
+        description='Options for check plugins by plugin name, e.g. {"stubs": {}}; each key '
+        "must name a loaded plugin.",
     )
     base_ref: str | None = Field(
         default=None,

@@ -46,8 +46,9 @@ def run_tool(
     running and logs the traceback to stderr.
     """
     method = getattr(service, name)
+    model = TOOL_REQUESTS[name]
     try:
-        request = TOOL_REQUESTS[name].model_validate(arguments)
+        request = model.model_validate(arguments)
         if progress is not None and "progress" in inspect.signature(method).parameters:
             returned = method(request, progress)
         else:
@@ -55,7 +56,7 @@ def run_tool(
     except ForgeError as exc:
         raise ToolFailure(clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)) from exc
     except ValidationError as exc:
-        raise ToolFailure(describe_validation_error(exc, subject="arguments")) from exc
+        raise ToolFailure(describe_validation_error(exc, subject="arguments", model=model)) from exc
     except Exception as exc:  # a bug: keep the server up, the traceback on stderr
         logger.exception("tool %s failed", name)
         raise ToolFailure(
@@ -115,7 +116,7 @@ def one_line_error(name: str, exc: BaseException) -> str:
     if isinstance(cause, ValidationError):
         # The SDK's message for bad arguments is pydantic's multi-line report.
         return f"Error executing tool {clip(name, 100)}: " + describe_validation_error(
-            cause, subject="arguments"
+            cause, subject="arguments", model=TOOL_REQUESTS.get(name)
         )
     return clip(" ".join(str(exc).split()), MAX_ERROR_CHARS)
 

@@ -27,7 +27,8 @@ again), ESCALATE (stuck: the same failures again, A-B-A oscillation, no \
 progress, or the attempt limit reached; reason says which; change approach or \
 ask a person). With a progress token, progress is notified per check and per \
 command. A cwd that does not exist escalates at once and \
-records no attempt. To check a plan rather than a module use validate_plan; to \
+records no attempt. A call with nothing to check (no files, commands or \
+contractChecks) is an error, never a pass. To check a plan rather than a module use validate_plan; to \
 record an attempt you judged yourself use iteration_state.
 
 Example: {"moduleId": "m2", "runId": "run-7", "files": ["src/auth.ts"], \

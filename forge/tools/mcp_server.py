@@ -223,6 +223,10 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
         call = current_call.get()
         if call is not None:
             call.start(service)
+            # The SDK drops argument names the tool does not have; the request
+            # model refuses them, naming the closest real one.
+            unknown = {k: v for k, v in call.arguments.items() if k not in arguments}
+            arguments = {**arguments, **unknown}
         try:
             return run_tool(service, name, arguments, current_progress.get())
         except ToolFailure as exc:

@@ -37,7 +37,9 @@ def reference_markdown() -> str:
         "structured content matching the output schema; its first text content is the result "
         "object as JSON text, except for "
         + " and ".join(f"`{tool}` (its `{field}` sentence)" for tool, field in TEXT_REPLIES.items())
-        + ". A bad argument gives `isError: true` and one line saying what to fix.",
+        + ". A bad argument gives `isError: true` and one line saying what to fix; so does an "
+        "argument name a tool does not have, with the closest real name (`file`: did you mean "
+        "`files`?).",
         "",
         "## Runs",
         "",

@@ -10,13 +10,51 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.errors import UsageError, clip, unknown_name
 from forge.models import ValidateRequest
 from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
     from forge.git import Base
     from forge.plan.locate import PlanModuleRef
+    from forge.plugin_host import PluginHost
     from forge.validate.run import Engine
+
+
+class NothingToCheck(UsageError):
+    """No check had anything to check: a verdict on nothing would be a false pass."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "nothing to check: give files, commands or contractChecks (a validation that "
+            "checks nothing cannot pass)"
+        )
+
+
+def refuse_unknown_plugin_options(request: ValidateRequest, plugins: PluginHost) -> None:
+    """:class:`UsageError` for ``pluginOptions`` that name no loaded plugin.
+
+    Options for a plugin that will not run would be lost without a word: they
+    are refused before anything runs or is recorded.
+    """
+    if not request.plugin_options:
+        return
+    status = {info.name: info for info in plugins.plugins}
+    for name in request.plugin_options:
+        info = status.get(name)
+        if info is not None and info.status == "loaded":
+            continue
+        if info is None:
+            loaded = [known for known, found in status.items() if found.status == "loaded"]
+            problem = unknown_name(name, loaded, kind="loaded plugin")
+        elif info.status == "disabled":
+            problem = (
+                f"plugin {name!r} is disabled (FORGE_DISABLE_PLUGINS or [tool.forge] disable): "
+                "drop its options or enable it"
+            )
+        else:
+            problem = f"plugin {name!r} failed to load: {clip(info.error or 'unknown error', 200)}"
+        raise UsageError(f"pluginOptions: {problem}")
 
 
 def working_dir(root: Path, request: ValidateRequest) -> Path:

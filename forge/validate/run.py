@@ -24,7 +24,12 @@ from forge.validate.baseline import Outcome, apply_baseline, resolve_request_bas
 from forge.validate.cancellation import Cancelled, cancelled
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
-from forge.validate.request import working_dir, workspace_for
+from forge.validate.request import (
+    NothingToCheck,
+    refuse_unknown_plugin_options,
+    working_dir,
+    workspace_for,
+)
 from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
 from forge.workspace import ProgressCallback, Workspace
 
@@ -147,6 +152,7 @@ class Engine:
         :param plan: the plan module validated (``forge validate --plan``); default:
             the module of the request's id in its run's plan, if any.
         """
+        refuse_unknown_plugin_options(request, self.plugins)
         max_attempts = request.max_attempts or self.config.max_attempts
         history = self.forge_dir.iteration(request.module_id, request.run_id)
         cwd = self.working_dir(request)
@@ -161,6 +167,8 @@ class Engine:
             raise Cancelled("validate was cancelled; no attempt recorded")
         if self.halted(results):
             return unjudged(request, results, max_attempts)
+        if not results:  # a verdict on nothing would be a false PROCEED
+            raise NothingToCheck
         results = apply_baseline(self, request, workspace, results, baseline.base)
         results = judge_criteria(self, request, workspace, results)
         if cancelled():

@@ -26,16 +26,17 @@ class Score:
 
     @classmethod
     def of(cls, results: list[CheckResult]) -> Score:
-        """The score of ``results``; no results at all is a pass.
+        """The score of ``results``; nothing judged is no pass (score 0).
 
         A pre-existing result (every finding already there at the base
         revision) and an advisory one (a non-blocking acceptance criterion)
         count neither way: they are left out of both counts.
         """
         judged = [result for result in results if result.judged]
+        if not judged:
+            return cls(passed=False, score=0.0)
         passed_count = sum(result.passed for result in judged)
-        score = round(passed_count / len(judged), 4) if judged else 1.0
-        return cls(passed=passed_count == len(judged), score=score)
+        return cls(passed=passed_count == len(judged), score=round(passed_count / len(judged), 4))
 
 
 def counts_as_failure(result: CheckResult) -> bool:

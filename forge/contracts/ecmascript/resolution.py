@@ -35,8 +35,9 @@ from forge.contracts.ecmascript.package_exports import (
     nearest_manifest,
 )
 from forge.contracts.ecmascript.tsconfig import tsconfig_for
-from forge.contracts.extractor import ImportContext, close_names, did_you_mean
+from forge.contracts.extractor import ImportContext
 from forge.contracts.packages import scan_folder
+from forge.errors import close_names, did_you_mean
 
 TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 #: What a JavaScript extension written in a TypeScript import may stand for.

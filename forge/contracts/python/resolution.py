@@ -20,13 +20,14 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
-from forge.contracts.extractor import ImportContext, close_names, did_you_mean
+from forge.contracts.extractor import ImportContext
 from forge.contracts.packages import scan_folder
 from forge.contracts.python.packages import (
     normalize_distribution,
     python_declared,
     python_environment,
 )
+from forge.errors import close_names, did_you_mean
 from forge.languages.project_files import nearest_value
 
 #: The files that make a folder a package.
