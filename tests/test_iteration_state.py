@@ -64,11 +64,11 @@ async def test_updates_and_validates_share_one_history(project: Path) -> None:
 async def test_reset_clears_the_history_of_that_run_only(project: Path) -> None:
     async with connect(project) as client:
         for run_id in ("r1", "r2"):
-            await call(client, "validate", {"moduleId": "m1", "runId": run_id})
+            await call(client, "validate", {"moduleId": "m1", "runId": run_id, "files": ["a.py"]})
         reset = await call(
             client, "iteration_state", {"moduleId": "m1", "runId": "r1", "action": "reset"}
         )
-        again = await call(client, "validate", {"moduleId": "m1", "runId": "r1"})
+        again = await call(client, "validate", {"moduleId": "m1", "runId": "r1", "files": ["a.py"]})
         other = await call(
             client, "iteration_state", {"moduleId": "m1", "runId": "r2", "action": "get"}
         )
@@ -87,5 +87,5 @@ async def test_get_leaves_a_corrupt_history_in_place(project: Path) -> None:
         )
         assert path.read_text(encoding="utf-8") == "{oops"
         assert state["attempts"] == [] and "corrupt" in state["notices"][0]
-        report = await call(client, "validate", {"moduleId": "m1", "runId": "r"})
+        report = await call(client, "validate", {"moduleId": "m1", "runId": "r", "files": ["a.py"]})
     assert report["attempt"] == 1 and "moved aside" in report["notices"][0]

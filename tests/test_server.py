@@ -124,7 +124,7 @@ async def test_attempts_count_per_run_and_module(project: Path) -> None:
     assert other_module["attempt"] == other_run["attempt"] == no_run["attempt"] == 1
     assert (project / ".forge/iterations/r1/m1.json").is_file()
     assert (project / ".forge/iterations/r2/m1.json").is_file()
-    assert (project / ".forge/modules/m1.json").is_file()
+    assert (project / ".forge/iterations/m1.json").is_file()
 
 
 async def test_retry_then_proceed_with_velocity(project: Path) -> None:

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from forge_testing import mount_tmpfs, one_line_error, unmount
-from mcp_client import call, connect
+from forge_testing import forge_executable, mount_tmpfs, one_line_error, unmount
+from mcp import Client
+from mcp_client import call, call_error, connect, stdio_parameters
 
 from forge import store
 from forge.errors import CorruptFileError, StateError, UsageError
@@ -301,38 +302,81 @@ async def test_read_only_tools_keep_working_on_a_full_disk(small_disk: Path) -> 
 # --- 6. runs and run-less modules apart on disk -------------------------------------
 
 
-@pytest.mark.parametrize("first_run", [True, False])
-def test_a_run_id_never_collides_with_a_module_id(
-    run_forge: RunForge, project: Path, first_run: bool
-) -> None:
-    as_run = ("validate", "--module-id", "m1", "--run-id", "x.json", "--command", "true")
-    as_module = ("validate", "--module-id", "x", "--command", "true")
-    for args in (as_run, as_module) if first_run else (as_module, as_run):
-        completed = run_forge(*args)
-        assert completed.returncode == 0, completed.stderr
-    assert (project / ".forge/iterations/x.json/m1.json").is_file()
-    assert (project / ".forge/modules/x.json").is_file()
-
-
-def test_a_run_less_history_at_the_old_place_is_moved_over(
+def test_a_run_id_ending_in_json_is_refused_and_the_seed_paths_kept(
     run_forge: RunForge, project: Path
 ) -> None:
-    old = project / ".forge/iterations/x.json"
-    old.parent.mkdir(parents=True)
-    old.write_text(
-        json.dumps({"moduleId": "x", "attempts": [{"attempt": 1, "timestamp": "t", "score": 0}]}),
-        encoding="utf-8",
-    )
-    # A run named like the old file needs its place: the history moves first.
-    assert (
-        run_forge(
-            "validate", "--module-id", "m", "--run-id", "x.json", "--command", "true"
-        ).returncode
-        == 0
-    )
-    assert run_forge("validate", "--module-id", "x", "--command", "true", "--json").returncode == 0
-    moved = json.loads((project / ".forge/modules/x.json").read_text(encoding="utf-8"))
-    assert [a["attempt"] for a in moved["attempts"]] == [1, 2]
+    """The seed's paths are the contract: ``iterations/<moduleId>.json`` without a run,
+    ``iterations/<runId>/<moduleId>.json`` with one; a run id that could stand where a
+    run-less history stands (``x.json``) is refused instead."""
+    as_module = run_forge("validate", "--module-id", "x", "--command", "true")
+    assert as_module.returncode == 0, as_module.stderr
+    as_run = run_forge("validate", "--module-id", "m1", "--run-id", "x.json", "--command", "true")
+    assert as_run.returncode == 2, as_run
+    (line,) = as_run.stderr.strip().splitlines()
+    assert "'x.json'" in line and ".json" in line, line
+    assert (project / ".forge/iterations/x.json").is_file()
+    assert not (project / ".forge/modules").exists()
+    in_run = run_forge("validate", "--module-id", "m1", "--run-id", "x", "--command", "true")
+    assert in_run.returncode == 0, in_run.stderr
+    assert (project / ".forge/iterations/x/m1.json").is_file()
+
+
+@pytest.mark.anyio
+async def test_every_tool_refuses_a_run_id_ending_in_json(project: Path) -> None:
+    calls = [
+        ("validate", {"moduleId": "m1", "runId": "r.json", "commands": ["true"]}),
+        ("iteration_state", {"moduleId": "m1", "action": "get", "runId": "r.json"}),
+        ("forge_logs", {"runId": "r.json"}),
+        ("session_state", {"action": "save", "runId": "r.json", "state": {}}),
+    ]
+    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
+        for tool, arguments in calls:
+            message = await call_error(client, tool, arguments)
+            assert "'r.json'" in message and "cannot end in .json" in message, (tool, message)
+    assert not list((project / ".forge").rglob("r.json*"))
+
+
+def test_a_run_less_history_under_modules_is_moved_back_to_the_seed_place(
+    run_forge: RunForge, project: Path
+) -> None:
+    """Histories written to ``.forge/modules/`` by an earlier forge go back where the seed
+    (and every tool written for it) looks, on first touch, read-only touches too."""
+    moved_from = project / ".forge/modules"
+    moved_from.mkdir(parents=True)
+    record = {"moduleId": "x", "attempts": [{"attempt": 1, "timestamp": "t", "score": 0}]}
+    (moved_from / "x.json").write_text(json.dumps(record), encoding="utf-8")
+    (moved_from / "x.json.lock").write_text("", encoding="utf-8")
+    (moved_from / "y.json").write_text(json.dumps({**record, "moduleId": "y"}), encoding="utf-8")
+    done = run_forge("validate", "--module-id", "x", "--command", "true", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["attempt"] == 2
+    history = json.loads((project / ".forge/iterations/x.json").read_text(encoding="utf-8"))
+    assert [a["attempt"] for a in history["attempts"]] == [1, 2]
+    assert sorted(p.name for p in moved_from.iterdir()) == ["y.json"]
+    # A read-only look moves it too; the emptied folder goes.
+    assert ForgeDir(project).iteration("y", None) == project / ".forge/iterations/y.json"
+    assert (project / ".forge/iterations/y.json").is_file()
+    assert not moved_from.exists()
+
+
+def test_a_history_under_modules_is_never_moved_through_a_link(project: Path) -> None:
+    forge = project / ".forge"
+    (forge / "iterations").mkdir(parents=True)
+    (forge / "modules").mkdir()
+    outside = project / "outside.json"
+    outside.write_text("{}", encoding="utf-8")
+    (forge / "modules" / "x.json").symlink_to(outside)
+    # The seed's place already holds a history: it wins, the old copy stays put.
+    (forge / "modules" / "y.json").write_text('{"old": true}', encoding="utf-8")
+    (forge / "iterations" / "y.json").write_text('{"new": true}', encoding="utf-8")
+    ForgeDir(project).iteration("x", None)
+    ForgeDir(project).iteration("y", None)
+    assert (forge / "modules" / "x.json").is_symlink()
+    assert not (forge / "iterations" / "x.json").exists()
+    assert outside.read_text(encoding="utf-8") == "{}"
+    assert json.loads((forge / "iterations" / "y.json").read_text(encoding="utf-8")) == {
+        "new": True
+    }
 
 
 # --- 7. lone surrogates ---------------------------------------------------------------

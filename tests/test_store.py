@@ -46,7 +46,7 @@ def test_bad_ids_are_rejected_before_touching_a_path(project: Path, bad: str) ->
 def test_good_ids_become_paths_inside_forge_dir(project: Path) -> None:
     forge_dir = ForgeDir(project)
     assert forge_dir.iteration("mod-1", "run.2") == project / ".forge/iterations/run.2/mod-1.json"
-    assert forge_dir.iteration("mod_1", None) == project / ".forge/modules/mod_1.json"
+    assert forge_dir.iteration("mod_1", None) == project / ".forge/iterations/mod_1.json"
     assert forge_dir.log("x" * 128).parent == project / ".forge/logs"
 
 

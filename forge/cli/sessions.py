@@ -76,10 +76,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """Print one session; exit 1 when there is none with that run id."""
     from forge.state.sessions import load_session
-    from forge.store import valid_id
+    from forge.store import valid_run_id
 
     # Read directly, not through the service: looking must not add events to the run's log.
-    loaded = load_session(_forge_dir(), valid_id(args.run_id, "RUN_ID"))
+    loaded = load_session(_forge_dir(), valid_run_id(args.run_id, "RUN_ID"))
     state = loaded.to_wire()
     if not loaded.found:
         if args.json:

@@ -256,9 +256,9 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
             f"(forge plan check takes several)"
         )
     if args.run_id is not None:
-        from forge.store import valid_id
+        from forge.store import valid_run_id
 
-        valid_id(args.run_id, "--run-id")
+        valid_run_id(args.run_id, "--run-id")
     plan_path = Path(args.plan[0]).expanduser().absolute()
     service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)

@@ -156,9 +156,9 @@ def edit_target(cwd: Path) -> Target | None:
 def _valid_run(run_id: str | None) -> str | None:
     if run_id is None:
         return None
-    from forge.store.ids import is_valid_id
+    from forge.store.ids import is_valid_run_id
 
-    if not is_valid_id(run_id):
+    if not is_valid_run_id(run_id):
         raise HookError(f"FORGE_RUN_ID {run_id[:60]!r} is not a valid run id")
     return run_id
 
@@ -227,11 +227,11 @@ def _mtime(path: Path) -> int:
 
 
 def _block_file(target: Target) -> Path:
-    from forge.store import valid_id
+    from forge.store import valid_id, valid_run_id
 
     folder = target.root / ".forge" / "hook"
     if target.run_id is not None:
-        folder = folder / valid_id(target.run_id, "runId")
+        folder = folder / valid_run_id(target.run_id)
     return folder / f"{valid_id(target.module.id, 'moduleId')}.json"
 
 

@@ -16,7 +16,7 @@ from forge.models.wire import (
     PathText,
     WireModel,
 )
-from forge.store.ids import SafeId
+from forge.store.ids import SafeId, SafeRunId
 
 
 class ContractPair(WireModel):
@@ -61,7 +61,7 @@ class ValidateRequest(WireModel):
         description="Working dir, e.g. a worker's worktree; relative to the project root. "
         "Default: the project root.",
     )
-    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    run_id: SafeRunId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
     timeout: float | None = Field(
         default=None,
         gt=0,

@@ -33,9 +33,8 @@ from forge.store import (
     newest,
     numbered_lines,
     utc_now,
-    valid_id,
 )
-from forge.store.ids import is_valid_id
+from forge.store.ids import is_valid_run_id
 
 logger = logging.getLogger("forge.events")
 
@@ -229,7 +228,7 @@ def summarize_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
 def run_of(arguments: dict[str, Any]) -> str | None:
     """The ``runId`` a call names, if it is a valid id (a bad one is never a file name)."""
     run_id = arguments.get("runId")
-    return run_id if is_valid_id(run_id) else None
+    return run_id if is_valid_run_id(run_id) else None
 
 
 def query_logs(
@@ -257,7 +256,7 @@ def query_logs(
         if latest is None:
             return LogQueryResult(run_id=None, entries=[], total=0, message="No logs yet.")
         run_id = latest.name.removesuffix(".jsonl")
-    path = forge_dir.log(valid_id(run_id, "runId"))
+    path = forge_dir.log(run_id)
     if not path.is_file():
         return LogQueryResult(
             run_id=run_id, entries=[], total=0, message=f"No log for runId {run_id!r}."

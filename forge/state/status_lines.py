@@ -16,7 +16,7 @@ from pydantic import Field
 from forge.errors import StateError
 from forge.models import WireModel
 from forge.store import ForgeDir, decode_json, newest, peek_json, read_regular_file, utc_now
-from forge.store.ids import is_valid_id
+from forge.store.ids import is_valid_id, is_valid_run_id
 from forge.validate.history import load_history
 
 ModuleState = Literal["pending", "running", "done", "failed"]
@@ -122,7 +122,7 @@ def module_ids(
                 found.append((module["id"], title if isinstance(title, str) else module["id"]))
         return found
     # No plan: show whatever modules have an attempt history in this run.
-    if run_id is not None and not is_valid_id(run_id):
+    if run_id is not None and not is_valid_run_id(run_id):
         return []
     return [(i, i) for i in forge_dir.module_ids(run_id)]
 

@@ -33,7 +33,7 @@ without following links, capped reads, listing), :mod:`~forge.store.writes`
 ``forge.store`` itself.
 """
 
-from forge.store.forge_dir import ForgeDir, utc_now, valid_id
+from forge.store.forge_dir import ForgeDir, utc_now, valid_id, valid_run_id
 from forge.store.json_files import (
     MAX_STATE_BYTES,
     decode_json,
@@ -97,6 +97,7 @@ __all__ = [
     "update_json",
     "utc_now",
     "valid_id",
+    "valid_run_id",
     "write_bytes_atomic",
     "write_json",
 ]

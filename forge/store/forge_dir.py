@@ -9,7 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from forge.errors import StateError, UsageError
-from forge.store.ids import check_id
+from forge.store.ids import check_id, check_run_id
+from forge.store.locks import locked
 from forge.store.safe_open import _open_folder, newest, state_files
 from forge.store.writes import ensure_folder
 
@@ -27,17 +28,28 @@ def valid_id(value: str, what: str) -> str:
         raise UsageError(str(exc)) from None
 
 
+def valid_run_id(value: str, what: str = "runId") -> str:
+    """Return ``value`` if it may name a run (no ``.json`` ending), else :class:`UsageError`."""
+    try:
+        return check_run_id(value, what)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 class ForgeDir:
     """Paths inside a project's ``.forge/`` folder; ids are validated before use.
 
-    Attempt histories keep runs and run-less modules apart on disk:
-    ``iterations/<runId>/<moduleId>.json`` (folders only) and
-    ``modules/<moduleId>.json``, so no runId can collide with a moduleId
-    (``runId: "x.json"`` against module ``x``). A run-less history at the old
-    place, ``iterations/<moduleId>.json``, is moved over when first touched.
+    Attempt histories are where the seed put them (DESIGN's state table):
+    ``iterations/<runId>/<moduleId>.json``, and ``iterations/<moduleId>.json``
+    for calls that name no run. A run id ending in ``.json`` is refused
+    (:func:`valid_run_id`), so a run's folder never takes a run-less
+    history's place. Histories an earlier forge wrote to ``modules/`` are
+    moved back when first touched.
     """
 
-    SUBFOLDERS = ("plans", "iterations", "modules", "memory", "logs", "state")
+    SUBFOLDERS = ("plans", "iterations", "memory", "logs", "state")
+    #: Where an earlier forge kept run-less histories; read only to move them back.
+    MOVED_FROM = "modules"
 
     def __init__(self, project_root: Path) -> None:
         self.project_root = project_root
@@ -95,53 +107,70 @@ class ForgeDir:
         return self.root / "state"
 
     def iterations(self, run_id: str | None) -> Path:
-        """The folder of a run's attempt histories (``modules/`` for calls that name no run)."""
+        """The folder of a run's attempt histories (``iterations/`` itself for no run)."""
         if run_id is None:
-            return self.root / "modules"
-        return self.root / "iterations" / valid_id(run_id, "runId")
+            return self.root / "iterations"
+        return self.root / "iterations" / valid_run_id(run_id)
 
     def iteration(self, module_id: str, run_id: str | None) -> Path:
-        """Attempt history of one module: ``iterations/<runId>/`` or, with no run, ``modules/``."""
+        """Attempt history of one module: ``iterations/<runId>/<moduleId>.json``, or
+        ``iterations/<moduleId>.json`` with no run."""
         module = valid_id(module_id, "moduleId")
         if run_id is None:
-            self._adopt_legacy(module)
-            return self.root / "modules" / f"{module}.json"
-        run = valid_id(run_id, "runId")
-        if run.endswith(".json"):
-            # An old run-less history of that name stands where the run's folder goes.
-            self._adopt_legacy(run.removesuffix(".json"))
-        return self.root / "iterations" / run / f"{module}.json"
+            self._move_back(module)
+            return self.root / "iterations" / f"{module}.json"
+        return self.root / "iterations" / valid_run_id(run_id) / f"{module}.json"
 
     def module_ids(self, run_id: str | None) -> list[str]:
         """The modules that have an attempt history in ``run_id`` (or with no run), sorted."""
-        if run_id is not None:
-            folders = [self.root / "iterations" / valid_id(run_id, "runId")]
-        else:
-            folders = [self.root / "modules", self.root / "iterations"]
+        folders = [self.iterations(run_id)]
+        if run_id is None:
+            folders.append(self.root / self.MOVED_FROM)
         names = {name for folder in folders for name, _ in state_files(folder, ".json")}
         return sorted(name.removesuffix(".json") for name in names)
 
-    def _adopt_legacy(self, module: str) -> None:
-        """Move ``iterations/<module>.json`` (the old run-less place) to ``modules/``, once."""
+    def _move_back(self, module: str) -> None:
+        """Move ``modules/<module>.json`` (an earlier forge's place) to the seed's place, once.
+
+        Under the history's lock, through folder descriptors (no link
+        followed, a link never moved), with one atomic rename; a history
+        already at the seed's place wins. Cheap when there is nothing to move:
+        one failed open of ``modules/``.
+        """
         name = f"{module}.json"
+        old_folder = self.root / self.MOVED_FROM
         try:
-            with _open_folder(self.root / "iterations", create=False) as old:
+            with _open_folder(old_folder, create=False) as old:
                 if not stat.S_ISREG(os.stat(name, dir_fd=old, follow_symlinks=False).st_mode):
-                    return  # a run's folder, or something forge did not write
-                with _open_folder(self.root / "modules", create=True) as new:
-                    with contextlib.suppress(FileNotFoundError):
-                        os.stat(name, dir_fd=new, follow_symlinks=False)
-                        return  # already there: the new place wins
-                    # Two processes may both get here: the second rename finds
-                    # nothing to move (FileNotFoundError), never a file to clobber.
-                    os.rename(name, name, src_dir_fd=old, dst_dir_fd=new)
+                    return  # a link or something forge did not write: left alone
+            with (
+                locked(self.root / "iterations" / name),
+                _open_folder(old_folder, create=False) as old,
+                _open_folder(self.root / "iterations", create=True) as new,
+            ):
+                with contextlib.suppress(FileNotFoundError):
+                    os.stat(name, dir_fd=new, follow_symlinks=False)
+                    return  # the seed's place already has a history: it wins
+                # A process that moved it first leaves nothing to move
+                # (FileNotFoundError), never a file to clobber.
+                os.rename(name, name, src_dir_fd=old, dst_dir_fd=new)
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{name}.lock", dir_fd=old)
+            with contextlib.suppress(OSError):
+                _remove_empty(old_folder)
         except (OSError, StateError):
-            return  # nothing to adopt, or cannot now (read-only): the next write tries again
+            return  # nothing to move, or cannot now (read-only): the next touch tries again
 
     def log(self, run_id: str) -> Path:
         """``.forge/logs/<runId>.jsonl``."""
-        return self.logs / f"{valid_id(run_id, 'runId')}.jsonl"
+        return self.logs / f"{valid_run_id(run_id)}.jsonl"
 
     def session(self, run_id: str) -> Path:
         """``.forge/state/<runId>.json``."""
-        return self.sessions / f"{valid_id(run_id, 'runId')}.json"
+        return self.sessions / f"{valid_run_id(run_id)}.json"
+
+
+def _remove_empty(folder: Path) -> None:
+    """Remove ``folder`` if it holds nothing (``OSError`` otherwise): no link followed."""
+    with _open_folder(folder.parent, create=False) as parent:
+        os.rmdir(folder.name, dir_fd=parent)

@@ -1,4 +1,10 @@
-"""Ids that become file names: ``runId`` and ``moduleId``, checked before they touch a path."""
+"""Ids that become file names: ``runId`` and ``moduleId``, checked before they touch a path.
+
+A run id names a folder beside the run-less histories
+(``.forge/iterations/<runId>/`` next to ``.forge/iterations/<moduleId>.json``,
+the seed's paths), so a run id ending in ``.json`` is refused: it would stand
+where module ``x``'s history stands.
+"""
 
 from __future__ import annotations
 
@@ -26,13 +32,34 @@ def check_id(value: str, what: str = "id") -> str:
     return value
 
 
+def check_run_id(value: str, what: str = "runId") -> str:
+    """Return ``value`` if it may name a run, else raise ``ValueError``: :func:`check_id`,
+    and no ``.json`` ending (the run's folder would take a run-less history's place)."""
+    check_id(value, what)
+    if value.lower().endswith(".json"):
+        raise ValueError(
+            f"{what} {value[:60]!r} cannot end in .json: .forge/iterations/{value[:60]} is "
+            "where a module's run-less attempt history lives; name the run without it"
+        )
+    return value
+
+
 def is_valid_id(value: object) -> bool:
     """Whether ``value`` is a string that :func:`check_id` accepts."""
     return isinstance(value, str) and bool(ID_PATTERN.fullmatch(value)) and value not in {".", ".."}
 
 
+def is_valid_run_id(value: object) -> bool:
+    """Whether ``value`` is a string that :func:`check_run_id` accepts."""
+    return is_valid_id(value) and not str(value).lower().endswith(".json")
+
+
 def _as_id(value: str, info: ValidationInfo) -> str:
     return check_id(value, to_camel(info.field_name) if info.field_name else "id")
+
+
+def _as_run_id(value: str, info: ValidationInfo) -> str:
+    return check_run_id(value, to_camel(info.field_name) if info.field_name else "runId")
 
 
 #: A runId or moduleId: validated before it can touch a path. The JSON Schema
@@ -42,4 +69,17 @@ SafeId = Annotated[
     str,
     AfterValidator(_as_id),
     Field(json_schema_extra={"pattern": ID_PATTERN.pattern, "maxLength": 128}),
+]
+
+#: A runId: a :data:`SafeId` that does not end in ``.json`` (see the module docstring).
+SafeRunId = Annotated[
+    str,
+    AfterValidator(_as_run_id),
+    Field(
+        json_schema_extra={
+            "pattern": ID_PATTERN.pattern,
+            "maxLength": 128,
+            "not": {"pattern": r"\.[jJ][sS][oO][nN]$"},
+        }
+    ),
 ]

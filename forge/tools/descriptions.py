@@ -139,7 +139,8 @@ TEXT_REPLIES: dict[str, str] = {"memory_save": "message", "memory_recall": "text
 #: a read-only call naming a run that does not exist never creates it.
 RUNS: dict[str, str] = {
     "validate": "the runId given, which the call starts if new; without one, the "
-    "server's own log and the legacy history `iterations/<moduleId>.json`",
+    "server's own log and the run-less history `iterations/<moduleId>.json` (a runId "
+    "ending in .json is refused: it would stand where that history stands)",
     "validate_plan": "no run: the server's own log; never creates a run",
     "memory_save": "no run: the server's own log; never creates a run",
     "memory_recall": "no run: the server's own log; never creates a run",

@@ -33,7 +33,7 @@ from forge.models import (
     WireModel,
 )
 from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
-from forge.store.ids import SafeId
+from forge.store.ids import SafeId, SafeRunId
 from forge.validate.iteration import IterationUpdate
 
 IterationAction = Literal["get", "update", "reset"]
@@ -101,7 +101,7 @@ class IterationStateRequest(WireModel):
     action: IterationAction = Field(
         description="get (read), update (append an attempt) or reset (clear)."
     )
-    run_id: SafeId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    run_id: SafeRunId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
     update: IterationUpdate | None = Field(
         default=None, description="For update: {status, issues, score, rootCause}."
     )
@@ -110,7 +110,7 @@ class IterationStateRequest(WireModel):
 class ForgeLogsRequest(WireModel):
     """``forge_logs``: which run's events, filtered how, how many."""
 
-    run_id: SafeId | None = Field(
+    run_id: SafeRunId | None = Field(
         default=None,
         description="Run whose log to read. Default: the agents' most recently written run.",
     )
@@ -135,7 +135,9 @@ class SessionStateRequest(WireModel):
     action: SessionAction = Field(
         description="save (write a snapshot), load (read one) or list (all of them)."
     )
-    run_id: SafeId | None = Field(default=None, description="Run id; required for save and load.")
+    run_id: SafeRunId | None = Field(
+        default=None, description="Run id; required for save and load."
+    )
     state: dict[str, Any] | None = Field(
         default=None,
         description="For save: the orchestrator's state, a JSON object of at most 1 MB "

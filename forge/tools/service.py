@@ -29,7 +29,7 @@ from forge.state.events import (
     run_of,
     summarize_arguments,
 )
-from forge.store import utc_now, valid_id
+from forge.store import utc_now, valid_run_id
 from forge.tools.bookkeeping import module_of_call, progress_change, writes_to_run
 from forge.validate.report import ValidateReport
 from forge.validate.run import Engine
@@ -84,7 +84,7 @@ class ToolService:
             logger.info("%s", exc)
         self._memory: Memory | None = None
         #: Where events of calls that name no run go.
-        self.run_id = valid_id(run_id, "runId") if run_id else new_run_id()
+        self.run_id = valid_run_id(run_id) if run_id else new_run_id()
         self.started_at = utc_now()
         #: The run the latest call named: the one status.json follows.
         self.active_run = active_run
