@@ -107,11 +107,12 @@ def describe_validation_error(
         loc = tuple(item["loc"])
         if names and loc and isinstance(loc[0], str):
             loc = (names.get(loc[0], loc[0]), *loc[1:])
-        if item["type"] == "extra_forbidden" and loc:
+        known = _field_names(model, item["loc"][:-1]) if item["type"] == "extra_forbidden" else []
+        if known:
             # The location is the unknown name itself: say so, and what was meant.
             where = _location(loc[:-1])
-            kind = "field" if where else "argument"
-            problem = unknown_name(str(loc[-1]), _field_names(model, item["loc"][:-1]), kind=kind)
+            kind = "field" if where else subject.removesuffix("s")
+            problem = unknown_name(str(loc[-1]), known, kind=kind)
             parts.append(f"{where}: {problem}" if where else problem)
             continue
         location = _location(loc) or subject
