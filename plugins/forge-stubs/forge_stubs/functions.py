@@ -10,6 +10,7 @@ hook of a base class) is decided once here for both languages.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePath
@@ -228,18 +229,44 @@ def says_abstract(message: str) -> bool:
     return re.search(_ABSTRACT, message) is not None
 
 
-def refusal_is_placeholder(message: str | None, options: StubOptions) -> bool:
+def refusal_is_placeholder(
+    message: str | None, options: StubOptions, names: Collection[str] = ()
+) -> bool:
     """Whether ``raise NotImplementedError(message)`` marks missing code.
 
-    No message, or one that says the code is to come ("not yet", "TODO",
-    "implement"), is a placeholder; a message that declares an abstract member
-    or explains a deliberate refusal ("use add_unredirected_header()") is not.
+    No message, one that says nothing but ``names`` (the function's own name
+    and its class's: ``NotImplementedError("Exporter.flush")``), or one that
+    says the code is to come ("not yet", "TODO", "implement"), is a
+    placeholder; a message that declares an abstract member or explains a
+    deliberate refusal ("use add_unredirected_header()") is not.
     """
-    if message is None:
+    if message is None or only_names(message, names):
         return True
     if says_abstract(message) or re.search(_RETIRED, message) is not None:
         return False
     return re.search(_TO_COME, message) is not None or says_not_implemented(message, options)
+
+
+#: A string literal in source: its prefix, its quotes, its text.
+_LITERAL = re.compile(r"[rRbBuUfF]{0,2}('{3}|\"{3}|'|\"|`)(.*?)\1", re.DOTALL)
+#: What a literal fills in at run time: ``{type(self).__name__}``, ``${name}``.
+_FILLED_IN = re.compile(r"\$?\{[^{}]*\}")
+
+
+def only_names(message: str, names: Collection[str]) -> bool:
+    """True when the string literals of ``message`` hold nothing but some of ``names``.
+
+    ``"export"``, ``"Exporter.flush()"``, ``f"{type(self).__name__}.close"``:
+    words that name the function say nothing about why it is missing. What is
+    filled in at run time is left out; one word that is no name ("operator
+    %s is not supported") is a real message.
+    """
+    if not names:
+        return False
+    text = " ".join(match.group(2) for match in _LITERAL.finditer(message))
+    words = re.findall(r"[^\W\d]\w*", _FILLED_IN.sub(" ", text))
+    folded = {name.casefold() for name in names}
+    return bool(words) and all(word.casefold() in folded for word in words)
 
 
 def says_fake_value(comment: str) -> bool:

@@ -11,6 +11,8 @@ when it is more than a docstring, ``pass``, ``...``, ``return None`` or
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from tree_sitter import Node
 
 from forge_stubs.functions import refusal_is_placeholder, says_abstract, says_not_implemented
@@ -98,14 +100,19 @@ def _strings_in(node: Node) -> list[Node]:
     return [string for child in node.named_children for string in _strings_in(child)]
 
 
-def raises_placeholder(src: Source, raise_node: Node, options: StubOptions) -> bool:
-    """``raise NotImplementedError[(...)]`` marking missing code, or any error saying so."""
+def raises_placeholder(
+    src: Source, raise_node: Node, options: StubOptions, names: Collection[str] = ()
+) -> bool:
+    """``raise NotImplementedError[(...)]`` marking missing code, or any error saying so.
+
+    ``names``: the raising function's own name and those it is defined in.
+    """
     raised = raise_message(src, raise_node)
     if raised is None:
         return False
     name, message = raised
     if name in NOT_IMPLEMENTED_ERRORS:
-        return refusal_is_placeholder(message, options)
+        return refusal_is_placeholder(message, options, names)
     return (
         message is not None
         and says_not_implemented(message, options)

@@ -114,10 +114,11 @@ def functions(
     found = []
     for match in src.matches("python"):
         node, body = match["function"], match["body"]
-        placeholder = _placeholder(src, body, options)
+        name = _qualified_name(src, node)
+        placeholder = _placeholder(src, body, options, name.split("."))
         if placeholder is not None and _deliberate(src, node, placeholder, facts, options):
             placeholder = None
-        found.append(Function(node=node, name=_qualified_name(src, node), placeholder=placeholder))
+        found.append(Function(node=node, name=name, placeholder=placeholder))
     return found
 
 
@@ -132,7 +133,9 @@ def is_empty_module(src: Source) -> Node | None:
     return None
 
 
-def _placeholder(src: Source, body: Node, options: StubOptions) -> Placeholder | None:
+def _placeholder(
+    src: Source, body: Node, options: StubOptions, names: list[str]
+) -> Placeholder | None:
     statements = [child for child in body.named_children if child.type != "comment"]
     docstring = statements[0] if statements and is_docstring(statements[0]) else None
     rest = statements[1:] if docstring else statements
@@ -143,7 +146,7 @@ def _placeholder(src: Source, body: Node, options: StubOptions) -> Placeholder |
         return (kinds[0], rest[0])  # type: ignore[return-value]
     if len(rest) != 1:
         return None
-    if rest[0].type == "raise_statement" and raises_placeholder(src, rest[0], options):
+    if rest[0].type == "raise_statement" and raises_placeholder(src, rest[0], options, names):
         return ("not_implemented", rest[0])
     if rest[0].type == "return_statement" and returns_literal(rest[0]):
         return ("hardcoded_return", rest[0])

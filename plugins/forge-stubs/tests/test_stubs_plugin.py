@@ -330,3 +330,43 @@ def test_compiled_types_only_module_beside_its_declarations_is_not_empty(
     assert kinds() == {"types.cjs": [], "types.js": ["empty_module"]}
     (project / "types.d.cts").unlink()
     assert kinds() == {"types.cjs": ["empty_module"], "types.js": ["empty_module"]}
+
+
+def test_an_added_function_that_only_raises_its_own_name_is_a_placeholder(
+    run_forge: RunForge, project: Path, make_file: MakeFile
+) -> None:
+    """Judged against a base, as workers are: the change adds three methods whose
+    NotImplementedError says nothing but a name, and one real refusal."""
+    from forge_testing import commit, git
+
+    git(project, "init", "-q")
+    make_file("src/ops.py", "class Ops:\n    def add(self, a, b):\n        return a + b\n")
+    commit(project, {}, "base")
+    make_file(
+        "src/ops.py",
+        """
+        class Ops:
+            def add(self, a, b):
+                return a + b
+
+            def sub(self, a, b):
+                raise NotImplementedError("sub")
+
+            def mul(self, a, b):
+                raise NotImplementedError("Ops.mul")
+
+            def div(self, a, b):
+                raise NotImplementedError(f"{type(self).__name__}.div")
+
+            def pow(self, a, b):
+                raise NotImplementedError("operator %s is not supported" % "pow")
+        """,
+    )
+    completed = run_forge("validate", "--base", "HEAD", "--files", "src/ops.py", "--json")
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    result = stub_results(json.loads(completed.stdout))["src/ops.py"]
+    assert [(f["function"], f["kind"]) for f in result["findings"]] == [
+        ("Ops.sub", "not_implemented"),
+        ("Ops.mul", "not_implemented"),
+        ("Ops.div", "not_implemented"),
+    ]

@@ -216,6 +216,23 @@ PLACEHOLDERS = [
         [(8, "lint.initialize_options", "pass"), (11, "lint.finalize_options", "pass")],
         id="setup-command-with-options-left-unset",
     ),
+    pytest.param(
+        "class Exporter:\n    def export(self, rows):\n"
+        '        raise NotImplementedError("export")\n\n'
+        "    def flush(self):\n"
+        '        raise NotImplementedError("Exporter.flush()")\n\n'
+        "    def close(self):\n"
+        '        raise NotImplementedError(f"{type(self).__name__}.close")\n\n\n'
+        "def frobnicate(x):\n    raise NotImplementedError('frobnicate')\n",
+        "src/app/exporter.py",
+        [
+            (3, "Exporter.export", "not_implemented"),
+            (6, "Exporter.flush", "not_implemented"),
+            (9, "Exporter.close", "not_implemented"),
+            (13, "frobnicate", "not_implemented"),
+        ],
+        id="refusal-that-only-names-itself",
+    ),
 ]
 
 
