@@ -152,26 +152,23 @@ def check_syntax(
     language = parsed.language
     locations, count = find_errors(parsed)
     verdict = _verdict(authority, parsed)
+    # The message is what a model reads: plain words. Which parser decided is
+    # its own field (--json, SARIF, forge plugins), never jargon in the sentence.
+    decided_by = authority.name if verdict is not None and authority is not None else "tree-sitter"
     cleared_by_authority = verdict is not None and verdict.valid
     if verdict is not None and not verdict.valid and not count:
         locations = [_location(parsed, verdict.line - 1, None, verdict.message, verdict.column)]
         count = 1
     if cleared_by_authority or not count:
-        cleared = ""
-        if cleared_by_authority and count:
-            cleared = (
-                f" (the grammar flagged {count} spot{'s' if count != 1 else ''} that "
-                f"{authority.name if authority else 'its parser'} accepts)"
-            )
         return SyntaxResult(
             type="syntax_check",
             target=target,
             passed=True,
             language=language.name,
-            message=f"parses as {language.name}{cleared}",
+            message=f"parses as {language.name}",
+            decided_by=decided_by,
         )
     first = locations[0]
-    found_by = f", {authority.name}" if verdict is not None and authority is not None else ""
     return SyntaxResult(
         type="syntax_check",
         target=target,
@@ -179,8 +176,9 @@ def check_syntax(
         language=language.name,
         locations=[*locations],
         error_count=count,
+        decided_by=decided_by,
         message=(
-            f"{count} syntax error{'s' if count != 1 else ''} ({language.name}{found_by}); "
+            f"{count} syntax error{'s' if count != 1 else ''} ({language.name}); "
             f"first at line {first.line}, column {first.column}: {first.message}"
         ),
     )

@@ -11,8 +11,12 @@ Python specifics beyond the grammar:
   level, duplicate argument names, ``import *`` in a function, assignment to
   ``__debug__``. It reports only when the running interpreter is at least the
   project's minimum Python (``requires-python`` of the nearest
-  ``pyproject.toml``; none declared: the interpreter itself), so a construct
-  newer than the interpreter never fails; below that it can still clear;
+  ``pyproject.toml``; none declared: the interpreter itself); below that it
+  can still clear. Where the project allows a Python newer than the
+  interpreter (no ``requires-python``, or no upper bound below the next
+  version), syntax that newer Python accepts is set aside first
+  (:mod:`forge.languages.python_versions`): a rejection of it is no error,
+  and ``compile()`` still judges the rest of the file;
 - one rule the grammar does not enforce: a block must hold a statement (a
   file cut after ``def f():`` parses in tree-sitter, not in CPython).
 """
@@ -30,6 +34,12 @@ from typing import Any
 
 from forge import hookimpl
 from forge.languages.project_files import nearest_value
+from forge.languages.python_versions import (
+    allows_newer,
+    highest_version,
+    touched_lines,
+    without_newer_syntax,
+)
 from forge.models import Language, SyntaxAuthority, SyntaxVerdict
 
 if sys.version_info >= (3, 11):
@@ -63,10 +73,11 @@ def load_authority() -> SyntaxAuthority:
     return SyntaxAuthority(
         name=(
             f"CPython {sys.version.split()[0]} compile() (its rejections count where "
-            f"requires-python allows {running})"
+            f"requires-python allows {running}; syntax of a newer Python it allows is "
+            "set aside)"
         ),
         check=compile_verdict,
-        context=minimum_python,
+        context=python_range,
     )
 
 
@@ -74,28 +85,52 @@ def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
     """``compile()``'s verdict on ``source`` (UTF-8); None when it may not decide.
 
     A rejection counts only when this interpreter meets the project's minimum
-    Python; a file CPython cannot even attempt (too deep) gets no verdict.
+    Python, and is not of syntax a newer Python the project allows accepts
+    (that syntax is set aside and the rest compiled again); a file CPython
+    cannot even attempt (too deep) gets no verdict.
     """
+    try:
+        text = source.decode("utf-8")
+        rejection = _compile(text, path)
+    except (ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    if rejection is None:
+        return SyntaxVerdict(valid=True)
+    lowest, highest = python_range(path.parent)
+    if not interpreter_meets(lowest):
+        return None
+    if allows_newer(highest):
+        older, spans = without_newer_syntax(text, highest)
+        if spans:
+            try:
+                rejection = _compile(older, path)
+            except (ValueError, RecursionError, MemoryError, OverflowError):
+                return None
+            if rejection is None:
+                return SyntaxVerdict(valid=True)
+            if rejection.lineno in touched_lines(text, spans):
+                return None  # about what was set aside: tree-sitter decides there
+    column = max(rejection.offset or 1, 1)
+    return SyntaxVerdict(
+        valid=False,
+        line=max(rejection.lineno or 1, 1),
+        column=column,
+        message=_named(rejection.msg, rejection.text or "", column),
+    )
+
+
+def _compile(text: str, path: Path) -> SyntaxError | None:
+    """``compile()``'s rejection of ``text``, or None when it compiles."""
     # Compiling may warn (invalid escape sequences); a warning turned into an
     # error by the host's filters must not change the verdict. A str ignores
     # the PEP 263 declaration: the source was transcoded to UTF-8 already.
     with _warnings_lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            compile(source.decode("utf-8"), str(path), "exec", dont_inherit=True)
+            compile(text, str(path), "exec", dont_inherit=True)
         except SyntaxError as exc:
-            if not interpreter_meets(minimum_python(path.parent)):
-                return None
-            column = max(exc.offset or 1, 1)
-            return SyntaxVerdict(
-                valid=False,
-                line=max(exc.lineno or 1, 1),
-                column=column,
-                message=_named(exc.msg, exc.text or "", column),
-            )
-        except (ValueError, RecursionError, MemoryError, OverflowError):
-            return None
-    return SyntaxVerdict(valid=True)
+            return exc
+    return None
 
 
 def _named(message: str, line: str, column: int) -> str:
@@ -106,10 +141,12 @@ def _named(message: str, line: str, column: int) -> str:
     return f"invalid syntax at `{token.group()}`" if token else message
 
 
-def minimum_python(directory: Path) -> tuple[int, ...] | None:
-    """The lowest Python the nearest ``pyproject.toml``'s ``requires-python`` allows, or None."""
+def python_range(directory: Path) -> tuple[tuple[int, ...] | None, tuple[int, int] | None]:
+    """The lowest and highest Python the nearest ``requires-python`` allows (None: unbounded)."""
     declared = nearest_value(directory, "pyproject.toml", _requires_python)
-    return lowest_version(declared) if declared else None
+    if not declared:
+        return None, None
+    return lowest_version(declared), highest_version(declared)
 
 
 def _requires_python(contents: bytes) -> str | None:

@@ -163,6 +163,11 @@ class SyntaxResult(FileResult):
     error_count: int = Field(
         default=0, ge=0, description="Syntax errors found in all; locations lists the first few."
     )
+    decided_by: str = Field(
+        default="tree-sitter",
+        description="The parser whose verdict decided: the language's syntax authority "
+        "(e.g. CPython 3.11.7 compile()), else tree-sitter.",
+    )
 
 
 class MissingImport(WireModel):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from forge_testing import RunForge
@@ -18,6 +20,7 @@ from forge_testing import RunForge
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession
 from forge.languages.python import interpreter_meets, lowest_version
+from forge.languages.python_versions import highest_version
 from forge.models import SyntaxResult, ValidateRequest
 from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
@@ -87,7 +90,7 @@ def test_valid_typescript_the_grammar_rejects_passes_and_its_mutant_fails(
     ours, grammar = verdicts(registry, write(tmp_path, name, valid))
     assert not grammar.passed  # tree-sitter's false alarm...
     assert ours.passed, ours.message  # ...cleared by oxc
-    assert "oxc" in ours.message
+    assert "oxc" in ours.decided_by
 
     ours, _ = verdicts(registry, write(tmp_path / "broken", name, broken))
     assert not ours.passed
@@ -155,7 +158,7 @@ def test_compile_stage_python_errors_are_reported(
     assert (first.line, first.message) == (line, message)
     assert first.column >= 1
     assert f"line {line}, column {first.column}: {message}" in ours.message
-    assert "CPython" in ours.message
+    assert "CPython" in ours.decided_by and "CPython" not in ours.message
 
     ours, _ = verdicts(registry, write(tmp_path / "valid", f"{name}.py", valid))
     assert ours.passed, ours.message
@@ -189,9 +192,9 @@ def test_pep_695_code_passes_under_a_project_that_requires_3_12(
     assert ours.passed, ours.message
     write(tmp_path / "q", "pyproject.toml", '[project]\nrequires-python = ">=3.10"\n')
     ours, _ = verdicts(registry, write(tmp_path / "q", "new.py", source))
-    # A 3.10 project using 3.12 syntax is broken for its own minimum, on an
-    # interpreter older than 3.12; a newer interpreter accepts it.
-    assert ours.passed is (sys.version_info >= (3, 12))
+    # A 3.10 project allows 3.12, whose syntax this is: no syntax error, whichever
+    # interpreter forge runs on (issue 27: it used to fail below 3.12 only).
+    assert ours.passed, ours.message
 
 
 @pytest.mark.parametrize(
@@ -208,6 +211,25 @@ def test_pep_695_code_passes_under_a_project_that_requires_3_12(
 )
 def test_lowest_version(specifier: str, lowest: tuple[int, ...] | None) -> None:
     assert lowest_version(specifier) == lowest
+
+
+@pytest.mark.parametrize(
+    ("specifier", "highest"),
+    [
+        (">=3.10", None),
+        (">=3.8, <4", (3, 99)),
+        ("<3.12", (3, 11)),
+        ("<3.12.1", (3, 12)),
+        ("<=3.11", (3, 11)),
+        ("==3.11.*", (3, 11)),
+        ("~=3.10", (3, 99)),
+        ("~=3.11.2", (3, 11)),
+        (">=3.10,!=3.11.*", None),
+        ("garbage", None),
+    ],
+)
+def test_highest_version(specifier: str, highest: tuple[int, int] | None) -> None:
+    assert highest_version(specifier) == highest
 
 
 def test_interpreter_meets() -> None:
@@ -512,3 +534,95 @@ def test_a_nul_character_in_a_js_string_is_text(
     ours, _ = verdicts(registry, path)
     assert not ours.passed
     assert ours.locations[0].line == 2
+
+
+# --- syntax a newer Python accepts (issue 27) -------------------------------------
+
+#: Syntax CPython accepts from a version on: (version, name, source).
+NEWER_SYNTAX = [
+    ((3, 11), "except_star", "try:\n    pass\nexcept* ValueError:\n    pass\n"),
+    ((3, 12), "pep695_def", "def first[T](p: list[T]) -> T:\n    return p[0]\n"),
+    ((3, 12), "pep695_class", "class Box[T]:\n    item: T\n"),
+    ((3, 12), "pep695_type", "type Pair[T] = tuple[T, T]\ntype Id = int\n"),
+    (
+        (3, 13),
+        "pep696",
+        "def f[T = int](x: T) -> T:\n    return x\n\n\nclass C[T = str]:\n    pass\n",
+    ),
+    ((3, 12), "pep701_quotes", 'names = {"a": 1}\nx = f"{names["a"]}"\n'),
+    ((3, 12), "pep701_backslash", "x = f\"{'\\n'.join(['a', 'b'])}\"\n"),
+    ((3, 12), "pep701_nested", 'x = f"{f"{f"{1}"}"}"\n'),
+    ((3, 12), "pep701_comment", 'x = f"{1  # one\n}"\n'),
+    ((3, 14), "pep758", "try:\n    pass\nexcept ValueError, TypeError:\n    pass\n"),
+    ((3, 14), "pep750", 'name = "x"\ngreeting = t"hello {name}"\n'),
+]
+NEWER_NAMES = [f"{name}.py" for _, name, _ in NEWER_SYNTAX]
+
+
+def _write_newer(folder: Path) -> None:
+    for _, name, source in NEWER_SYNTAX:
+        write(folder, f"{name}.py", source)
+
+
+def _syntax_results(done: Any) -> dict[str, dict[str, Any]]:
+    report = json.loads(done.stdout)
+    return {r["target"]: r for r in report["results"] if r["type"] == "syntax_check"}
+
+
+@pytest.mark.parametrize("requires", [None, ">=3.10", ">=3.8,<4"])
+def test_syntax_a_newer_python_accepts_is_no_syntax_error(
+    run_forge: RunForge, project: Path, requires: str | None
+) -> None:
+    """No requires-python, or one that allows a Python newer than forge's: CPython's
+    rejection of syntax a newer Python accepts is not a syntax error."""
+    if requires is not None:
+        write(project, "pyproject.toml", f'[project]\nname = "p"\nrequires-python = "{requires}"\n')
+    _write_newer(project)
+    done = run_forge("validate", "--files", *NEWER_NAMES, "--json")
+    failed = {t: r["message"] for t, r in _syntax_results(done).items() if not r["passed"]}
+    assert failed == {}
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+
+
+def test_a_project_capped_at_this_python_gets_cpythons_rejections_in_plain_words(
+    run_forge: RunForge, project: Path
+) -> None:
+    running = sys.version_info[:2]
+    newer = [f"{name}.py" for version, name, _ in NEWER_SYNTAX if version > running]
+    if not newer:
+        pytest.skip("this Python accepts every construct in NEWER_SYNTAX")
+    capped = f"=={running[0]}.{running[1]}.*"
+    write(project, "pyproject.toml", f'[project]\nname = "p"\nrequires-python = "{capped}"\n')
+    _write_newer(project)
+    done = run_forge("validate", "--files", *NEWER_NAMES, "--json")
+    results = _syntax_results(done)
+    assert sorted(t for t, r in results.items() if not r["passed"]) == sorted(newer)
+    for target in newer:
+        assert "CPython" in results[target]["decidedBy"], results[target]
+    text = run_forge("validate", "--files", *newer)
+    lines = [line for line in text.stdout.splitlines() if line.startswith("FAIL syntax_check")]
+    assert lines, text.stdout
+    for line in lines:
+        assert "compile()" not in line and "requires-python" not in line, line
+        assert re.search(r": \d+ syntax errors? \(python\); first at line \d+", line), line
+
+
+def test_a_real_error_beside_newer_syntax_is_still_found(
+    run_forge: RunForge, project: Path
+) -> None:
+    write(
+        project,
+        "job.py",
+        'def first[T](p: list[T]) -> T:\n    return f"{p["a"]}"\n\n\nreturn 1\n',
+    )
+    write(project, "fstr.py", 'type Id = int\nx = f"{a b}"\n')
+    done = run_forge("validate", "--files", "job.py", "fstr.py", "--json")
+    results = _syntax_results(done)
+    job = results["job.py"]
+    assert not job["passed"], job
+    assert (job["locations"][0]["line"], job["locations"][0]["message"]) == (
+        5,
+        "'return' outside function",
+    )
+    assert not results["fstr.py"]["passed"], results["fstr.py"]
+    assert results["fstr.py"]["locations"][0]["line"] == 2
