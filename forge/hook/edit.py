@@ -1,4 +1,5 @@
-"""``PostToolUse``: block an edit that left its file, or its contracts with its neighbours, broken.
+"""``PostToolUse``: block an edit that left its file, its contracts with its neighbours, or
+the project's files that import it, broken (naming the module that owns such a file).
 
 The checks an edit answers to are those declared to judge edits
 (``CheckDescriptor.judges_edits``); verify commands and work-in-progress checks
@@ -63,8 +64,9 @@ def edited_files(tool: object, tool_input: object) -> list[str]:
 
 
 def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
-    """Block an edit that left its file, or its contracts with its neighbours, broken."""
-    from forge.hook.target import event_cwd, find_module_ref
+    """Block an edit that left its file, its contracts with its neighbours, or its
+    importers anywhere in the project, broken."""
+    from forge.hook.target import event_cwd, find_module_ref, find_project_root
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
     if not written:
@@ -73,17 +75,32 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     files = [path for path in (absolute(cwd, name) for name in written) if path.is_file()]
     if not files:
         return None
-    if find_module_ref(cwd) is None and all(_clean_python(path, cwd) for path in files):
+    ref = find_module_ref(cwd)
+    importers: list[Path] = []
+    complete = True
+    if ref is not None or find_project_root(cwd) is not None:
+        # A forge project: an edit answers to the files that import it, whichever
+        # module owns them. Found by their text, with the standard library alone.
+        from forge.hook.importers import find_importers
+
+        importers, complete = find_importers(ref.working_dir if ref else cwd, files)
+    if ref is None and not importers and complete and all(_clean_python(p, cwd) for p in files):
         return None  # nothing forge could find: no need to load it
     from forge.cli.output import fresh_command
 
     with fresh_command():
-        return _check_edit(cwd, files)
+        return _check_edit(cwd, files, importers)
 
 
-def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
-    """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding."""
-    from forge.hook.target import edit_target, find_project_root
+def _check_edit(cwd: Path, files: list[Path], importers: list[Path]) -> dict[str, str] | None:
+    """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding.
+
+    ``importers``: project files whose text names an edited file; with the
+    files of the plan's modules that do, they are checked against the edit,
+    and a finding in another module's file names that module.
+    """
+    from forge.hook.importers import mentioning
+    from forge.hook.target import edit_target, file_owners, find_project_root
     from forge.models import ValidateRequest
     from forge.validate.request import workspace_for
     from forge.validate.run import Engine
@@ -95,13 +112,20 @@ def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
     if not files:
         return None  # no language forge knows: not forge's business
     edited = {path_key(path) for path in files}
-    neighbours = [
-        path
-        for path in (absolute(cwd, name) for name in (target.module.files if target else []))
-        if path_key(path) not in edited and engine.languages.for_path(path) is not None
-    ]
+    owners = file_owners(cwd)
+    own_module = target.module.id if target is not None else None
+    planned = [Path(key) for key in owners if key not in edited]
+    listed: dict[str, Path] = {}
+    for path in [
+        *(absolute(cwd, name) for name in (target.module.files if target else [])),
+        *importers,
+        *mentioning(planned, files),  # the plan's importers, should the search have stopped
+    ]:
+        key = path_key(path)
+        if key not in edited and engine.languages.for_path(path) is not None:
+            listed.setdefault(key, path)
     request = ValidateRequest(
-        module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *neighbours]]
+        module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *listed.values()]]
     )
     # The checks an edit answers to are those declared to judge edits; the rest
     # (commands, work-in-progress checks such as placeholders) wait for the stop,
@@ -120,7 +144,9 @@ def _check_edit(cwd: Path, files: list[Path]) -> dict[str, str] | None:
         if result.passed or declared is None or not declared.judges_edits:
             continue
         if _concerns(result, edited, cwd):
-            findings.extend(result_findings(result, cwd))
+            owner = _other_module(result, owners, own_module, edited, cwd)
+            suffix = f" (in module {owner})" if owner else ""
+            findings.extend(line + suffix for line in result_findings(result, cwd))
     if not findings:
         return None
     names = ", ".join(shown(path, cwd) for path in files)
@@ -229,6 +255,18 @@ def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:
     if not any(sides):
         sides = [result.target]
     return any(isinstance(side, str) and path_key(absolute(cwd, side)) in edited for side in sides)
+
+
+def _other_module(
+    result: CheckResult, owners: dict[str, str], own: str | None, edited: set[str], cwd: Path
+) -> str | None:
+    """The plan module, other than the editor's own, that owns the importer a result is about."""
+    importer = getattr(result, "importer", None)
+    if not isinstance(importer, str):
+        return None
+    key = path_key(absolute(cwd, importer))
+    owner = owners.get(key)
+    return owner if key not in edited and owner != own else None
 
 
 def result_findings(result: CheckResult, cwd: Path) -> list[str]:

@@ -175,16 +175,44 @@ def _plan_path(root: Path, from_state: object) -> Path:
 
 
 def _module(plan_path: Path, module_id: str) -> PlanModule:
+    for module in plan_modules(plan_path):
+        if module.id == module_id:
+            return module
+    raise HookError(f"plan {plan_path} has no usable module {module_id[:128]!r}")
+
+
+def plan_modules(plan_path: Path) -> list[PlanModule]:
+    """The usable modules of the plan at ``plan_path``; :class:`HookError` when it cannot be read."""
     from forge.plan.loader import PlanReadError, build_plan, read_plan_json
 
     try:
         loaded = build_plan(read_plan_json(plan_path))
     except PlanReadError as exc:
         raise HookError(f"plan {plan_path}: {exc}") from None
-    for module in loaded.plan.modules if loaded.plan is not None else []:
-        if module.id == module_id:
-            return module
-    raise HookError(f"plan {plan_path} has no usable module {module_id[:128]!r}")
+    return list(loaded.plan.modules) if loaded.plan is not None else []
+
+
+def file_owners(cwd: Path) -> dict[str, str]:
+    """Each file of the plan's modules (resolved against ``cwd``) and the module that owns it.
+
+    The plan is the one a stop of ``cwd`` would use; ``{}`` when there is none
+    or it cannot be read (an edit's check must not fail on the plan).
+    """
+    from forge.hook.answers import absolute, path_key
+
+    try:
+        ref = find_module_ref(cwd)
+        root = ref.root if ref is not None else find_project_root(cwd)
+        if root is None:
+            return {}
+        modules = plan_modules(_plan_path(root, ref.plan_named if ref is not None else None))
+    except Exception:
+        return {}
+    owners: dict[str, str] = {}
+    for module in modules:
+        for name in module.files:
+            owners.setdefault(path_key(absolute(cwd, name)), module.id)
+    return owners
 
 
 def _sessions(root: Path, run_id: str | None) -> list[tuple[str, dict[str, Any]]]:

@@ -166,11 +166,71 @@ def test_an_edit_that_breaks_a_listed_importer_is_blocked_at_the_importer(projec
     )
     assert decision is not None and decision["decision"] == "block"
     assert "app.py:1:17: 'total' is not exported by api.py" in decision["reason"]
-    # Without the module, forge does not know app.py is its neighbour.
+    # Without the module, app.py is still one of the project's importers of api.py
+    # (issue 27: it used to be let through).
     decision, _ = run_hook(
         post_tool_use(project, "Write", {"file_path": str(api), "content": ""}), cwd=project
     )
-    assert decision is None
+    assert decision is not None and "app.py:1:17: 'total'" in decision["reason"]
+
+
+TWO_MODULES = {
+    "modules": [
+        {
+            "id": "math",
+            "title": "Math",
+            "objective": "total()",
+            "files": ["src/mathutil.py"],
+            "verify": ["true"],
+            "doneWhen": "it adds",
+        },
+        {
+            "id": "report",
+            "title": "Report",
+            "objective": "a report of totals",
+            "files": ["src/report.py"],
+            "verify": ["true"],
+            "doneWhen": "it reports",
+            "dependsOn": ["math"],
+        },
+    ]
+}
+
+
+@pytest.mark.parametrize("worker", [True, False])
+def test_an_edit_that_breaks_another_modules_importer_is_blocked_naming_it(
+    project: Path, worker: bool
+) -> None:
+    """Issue 27: a worker renames ``total`` in its module's file while another
+    module's file (and a file of no module) imports it."""
+    write(project / ".forge" / "plans" / "plan.json", json.dumps(TWO_MODULES))
+    write(project / "src" / "report.py", "from mathutil import total\n\nprint(total([1]))\n")
+    write(project / "src" / "legacy.py", "import mathutil\n\nmathutil.total([2])\n")
+    write(project / "src" / "other.py", "import json\n\nprint(json.dumps('total'))\n")
+    edited = write(project / "src" / "mathutil.py", "def sum_all(xs):\n    return sum(xs)\n")
+    decision, _ = run_hook(
+        post_tool_use(project, "Edit", {"file_path": str(edited)}),
+        cwd=project,
+        env={"FORGE_MODULE_ID": "math", "FORGE_RUN_ID": "run-1"} if worker else {},
+    )
+    assert decision is not None and decision["decision"] == "block", decision
+    reason = decision["reason"]
+    assert "src/report.py:1:" in reason and "'total' is not exported by src/mathutil.py" in reason
+    assert "module report" in reason, reason
+    assert "src/legacy.py:3:" in reason, reason
+    assert "other.py" not in reason
+
+
+def test_an_edit_that_keeps_its_importers_whole_is_allowed(project: Path) -> None:
+    write(project / ".forge" / "plans" / "plan.json", json.dumps(TWO_MODULES))
+    write(project / "src" / "report.py", "from mathutil import total\n\nprint(total([1]))\n")
+    edited = write(project / "src" / "mathutil.py", "def total(xs):\n    return sum(xs) + 0\n")
+    decision, stderr = run_hook(
+        post_tool_use(project, "Edit", {"file_path": str(edited)}),
+        cwd=project,
+        env={"FORGE_MODULE_ID": "math"},
+    )
+    assert decision is None and stderr == ""
 
 
 def test_the_neighbours_come_from_the_session_worktree_too(project: Path) -> None:
