@@ -55,11 +55,9 @@ def mentioning(paths: list[Path], edited: list[Path]) -> list[Path]:
     """Those of ``paths`` (the edited files aside) whose text may import an edited file."""
     words = set().union(*(import_words(path) for path in edited))
     pattern = _import_pattern(words)
-    skip = {os.path.abspath(path) for path in edited}
+    skip = {path.absolute() for path in edited}
     return [
-        path
-        for path in paths
-        if os.path.abspath(path) not in skip and _mentions(path, words, pattern)
+        path for path in paths if path.absolute() not in skip and _mentions(path, words, pattern)
     ]
 
 
