@@ -6,6 +6,7 @@ written before its fix and failed without it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -104,3 +105,50 @@ async def test_plugin_options_must_name_a_loaded_plugin(project: Path) -> None:
     assert "'stubs'" in disabled and "disabled" in disabled, disabled
     assert fine["passed"] is True
     assert fine["attempt"] == 1  # the refused calls recorded nothing
+
+
+# --- 6: counts that cannot happen ---------------------------------------------------------
+
+
+def test_status_shows_a_runs_module_from_that_run_and_skipped_as_skipped(
+    run_forge: RunForge, project: Path
+) -> None:
+    plan = {
+        "modules": [
+            {
+                "id": "base",
+                "title": "Base",
+                "objective": "o",
+                "files": ["base.py"],
+                "verify": ["false"],
+                "doneWhen": "x",
+            },
+            {
+                "id": "jobs",
+                "title": "Jobs",
+                "objective": "o",
+                "files": ["jobs.py"],
+                "verify": ["true"],
+                "doneWhen": "x",
+                "dependsOn": ["base"],
+            },
+        ]
+    }
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    (project / "jobs.py").write_text("x = 1\n", encoding="utf-8")
+    # An earlier run-less call on module jobs: attempt 1, score 1.0.
+    assert run_forge("validate", "--module-id", "jobs", "--files", "jobs.py").returncode == 0
+    done = run_forge("validate", "--plan", "plan.json", "--all", "--run-id", "r-jobs1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    status = json.loads(run_forge("status", "--json").stdout)
+    assert status["runId"] == "r-jobs1"
+    jobs = next(m for m in status["modules"] if m["id"] == "jobs")
+    assert (jobs["state"], jobs["attempts"], jobs["score"], jobs["updatedAt"]) == (
+        "skipped",
+        0,
+        None,
+        None,
+    ), jobs
+    assert status["counts"]["skipped"] == 1 and status["counts"]["pending"] == 0
+    text = run_forge("status").stdout
+    assert "1 skipped" in text and "0 pending" in text, text

@@ -121,10 +121,7 @@ def recommendation(
         return "PROCEED"
     if not module.attempts or not is_valid_id(module.id):
         return None
-    path = forge_dir.iteration(module.id, status.run_id)
-    if status.run_id is not None and not path.exists():
-        path = forge_dir.iteration(module.id, None)
-    stored, _ = peek_json(path)
+    stored, _ = peek_json(forge_dir.iteration(module.id, status.run_id))
     attempts = load_history(module.id, status.run_id, stored).attempts
     if not attempts:
         return None
@@ -164,7 +161,13 @@ def _current_module(status: Status) -> ModuleStatus | None:
     return max(candidates, key=lambda m: m.updated_at or "")
 
 
-_STATE_COLORS = {"done": "green", "failed": "red", "running": "yellow", "pending": "dim"}
+_STATE_COLORS = {
+    "done": "green",
+    "failed": "red",
+    "running": "yellow",
+    "pending": "dim",
+    "skipped": "dim",
+}
 
 
 def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str:
@@ -184,15 +187,14 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
     shown_bar = paint(filled, "green") + bar[len(filled) :]
     lines.append(
         f"[{shown_bar}] {counts.done}/{counts.total} done, {counts.running} running, "
-        f"{counts.failed} failed, {counts.pending} pending"
+        f"{counts.failed} failed, {counts.skipped} skipped, {counts.pending} pending"
     )
     if status.modules:
         rows = [
             [
                 module.id,
                 module.title,
-                # Skipped is pending for the counts; the table says why nothing ran.
-                "skipped" if module.status == "skipped" else module.state,
+                module.state,
                 str(module.attempts),
                 f"{module.score:.2f}" if module.score is not None else "-",
                 recommendation(forge_dir, status, module, max_attempts) or "-",

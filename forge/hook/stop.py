@@ -1,7 +1,10 @@
 """``Stop`` / ``SubagentStop``: validate the agent's module; block while it fails and attempts remain.
 
 ESCALATE, or a repeated stop with nothing changed since the last block,
-allows, with the reason shown to the person. The module is found by
+allows, with the reason shown to the person. Claude Code fires ``Stop`` at
+the end of every turn: once a module has escalated, a stop with nothing
+changed since records no attempt (it would only count past the limit); a
+change is a new try and is validated. The module is found by
 :mod:`forge.hook.target`.
 """
 
@@ -43,20 +46,22 @@ def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
         return None
     from forge.hook.target import fingerprint, forget_block, last_block, remember_block
 
-    if event.get("stop_hook_active") is True:
-        previous = last_block(target)
-        if previous is not None and previous.get("fingerprint") == fingerprint(target):
-            return allow(
-                f"forge: module {target.module.id} still fails and nothing changed since forge "
-                f"blocked the last stop; a person must look. {previous.get('summary', '')}"
-            )
+    previous = last_block(target)
+    escalated = previous is not None and previous.get("escalated") is True
+    repeated = escalated or event.get("stop_hook_active") is True
+    if previous is not None and repeated and previous.get("fingerprint") == fingerprint(target):
+        since = "escalated" if escalated else "forge blocked the last stop"
+        return allow(
+            f"forge: module {target.module.id} {since} and nothing changed since; "
+            f"a person must look. {previous.get('summary', '')}"
+        )
     report = _validate(target)
     if report.passed:
         forget_block(target)
         return None
     summary = summarize(report, target.working_dir)
     if report.recommendation == "ESCALATE":
-        forget_block(target)
+        remember_block(target, summary, escalated=True)
         return allow(f"forge: {summary}\nforge stops retrying: a person must look.")
     remember_block(target, summary)
     return block(f"forge: {summary}", ["Fix these, then finish again: forge re-validates."])
@@ -84,11 +89,13 @@ def _validate(target: Target) -> ValidateReport:
 
 def summarize(report: ValidateReport, cwd: Path) -> str:
     """A few lines an agent can act on: the verdict, then each failure and where."""
+    from forge.validate.history import attempt_words
+
     failures = [result for result in report.results if not result.passed]
     passed = len(report.results) - len(failures)
     lines = [
         f"module {report.module_id} fails: {passed}/{len(report.results)} checks passed, "
-        f"attempt {report.attempt} of {report.max_attempts} -> {report.recommendation}"
+        f"{attempt_words(report.attempt, report.max_attempts)} -> {report.recommendation}"
     ]
     for result in failures[:MAX_FINDINGS]:
         lines.append(f"FAIL {result.type} {result.target}: {result.message}")

@@ -271,18 +271,24 @@ def last_block(target: Target) -> dict[str, Any] | None:
     return state if isinstance(state, dict) else None
 
 
-def remember_block(target: Target, summary: str) -> None:
-    """Record a block: the files' fingerprint now (after the verify commands ran) and why."""
+def remember_block(target: Target, summary: str, *, escalated: bool = False) -> None:
+    """Record a block (or an escalation): the files' fingerprint now (after the verify
+    commands ran) and why."""
     from forge.store import utc_now, write_json
 
     write_json(
         _block_file(target),
-        {"fingerprint": fingerprint(target), "summary": summary, "blockedAt": utc_now()},
+        {
+            "fingerprint": fingerprint(target),
+            "summary": summary,
+            "blockedAt": utc_now(),
+            "escalated": escalated,
+        },
     )
 
 
 def forget_block(target: Target) -> None:
-    """The module passed or escalated: the next stop starts afresh."""
+    """The module passed: the next stop starts afresh."""
     _block_file(target).unlink(missing_ok=True)
 
 

@@ -49,6 +49,9 @@ class StatusCounts(WireModel):
     running: int
     failed: int
     pending: int
+    skipped: int = Field(
+        default=0, description="Modules a plan run skipped: a dependency did not pass."
+    )
 
 
 class Status(WireModel):
@@ -116,7 +119,7 @@ def build_status(
     )
 
 
-_STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending")
+_STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending", "skipped")
 
 
 def _counts(modules: list[ModuleStatus]) -> StatusCounts:

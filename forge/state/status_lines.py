@@ -1,7 +1,8 @@
 """A module's line in ``.forge/status.json``: which modules a plan lists, and each one's state.
 
-Each module's state comes from its attempt history, else the session
-snapshot's ``moduleStatuses``, else pending. Plans are read tolerantly here (a
+Each module's state comes from its attempt history in the run shown (never
+another run's, nor a run-less one's), else the session snapshot's
+``moduleStatuses``, else pending; a module a plan run skipped is skipped. Plans are read tolerantly here (a
 plan that does not parse still shows its progress as far as it can); judging
 plans is ``validate_plan``'s job.
 """
@@ -19,7 +20,7 @@ from forge.store import ForgeDir, decode_json, newest, peek_json, read_regular_f
 from forge.store.ids import is_valid_id, is_valid_run_id
 from forge.validate.history import load_history
 
-ModuleState = Literal["pending", "running", "done", "failed"]
+ModuleState = Literal["pending", "running", "done", "failed", "skipped"]
 
 
 #: How an attempt's or a snapshot's status word counts in the totals.
@@ -35,8 +36,9 @@ STATE_OF: dict[str, ModuleState] = {
     "stagnant": "failed",
     "escalated": "failed",
     "blocked": "failed",
-    # A module a plan run did not validate because a dependency did not pass.
-    "skipped": "pending",
+    # A module a plan run did not validate because a dependency did not pass:
+    # not waiting to run (pending), not failed itself.
+    "skipped": "skipped",
 }
 
 
@@ -45,7 +47,7 @@ class ModuleStatus(WireModel):
 
     id: str
     title: str
-    state: ModuleState = Field(description="pending, running, done or failed.")
+    state: ModuleState = Field(description="pending, running, done, failed or skipped.")
     status: str | None = Field(description="The last status reported (passed, escalated, ...).")
     attempts: int
     score: float | None = Field(description="Score of the latest attempt that had one.")
@@ -139,10 +141,8 @@ def module_line(
     attempts: list[Any] = []
     last_status: str | None = None
     if is_valid_id(module_id):
-        path = forge_dir.iteration(module_id, run_id)
-        if run_id is not None and not path.exists():
-            path = forge_dir.iteration(module_id, None)
-        stored, _ = peek_json(path)
+        # This run's history alone: a run-less call's attempts are another history.
+        stored, _ = peek_json(forge_dir.iteration(module_id, run_id))
         history = load_history(module_id, run_id, stored)
         attempts, last_status = history.attempts, history.last_status
     if (last_status is None or skipped) and isinstance(reported, str):

@@ -115,8 +115,17 @@ def reason_for(*, passed: bool, trend: Trend, max_attempts: int) -> str:
     if trend.stagnant:
         return "no progress: the score has not risen over the last attempts"
     if trend.attempt >= max_attempts:
-        return f"attempt {trend.attempt} of {max_attempts}: the attempt limit is reached"
-    return f"attempt {trend.attempt} of {max_attempts}: fix the failing checks and validate again"
+        return f"{attempt_words(trend.attempt, max_attempts)}: the attempt limit is reached"
+    return (
+        f"{attempt_words(trend.attempt, max_attempts)}: fix the failing checks and validate again"
+    )
+
+
+def attempt_words(attempt: int, max_attempts: int) -> str:
+    """``attempt 2 of 3``; past the limit, ``attempt 4, past the limit of 3`` (never "4 of 3")."""
+    if attempt > max_attempts:
+        return f"attempt {attempt}, past the limit of {max_attempts}"
+    return f"attempt {attempt} of {max_attempts}"
 
 
 def load_history(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -310,6 +311,32 @@ def test_escalate_allows_the_stop_with_the_reason(project: Path) -> None:
     assert decision is not None and "decision" not in decision
     assert "-> ESCALATE" in decision["systemMessage"]
     assert "a person must look" in decision["systemMessage"]
+
+
+def test_stops_after_an_escalation_never_count_past_the_limit(project: Path) -> None:
+    """Issue 27: Claude Code fires Stop at the end of every turn; once a module has
+    escalated, stops with nothing changed record no attempt, and none says "2 of 1"."""
+    forge_project(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    write(project / "pyproject.toml", "[tool.forge]\nmax-attempts = 1\n")
+    messages = []
+    for _ in range(3):
+        decision, _ = run_hook(stop(project), cwd=project, env=WORKER)
+        assert decision is not None and "decision" not in decision  # allowed: escalated
+        messages.append(decision["systemMessage"])
+    assert attempts(project) == 1
+    assert "attempt 1 of 1 -> ESCALATE" in messages[0]
+    assert "escalated" in messages[1] and "nothing changed" in messages[1], messages[1]
+    # A change is a new try: validated again, and said as what it is.
+    write(project / "api.py", "def total():\n    return 3\n")
+    decision, _ = run_hook(stop(project), cwd=project, env=WORKER)
+    assert decision is not None and attempts(project) == 2
+    messages.append(decision["systemMessage"])
+    for message in messages:
+        assert not re.search(r"attempt (\d+) of (\d+)", message) or all(
+            int(n) <= int(m) for n, m in re.findall(r"attempt (\d+) of (\d+)", message)
+        ), message
+    assert "attempt 2, past the limit of 1" in messages[-1], messages[-1]
 
 
 def test_a_repeated_stop_with_nothing_changed_is_not_looped(project: Path) -> None:
