@@ -376,7 +376,14 @@ async def test_status_json_after_a_sequence_of_calls(project: Path) -> None:
     assert status["planPath"] == ".forge/plans/login.json"
     assert status["currentPhase"] == "execution"
     assert (status["runId"], status["lastTool"]) == ("r1", "memory_recall")
-    assert status["counts"] == {"total": 4, "done": 1, "running": 1, "failed": 1, "pending": 1}
+    assert status["counts"] == {
+        "total": 4,
+        "done": 1,
+        "running": 1,
+        "failed": 1,
+        "pending": 1,
+        "skipped": 0,
+    }
     modules = {m["id"]: m for m in status["modules"]}
     assert (modules["m1"]["state"], modules["m1"]["attempts"], modules["m1"]["score"]) == (
         "done",

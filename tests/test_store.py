@@ -189,7 +189,7 @@ def test_removing_a_held_lock_file_keeps_writers_apart(tmp_path: Path) -> None:
 
     from forge.store import locked, remove, write_json
 
-    target = tmp_path / ".forge" / "modules" / "m1.json"
+    target = tmp_path / ".forge" / "iterations" / "m1.json"
     inside = 0
     most = 0
     guard = threading.Lock()

@@ -325,7 +325,7 @@ def test_quickstart_all_passes_one_fails_one_skips_one(run_forge: RunForge, proj
     assert "ModuleNotFoundError: No module named 'farewell'" in completed.stdout
     assert completed.stdout.splitlines()[-1] == ("FAILED: 1/3 modules passed, 1 failed, 1 skipped")
     # Attempt history as the MCP tool records it; the skipped module has none.
-    history = project / ".forge" / "modules"
+    history = project / ".forge" / "iterations"
     assert sorted(p.name for p in history.glob("*.json")) == ["farewell.json", "greeter.json"]
 
 
