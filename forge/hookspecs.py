@@ -100,7 +100,11 @@ def forge_checks() -> list[CheckDescriptor] | None:
     reports point at it even without a line) and ``judges_edits`` (a failure
     blocks an agent's edit in ``forge hook``: only for quick checks that judge
     a file as written, never work in progress). ``None`` or ``[]`` declares
-    nothing; results of an undeclared type are listed last.
+    nothing. Every result type the plugin's ``forge_run_checks`` returns must be
+    one of its ids (convention 8): a plugin that runs checks but declares none
+    is an error at start-up (``forge plugins``, and a failing ``plugin_error``
+    result of every ``validate``); a result of an id it never declared (a typo,
+    another plugin's id) counts for nothing and is replaced by such an error.
 
     **Conflicts:** ids are unique. A second plugin declaring a taken id is an
     error naming both plugins, shown in ``forge plugins`` and as a failing

@@ -9,7 +9,7 @@ import pytest
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.models import CheckResult, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.plugin_host import build_plugin_host
 from forge.validate.request import NothingToCheck
 from forge.validate.run import Engine
@@ -21,6 +21,10 @@ class OptionsEcho:
     """A plugin that reports the options it was given."""
 
     @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="echo_check", summary="Echoes its options.")]
+
+    @hookimpl
     def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
         options = workspace.options("echo")
         return [
@@ -30,6 +34,10 @@ class OptionsEcho:
 
 class ReturnsDicts:
     """A plugin that breaks the contract by returning dicts."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="x", summary="Never a model.")]
 
     @hookimpl
     def forge_run_checks(self) -> list[dict[str, Any]]:
@@ -98,6 +106,10 @@ class KeepsItsResult:
 
     def __init__(self) -> None:
         self.result = CheckResult(type="kept_check", target="t", passed=True)
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="kept_check", summary="Kept between calls.")]
 
     @hookimpl
     def forge_run_checks(self) -> list[CheckResult]:

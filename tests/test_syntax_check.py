@@ -17,7 +17,7 @@ from forge import hookimpl
 from forge.checks.syntax_check import check_syntax
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParseSession
-from forge.models import CheckResult, Language, SyntaxResult, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, Language, SyntaxResult, ValidateRequest
 from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
@@ -176,6 +176,10 @@ class Probe:
 
     def __init__(self) -> None:
         self.seen: list[object] = []
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="probe_check", summary="Parses what the others parse.")]
 
     @hookimpl(trylast=True)
     def forge_run_checks(self, request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:

@@ -92,9 +92,19 @@ class Catalog(Generic[D]):
 
 
 def build_catalog(
-    host: PluginHost, hook_name: str, returns: type[D], core: tuple[D, ...]
+    host: PluginHost,
+    hook_name: str,
+    returns: type[D],
+    core: tuple[D, ...],
+    *,
+    runs: str | None = None,
 ) -> Catalog[D]:
-    """The catalog of ``hook_name``'s declarations, the core's first, then in registration order."""
+    """The catalog of ``hook_name``'s declarations, the core's first, then in registration order.
+
+    :param runs: the hook that does the declared work (``forge_run_checks``): a
+        loaded plugin that implements it but declares nothing is a problem
+        (convention 8: every check id is declared by its plugin).
+    """
     catalog: Catalog[D] = Catalog()
     offered = [(CORE, descriptor) for descriptor in core]
     for returned in reversed(list(host.call(hook_name, returns))):
@@ -116,4 +126,15 @@ def build_catalog(
             continue
         catalog.descriptors[descriptor.id] = descriptor
         catalog.owners[descriptor.id] = plugin
+    if runs is not None:
+        declaring = set(catalog.owners.values()) | {problem.plugin for problem in catalog.problems}
+        catalog.problems.extend(
+            PluginProblem(
+                info.name,
+                f"implements {runs} but declares no check id: return a CheckDescriptor for "
+                f"each result type it gives from {hook_name}",
+            )
+            for info in host.plugins
+            if info.status == "loaded" and runs in info.hooks and info.name not in declaring
+        )
     return catalog

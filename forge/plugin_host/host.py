@@ -31,7 +31,6 @@ from forge.config import forge_home
 from forge.plugin_host.entry_points import EntryPointCache, FoundEntryPoint, describe, open_cache
 from forge.plugin_host.records import (
     BUILTIN_DISTRIBUTION,
-    DECLARATION_HOOKS,
     ENTRY_POINT_GROUP,
     PluginInfo,
     Returned,
@@ -98,7 +97,9 @@ class PluginHost:
         from forge.models import CheckDescriptor
         from forge.plugin_host.catalog import build_catalog, core_checks
 
-        return build_catalog(self, "forge_checks", CheckDescriptor, core_checks())
+        return build_catalog(
+            self, "forge_checks", CheckDescriptor, core_checks(), runs="forge_run_checks"
+        )
 
     @cached_property
     def plan_rules(self) -> Catalog[PlanRuleDescriptor]:
@@ -203,8 +204,7 @@ class PluginHost:
     def _defer(
         self, entry_point: FoundEntryPoint, info: dict[str, str], hooks: frozenset[str]
     ) -> None:
-        shown = sorted(hook for hook in hooks if hook not in DECLARATION_HOOKS)
-        index = self._add(record(**info, hooks=shown, status="loaded"))
+        index = self._add(record(**info, hooks=sorted(hooks), status="loaded"))
         self._pending[entry_point.name] = _Pending(entry_point, info, index, hooks)
 
     def _load_pending(self, name: str) -> None:
@@ -258,7 +258,7 @@ class PluginHost:
                 error=f"rejected: {', '.join(wrappers)} is a hook wrapper, which forge does not "
                 "support (drop wrapper=True/hookwrapper=True)",
             )
-        hooks = sorted(caller.name for caller in callers if caller.name not in DECLARATION_HOOKS)
+        hooks = sorted(caller.name for caller in callers)
         try:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:

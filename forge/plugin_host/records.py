@@ -16,9 +16,6 @@ from forge.errors import clip
 from forge.models import WireModel
 
 ENTRY_POINT_GROUP = "forge"
-#: Hooks that only declare what a plugin provides: ``forge plugins`` lists their
-#: ids under ``declares``, and ``hooks`` lists the hooks that do the work.
-DECLARATION_HOOKS = frozenset({"forge_checks", "forge_plan_rules"})
 BUILTIN_DISTRIBUTION = "forge-validate"
 
 
@@ -30,7 +27,7 @@ class PluginInfo(WireModel):
     version: str
     module: str
     hooks: list[str] = Field(
-        default_factory=list, description="Hooks it implements, declarations aside."
+        default_factory=list, description="Every hook it implements, declarations included."
     )
     declares: list[str] = Field(
         default_factory=list, description="Check and plan-rule ids it declares."

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
+from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
-from forge.models import CheckResult, ValidateRequest
+from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.plugin_host import PluginHost, build_plugin_host
+from forge.plugin_host.catalog import CORE, Catalog
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
@@ -107,6 +109,7 @@ class Engine:
             for problem in [*catalog.problems, *self.languages.problems]
         )
         previous, attributed = self._attributed, {}
+        undeclared: dict[tuple[str, str], None] = {}
         for returned in self.plugins.call(
             "forge_run_checks", CheckResult, only=plugins, request=request, workspace=workspace
         ):
@@ -116,6 +119,11 @@ class Engine:
                 results.append(_plugin_failure(returned.plugin, message))
                 continue
             for result in returned.items:
+                if catalog.owners.get(result.type) not in (returned.plugin, CORE):
+                    # Convention 8: a plugin's results are of the ids it declares;
+                    # anything else (a typo, another plugin's id) counts for nothing.
+                    undeclared[(returned.plugin, result.type)] = None
+                    continue
                 if result.plugin == returned.plugin:
                     results.append(result)
                     continue
@@ -127,6 +135,7 @@ class Engine:
             if self.halted(returned.items):
                 break
         self._attributed = attributed
+        results.extend(_undeclared(catalog, undeclared))
         results.sort(key=lambda result: catalog.rank(result.type))
         return results
 
@@ -199,6 +208,34 @@ def _usable_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def _undeclared(
+    catalog: Catalog[CheckDescriptor], returned: dict[tuple[str, str], None]
+) -> list[CheckResult]:
+    """A failing ``plugin_error`` per check id a plugin returned without declaring it.
+
+    A plugin that declares nothing at all is already a problem of the catalog's.
+    """
+    declaring = set(catalog.owners.values())
+    failures = []
+    for plugin, type_ in returned:
+        if plugin not in declaring:
+            continue
+        owner = catalog.owners.get(type_)
+        if owner is not None:
+            why = f"is declared by {owner}, not by {plugin}"
+        else:
+            own = [id_ for id_, by in catalog.owners.items() if by == plugin]
+            why = f"is declared by no plugin{did_you_mean(close_names(type_, own))}"
+        failures.append(
+            _plugin_failure(
+                plugin,
+                f"plugin {plugin} returned results of check {type_!r}, which {why}: they count "
+                "for nothing; declare every check id in forge_checks",
+            )
+        )
+    return failures
 
 
 def _plugin_failure(plugin: str, message: str) -> CheckResult:

@@ -29,7 +29,11 @@ FORGE_PACKAGE = Path(forge.__file__).parent
 
 GOOD_PLUGIN = """
 from forge import hookimpl
-from forge.models import CheckResult
+from forge.models import CheckDescriptor, CheckResult
+
+@hookimpl
+def forge_checks():
+    return [CheckDescriptor(id="always_ok", summary="Always passes.")]
 
 @hookimpl
 def forge_run_checks(request):
@@ -38,10 +42,43 @@ def forge_run_checks(request):
 
 RAISING_PLUGIN = """
 from forge import hookimpl
+from forge.models import CheckDescriptor
+
+@hookimpl
+def forge_checks():
+    return [CheckDescriptor(id="raising_check", summary="Never gets to say.")]
 
 @hookimpl
 def forge_run_checks(request, workspace):
     raise RuntimeError("boom on " + request.module_id)
+"""
+
+#: Runs a check it never declares (convention 8).
+UNDECLARED_PLUGIN = """
+from forge import hookimpl
+from forge.models import CheckResult
+
+@hookimpl
+def forge_run_checks(request):
+    return [CheckResult(type="secret_check", target=request.module_id, passed=True)]
+"""
+
+#: Declares one check and returns another's id.
+MISLABELLING_PLUGIN = """
+from forge import hookimpl
+from forge.models import CheckDescriptor, CheckResult
+
+@hookimpl
+def forge_checks():
+    return [CheckDescriptor(id="own_check", summary="Its own.")]
+
+@hookimpl
+def forge_run_checks(request):
+    return [
+        CheckResult(type="own_check", target="t", passed=True),
+        CheckResult(type="file_check", target="spoofed.py", passed=True),
+        CheckResult(type="typo_chek", target="t", passed=True),
+    ]
 """
 
 BROKEN_IMPORT_PLUGIN = """
@@ -84,6 +121,53 @@ def make_fake_distribution(site: Path) -> Path:
     return site
 
 
+def make_undeclaring_distribution(site: Path) -> Path:
+    """Two plugins that break convention 8: one declares nothing, one mislabels."""
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "fake_undeclared.py").write_text(textwrap.dedent(UNDECLARED_PLUGIN), encoding="utf-8")
+    (site / "fake_mislabels.py").write_text(textwrap.dedent(MISLABELLING_PLUGIN), encoding="utf-8")
+    dist_info = site / "forge_undeclaring-0.1.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: forge-undeclaring\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (dist_info / "entry_points.txt").write_text(
+        "[forge]\nundeclared = fake_undeclared\nmislabels = fake_mislabels\n", encoding="utf-8"
+    )
+    return site
+
+
+def test_a_check_id_a_plugin_never_declares_is_an_error(
+    run_forge: RunForge, tmp_path: Path, project: Path
+) -> None:
+    """Convention 8, issue 27: at start-up (forge plugins) and in every validate."""
+    env = {"PYTHONPATH": str(make_undeclaring_distribution(tmp_path / "site"))}
+    listing = run_forge("plugins", env=env)
+    assert listing.returncode == 1, listing.stdout
+    lines = {line.split()[0]: line for line in listing.stdout.splitlines()[1:] if line.strip()}
+    assert "declares no check" in lines["undeclared"], lines["undeclared"]
+    assert "forge_checks" in lines["undeclared"]
+    (project / "a.txt").write_text("x", encoding="utf-8")
+    done = run_forge("validate", "--files", "a.txt", "--json", env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    grouped = results_by_type(json.loads(done.stdout))
+    errors = [(r["target"], r["message"]) for r in grouped["plugin_error"]]
+    assert any(t == "undeclared" and "declares no check" in m for t, m in errors), errors
+    assert any(t == "mislabels" and "'file_check'" in m for t, m in errors), errors
+    assert any(t == "mislabels" and "'typo_chek'" in m for t, m in errors), errors
+    # What it never declared counts for nothing: no secret pass, no spoofed file_check.
+    assert "secret_check" not in grouped and "typo_chek" not in grouped
+    assert [r["target"] for r in grouped["file_check"]] == ["a.txt"]
+    assert grouped["own_check"][0]["plugin"] == "mislabels"
+
+
+def test_forge_plugins_lists_every_hook_a_plugin_implements(run_forge: RunForge) -> None:
+    plugins = {info["name"]: info for info in json.loads(run_forge("plugins", "--json").stdout)}
+    assert plugins["syntax_check"]["hooks"] == ["forge_checks", "forge_run_checks"]
+    assert plugins["cycle"]["hooks"] == ["forge_check_plan", "forge_plan_rules"]
+    assert plugins["python"]["hooks"] == ["forge_languages"]
+
+
 def results_by_type(report: dict[str, object]) -> dict[str, list[dict[str, object]]]:
     grouped: dict[str, list[dict[str, object]]] = {}
     for result in report["results"]:  # type: ignore[attr-defined]
@@ -103,7 +187,7 @@ def test_builtins_are_loaded_through_entry_points(run_forge: RunForge) -> None:
         assert plugins[name]["distribution"] == BUILTIN_DISTRIBUTION
         assert plugins[name]["module"] == module
         assert plugins[name]["status"] == "loaded"
-        assert plugins[name]["hooks"] == ["forge_run_checks"]
+        assert plugins[name]["hooks"] == ["forge_checks", "forge_run_checks"]
         assert plugins[name]["version"] == forge.__version__
 
 
@@ -249,7 +333,11 @@ LAZY_CHECK = """
 import os, pathlib
 pathlib.Path(os.environ["MARKERS"], __name__).touch()
 from forge import hookimpl
-from forge.models import CheckResult, PlanFinding
+from forge.models import CheckDescriptor, CheckResult, PlanFinding
+
+@hookimpl
+def forge_checks():
+    return [CheckDescriptor(id="lazy_ok", summary="Passes when imported.")]
 
 @hookimpl
 def forge_run_checks(request):
@@ -306,7 +394,7 @@ def test_a_plugin_is_imported_only_when_its_hooks_are_called(
     assert names == {"lazy_rule", "lazy_check"} and "new hook ran" in output
     listing = json.loads(run_forge("plugins", "--json", env=env).stdout)
     hooks = {info["name"]: info["hooks"] for info in listing}
-    assert hooks["lazy_check"] == ["forge_check_plan", "forge_run_checks"]
+    assert hooks["lazy_check"] == ["forge_check_plan", "forge_checks", "forge_run_checks"]
 
 
 ORDERED_PLUGINS = {

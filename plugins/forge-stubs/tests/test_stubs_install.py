@@ -119,10 +119,11 @@ def test_forge_plugins_lists_forge_stubs_with_its_version(installed: Path, proje
     completed = run(installed, project, "plugins")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     [row] = [line.split() for line in completed.stdout.splitlines() if line.startswith("stubs ")]
-    assert row[:5] == [
+    assert row[:6] == [
         "stubs",
         "forge-stubs",
         forge_stubs.__version__,
+        "forge_checks,",
         "forge_run_checks",
         "loaded",
     ]

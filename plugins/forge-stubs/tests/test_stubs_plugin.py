@@ -58,7 +58,7 @@ def test_forge_plugins_lists_the_plugin(run_forge: RunForge) -> None:
     assert info["distribution"] == "forge-stubs"
     assert info["version"] == forge_stubs.__version__
     assert (info["module"], info["status"]) == ("forge_stubs.plugin", "loaded")
-    assert info["hooks"] == ["forge_run_checks"]
+    assert info["hooks"] == ["forge_checks", "forge_run_checks"]
 
 
 def test_loading_the_plugin_imports_no_tree_sitter() -> None:
