@@ -105,9 +105,7 @@ def describe_validation_error(
     parts: list[str] = []
     for item in error.errors(include_url=False, include_input=False):
         loc = tuple(item["loc"])
-        if names and loc and isinstance(loc[0], str):
-            loc = (names.get(loc[0], loc[0]), *loc[1:])
-        known = _field_names(model, item["loc"][:-1]) if item["type"] == "extra_forbidden" else []
+        known = _field_names(model, loc[:-1]) if item["type"] == "extra_forbidden" else []
         if known:
             # The location is the unknown name itself: say so, and what was meant.
             where = _location(loc[:-1])
@@ -115,7 +113,7 @@ def describe_validation_error(
             problem = unknown_name(str(loc[-1]), known, kind=kind)
             parts.append(f"{where}: {problem}" if where else problem)
             continue
-        location = _location(loc) or subject
+        location = _named_location(loc, names) or subject
         message = " ".join(str(item["msg"]).split())
         # A validator's own message is already a sentence; pydantic's prefix adds nothing.
         message = clip(message.removeprefix("Value error, "), 200)
@@ -173,6 +171,16 @@ _KEY_CHARS = 40
 _LOCATION_CHARS = 120
 #: Longest list of problems shown: the whole message stays well under 1,000 characters.
 _MESSAGE_CHARS = 800
+
+
+def _named_location(loc: tuple[int | str, ...], names: Mapping[str, str] | None) -> str:
+    """The location, its field spelt as the caller spells it (``--command #2``)."""
+    if not names or not loc or not isinstance(loc[0], str) or loc[0] not in names:
+        return _location(loc)
+    head, rest = names[loc[0]], loc[1:]
+    if rest and isinstance(rest[0], int):
+        head, rest = f"{head} #{rest[0] + 1}", rest[1:]
+    return f"{head}.{_location(rest)}" if rest else head
 
 
 def _location(parts: tuple[int | str, ...]) -> str:

@@ -7,9 +7,13 @@ written before its fix and failed without it.
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from forge_testing import RunForge, forge_executable
@@ -17,6 +21,8 @@ from mcp import Client
 from mcp_client import call, call_error, stdio_parameters
 
 pytestmark = pytest.mark.anyio
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @asynccontextmanager
@@ -152,3 +158,146 @@ def test_status_shows_a_runs_module_from_that_run_and_skipped_as_skipped(
     assert status["counts"]["skipped"] == 1 and status["counts"]["pending"] == 0
     text = run_forge("status").stdout
     assert "1 skipped" in text and "0 pending" in text, text
+
+
+# --- 7: the CLI, as people pipe and retry it ---------------------------------------
+
+
+def _closed_reader(project: Path, *args: str) -> tuple[int, str]:
+    """Run ``forge ARGS`` whose reader has gone away before it writes (``| head`` done early)."""
+    process = subprocess.Popen(
+        [forge_executable(), *args],
+        cwd=project,
+        env={**os.environ, "FORGE_CWD": str(project)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    with process.stderr:
+        stderr = process.stderr.read().decode("utf-8", "replace")
+    return process.wait(timeout=120), stderr
+
+
+def test_a_reader_that_closes_the_pipe_early_is_no_error(
+    run_forge: RunForge, project: Path
+) -> None:
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    assert run_forge("validate", "--files", "a.py", "--run-id", "r1").returncode == 0
+    for args in (["status", "--json"], ["logs", "--json"], ["plan", "schema"], ["plugins"]):
+        code, stderr = _closed_reader(project, *args)
+        assert (code, stderr) == (0, ""), (args, code, stderr)
+    # A verdict is not lost with the output: a failed validation still exits 1.
+    code, stderr = _closed_reader(project, "validate", "--files", "gone.py", "--json")
+    assert (code, stderr) == (1, "")
+
+
+def test_forge_reset_starts_a_module_a_run_or_an_ad_hoc_file_set_over(
+    run_forge: RunForge, project: Path
+) -> None:
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    for _ in range(2):
+        run_forge("validate", "--module-id", "m1", "--run-id", "r1", "--command", "false")
+        run_forge("validate", "--module-id", "m2", "--run-id", "r1", "--command", "false")
+        run_forge("validate", "--module-id", "m1", "--command", "false")
+        adhoc = _as_json(run_forge("validate", "--files", "a.py", "--command", "false", "--json"))
+    assert adhoc["attempt"] == 2
+
+    one = run_forge("reset", "--module-id", "m1", "--run-id", "r1")
+    assert one.returncode == 0, one.stderr
+    assert "m1" in one.stdout and "2 attempts" in one.stdout, one.stdout
+    assert not (project / ".forge/iterations/r1/m1.json").exists()
+    assert (project / ".forge/iterations/r1/m2.json").exists()
+    assert (project / ".forge/iterations/m1.json").exists()  # the run-less m1 is another history
+
+    run = _as_json(run_forge("reset", "--run-id", "r1", "--json"))
+    assert [m["moduleId"] for m in run["reset"]] == ["m2"], run
+    assert not list((project / ".forge/iterations/r1").glob("*.json"))
+
+    again = run_forge("validate", "--files", "a.py", "--command", "false", "--json")
+    assert _as_json(again)["attempt"] == 3
+    files = run_forge("reset", "--files", "a.py", "--command", "false")
+    assert files.returncode == 0 and adhoc["moduleId"] in files.stdout, files.stdout
+    fresh = run_forge("validate", "--files", "a.py", "--command", "false", "--json")
+    assert _as_json(fresh)["attempt"] == 1
+
+    nothing = run_forge("reset", "--module-id", "never-run")
+    assert nothing.returncode == 0 and "no attempts" in nothing.stdout, nothing.stdout
+    usage = run_forge("reset")
+    assert usage.returncode == 2 and "--module-id" in usage.stderr, usage.stderr
+
+
+def test_the_ad_hoc_history_key_honours_base(run_forge: RunForge, project: Path) -> None:
+    from forge_testing import commit, git
+
+    git(project, "init", "-q")
+    commit(project, {"a.py": "x = 1\n"}, "base")
+    plain = _as_json(run_forge("validate", "--files", "a.py", "--json"))
+    based = _as_json(run_forge("validate", "--files", "a.py", "--base", "HEAD", "--json"))
+    assert plain["moduleId"] != based["moduleId"]
+    assert (plain["attempt"], based["attempt"]) == (1, 1)
+
+
+def test_all_prints_in_dependency_order_as_the_docs_say(run_forge: RunForge, project: Path) -> None:
+    def module(module_id: str, *depends: str) -> dict[str, Any]:
+        return {"id": module_id, "title": module_id.upper(), "objective": "o",
+                "files": [f"{module_id}.py"], "verify": ["true"], "doneWhen": "x",
+                "dependsOn": list(depends)}  # fmt: skip
+
+    plan = {"modules": [module("app", "lib"), module("lib")]}
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    for name in ("app", "lib"):
+        (project / f"{name}.py").write_text("x = 1\n", encoding="utf-8")
+    done = run_forge("validate", "--plan", "plan.json", "--all")
+    rows = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("PASS ")]
+    assert rows == ["lib", "app"], done.stdout
+    help_text = run_forge("validate", "--help").stdout
+    docs = " ".join(
+        (REPO / name).read_text(encoding="utf-8") for name in ("README.md", "docs/cli.md")
+    )
+    for text in (help_text, docs):
+        assert "plan order" not in " ".join(text.split())
+
+
+def test_the_plan_flag_takes_one_plan_and_says_so(run_forge: RunForge) -> None:
+    usage = run_forge("validate", "--help").stdout
+    assert "--plan PLAN" in usage and "PLAN ..." not in usage, usage
+    done = run_forge("validate", "--plan", "a.json", "b.json", "--all")
+    assert done.returncode == 2 and "one plan" in done.stderr, done.stderr
+
+
+def test_flag_errors_name_the_flag_not_the_field(run_forge: RunForge) -> None:
+    for args, flag in (
+        (["--files", "a.py", "--max-attempts", "0"], "--max-attempts"),
+        (["--files", "a.py", "--timeout", "-1"], "--timeout"),
+        (["--command", ""], "--command"),
+        (["--files", "a.py", "--run-id", "../x"], "--run-id"),
+    ):
+        done = run_forge("validate", *args)
+        assert done.returncode == 2, (args, done)
+        (line,) = done.stderr.strip().splitlines()
+        assert flag in line, line
+        assert not re.search(r"\b(max_attempts|run_id|commands)\b", line), line
+
+
+async def test_a_loaded_session_keeps_its_run_id(project: Path) -> None:
+    async with served(project) as client:
+        await call(client, "session_state", {"action": "save", "runId": "r-7", "state": {"x": 1}})
+        loaded = await call(client, "session_state", {"action": "load", "runId": "r-7"})
+    assert loaded["found"] is True and loaded["runId"] == "r-7" and loaded["x"] == 1
+
+
+def test_the_docs_give_one_figure_for_plan_checks_cold_start() -> None:
+    figures = {
+        name: re.findall(
+            r"forge plan check.{0,80}?(\d+(?:\.\d+)?)x",
+            " ".join((REPO / name).read_text(encoding="utf-8").split()),
+        )
+        for name in ("README.md", "docs/plans.md", "docs/cli.md", "CONTRIBUTING.md")
+    }
+    assert sum(len(found) for found in figures.values()) == 1, figures
+
+
+def _as_json(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
 SUBCOMMANDS = (
     "validate",
+    "reset",
     "plan",
     "merge",
     "report",

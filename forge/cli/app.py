@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from forge import __version__
-from forge.cli import EXIT_FAILED, EXIT_USAGE, SUBCOMMANDS
+from forge.cli import EXIT_OK, EXIT_USAGE, SUBCOMMANDS
+from forge.cli.command import stdout_to_devnull
 from forge.errors import ForgeError
 
 
@@ -85,6 +85,13 @@ def run_here(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     try:
         code: int = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``forge logs --json | head``): what it read was
+        # what it wanted. Quiet, exit 0; output printed through out() keeps the
+        # command's own code instead (a failed validation still exits 1).
+        stdout_to_devnull()
+        return EXIT_OK
     except ForgeError as exc:
         print(f"forge {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -96,10 +103,4 @@ def run_here(argv: Sequence[str]) -> int:
         # Say so: a silent exit looks like a crash, or like a run that finished.
         print(f"forge {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (``forge validate --json | head``): stop quietly,
-        # and keep Python from complaining again when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
     return code

@@ -6,7 +6,7 @@ A subcommand module's ``register(subparsers)`` declares itself with
 check|schema``: the command alone is a usage error naming them), its flags
 with argparse (``--json`` with :func:`add_json_flag`, repeatable ones with
 :func:`add_list_flag`), and the function each parser runs (``run=``). A run function returns the exit
-code and prints with :func:`emit` / :func:`print_json` / :func:`warn`; it
+code and prints with :func:`emit` / :func:`out` / :func:`print_json` / :func:`warn`; it
 raises :class:`forge.errors.ForgeError` for anything the user must fix, which
 :func:`forge.cli.app.run_here` turns into one line and exit 2, as it turns
 Ctrl-C into 130 and a closed pipe into a quiet exit. No subcommand maps
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -115,9 +116,46 @@ def json_text(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def out(text: str = "") -> None:
+    """Print ``text`` and a line break on stdout, at once.
+
+    A reader that went away (``forge status --json | head``) ends the output
+    quietly: what is left goes nowhere, and the command's exit code stands (a
+    failed validation still exits 1). Every subcommand prints through this.
+    """
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        stdout_to_devnull()
+        _reader.gone = True
+
+
+class _Reader:
+    """Whether stdout's reader went away (a follow or watch loop then stops)."""
+
+    gone = False
+
+
+_reader = _Reader()
+
+
+def reader_gone() -> bool:
+    """True once a write to stdout found its reader gone: a loop that prints should stop."""
+    return _reader.gone
+
+
+def stdout_to_devnull() -> None:
+    """Send the rest of stdout nowhere: its reader is gone, and Python must not say so at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
 def print_json(value: Any) -> None:
     """Print ``value`` as :func:`json_text`."""
-    print(json_text(value))
+    out(json_text(value))
 
 
 def emit(args: argparse.Namespace, result: Any, text: str) -> None:
@@ -125,7 +163,7 @@ def emit(args: argparse.Namespace, result: Any, text: str) -> None:
     if getattr(args, "json", False):
         print_json(result.to_wire())
     else:
-        print(text)
+        out(text)
 
 
 def warn(command: str, notices: list[str]) -> None:

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from forge.cli.command import add_actions, add_command
+from forge.cli.command import add_actions, add_command, out
 from forge.daemon.address import DEFAULT_IDLE_S
 from forge.errors import ConfigError
 
@@ -95,7 +95,7 @@ def run_start(args: argparse.Namespace) -> int:
             raise ConfigError(str(exc)) from None
         return 0
     if (info := server.ask("status")) is not None:
-        print(f"forge daemon: already running (pid {info['pid']})")
+        out(f"forge daemon: already running (pid {info['pid']})")
         return 0
     try:
         server.socket_folder()
@@ -107,7 +107,7 @@ def run_start(args: argparse.Namespace) -> int:
         if (info := server.ask("status")) is not None:
             # Ours, or one that won a race with it (ours then exits at once).
             verb = "running" if info["pid"] == process.pid else "already running"
-            print(
+            out(
                 f"forge daemon: {verb} (pid {info['pid']}), exits after {info['idle_seconds']:g} s unused"
             )
             return 0
@@ -125,12 +125,12 @@ def run_stop(args: argparse.Namespace) -> int:
 
     _supported()
     if server.ask("stop") is None:
-        print("forge daemon: not running")
+        out("forge daemon: not running")
         return 0
     deadline = time.monotonic() + START_TIMEOUT_S
     while server.ask("status") is not None and time.monotonic() < deadline:
         time.sleep(0.05)
-    print("forge daemon: stopped")
+    out("forge daemon: stopped")
     return 0
 
 
@@ -141,10 +141,10 @@ def run_status(args: argparse.Namespace) -> int:
     _supported()
     info = server.ask("status")
     if info is None:
-        print("forge daemon: not running")
+        out("forge daemon: not running")
         return 1
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["started"]))
-    print(
+    out(
         f"forge daemon: running (pid {info['pid']}) since {since}, "
         f"{info['served']} connections served, {info['refused']} callers refused, "
         f"socket {address.socket_path()}"

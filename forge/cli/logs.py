@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, get_args
 
-from forge.cli.command import add_command, add_json_flag, print_json, warn
+from forge.cli.command import add_command, add_json_flag, out, print_json, reader_gone, warn
 from forge.cli.output import paint
 from forge.errors import clip
 
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print(result.entries, as_json=False)
             if result.total > len(result.entries):
-                print(
+                out(
                     paint(
                         f"({len(result.entries)} of {result.total} shown; --limit for more)", "dim"
                     )
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     run_id = result.run_id
     seen = result.total
     try:
-        while True:
+        while not reader_gone():  # | head has read its lines: stop following
             time.sleep(FOLLOW_INTERVAL)
             if run_id is None:  # no log yet: follow the first one that appears
                 result = query_logs(forge_dir, limit=MAX_LIMIT, **filters)
@@ -116,14 +116,15 @@ def run(args: argparse.Namespace) -> int:
                 seen = result.total
     except KeyboardInterrupt:
         return 0
+    return 0
 
 
 def _print(entries: list[LogEntry], *, as_json: bool) -> None:
     for entry in entries:
         if as_json:
-            print(json.dumps(entry.to_wire(), ensure_ascii=False), flush=True)
+            out(json.dumps(entry.to_wire(), ensure_ascii=False))
         else:
-            print(format_entry(entry), flush=True)
+            out(format_entry(entry))
 
 
 def format_entry(entry: LogEntry) -> str:

@@ -11,6 +11,7 @@ from forge.cli.command import (
     add_json_flag,
     add_list_flag,
     emit,
+    out,
     print_json,
     warn,
 )
@@ -93,7 +94,8 @@ def run_recall(args: argparse.Namespace) -> int:
     from forge.cli.output import build_request
     from forge.tools.requests import MemoryRecallRequest
 
-    result = _build_service().memory_recall(build_request(MemoryRecallRequest, args))
+    request = build_request(MemoryRecallRequest, args, flags={"query": "QUERY"})
+    result = _build_service().memory_recall(request)
     warn("memory", result.notices)
     emit(args, result, result.text)
     return 0
@@ -104,7 +106,8 @@ def run_save(args: argparse.Namespace) -> int:
     from forge.cli.output import build_request
     from forge.tools.requests import MemorySaveRequest
 
-    result = _build_service().memory_save(build_request(MemorySaveRequest, args))
+    request = build_request(MemorySaveRequest, args, flags={"pattern": "PATTERN", "tags": "--tag"})
+    result = _build_service().memory_save(request)
     warn("memory", result.notices)
     emit(args, result, result.message)
     return 0
@@ -135,9 +138,9 @@ def run_list(args: argparse.Namespace) -> int:
         print_json({"memories": shown, "count": len(shown)})
         return 0
     if not rows:
-        print("No memories yet: save one with forge memory save PATTERN --category CATEGORY")
+        out("No memories yet: save one with forge memory save PATTERN --category CATEGORY")
         return 0
-    print(
+    out(
         table(
             ["SCOPE", "CATEGORY", "CONF", "SAVED", "PATTERN"],
             [

@@ -7,7 +7,7 @@ import contextlib
 import gc
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 if TYPE_CHECKING:
@@ -38,11 +38,19 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 M = TypeVar("M", bound="BaseModel")
 
 
-def build_request(model: type[M], args: argparse.Namespace, **overrides: Any) -> M:
+def build_request(
+    model: type[M],
+    args: argparse.Namespace,
+    *,
+    flags: Mapping[str, str] | None = None,
+    **overrides: Any,
+) -> M:
     """A tool's request model from the parsed flags named like its fields (and ``overrides``).
 
     The CLI builds the same request models as the MCP tools, so every limit is
-    checked in one place; a bad value is a usage error (exit 2).
+    checked in one place; a bad value is a usage error (exit 2) naming the flag
+    the user typed: ``max_attempts`` is ``--max-attempts``, and ``flags`` names
+    the others (``{"commands": "--command"}``).
     """
     from pydantic import ValidationError
 
@@ -52,7 +60,13 @@ def build_request(model: type[M], args: argparse.Namespace, **overrides: Any) ->
     try:
         return model(**values | overrides)
     except ValidationError as exc:
-        raise UsageError(describe_validation_error(exc)) from None
+        raise UsageError(describe_validation_error(exc, names=flag_names(model, flags))) from None
+
+
+def flag_names(model: type[BaseModel], flags: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each field of ``model`` as the CLI spells its flag: ``--`` and dashes, unless ``flags``
+    says otherwise."""
+    return {name: "--" + name.replace("_", "-") for name in model.model_fields} | dict(flags or {})
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, print_json
+from forge.cli.command import add_actions, add_command, add_json_flag, out, print_json
 from forge.cli.output import paint
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"valid": valid, "plans": [report.to_wire() for _, report in reports]})
     else:
-        print(render_reports(reports))
+        out(render_reports(reports))
     return 0 if valid else 1
 
 

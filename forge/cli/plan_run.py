@@ -154,9 +154,10 @@ def validate_all(
 
     A module whose dependency did not pass is skipped. ``on_start(module,
     index, total)`` is called as a module starts (from the thread that runs
-    it); ``on_done(run)`` in plan order, as soon as the module and every one
+    it); ``on_done(run)`` in dependency order (layer by layer, the plan's order within a
+    layer), as soon as the module and every one
     before it have finished, so output reads the same whatever ran first.
-    Returns the runs in plan order (layer by layer).
+    Returns the runs in that order.
     """
     by_id = {module.id: module for module in plan.modules}
     order = [by_id[module_id] for layer in layers for module_id in layer]

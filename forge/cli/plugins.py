@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, add_json_flag, print_json
+from forge.cli.command import add_command, add_json_flag, out, print_json
 from forge.cli.output import table
 
 if TYPE_CHECKING:
@@ -70,11 +70,11 @@ def run(args: argparse.Namespace) -> int:
             ]
             for info in infos
         ]
-        print(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
-        print(f"checks: {', '.join(sorted(host.checks.descriptors))}")
-        print(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
-        print(_languages_line(registry))
-        print(_deciders(registry))
+        out(table(["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "STATUS"], rows))
+        out(f"checks: {', '.join(sorted(host.checks.descriptors))}")
+        out(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
+        out(_languages_line(registry))
+        out(_deciders(registry))
     return 1 if host.failed or problems else 0
 
 

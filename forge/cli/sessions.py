@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, print_json, warn
+from forge.cli.command import add_actions, add_command, add_json_flag, out, print_json, warn
 from forge.cli.output import table
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def run_list(args: argparse.Namespace) -> int:
         print_json(result.to_wire())
         return 0
     if not result.sessions:
-        print("No sessions yet: an orchestrator saves them with the session_state tool.")
+        out("No sessions yet: an orchestrator saves them with the session_state tool.")
         return 0
     rows = [
         [
@@ -69,7 +69,7 @@ def run_list(args: argparse.Namespace) -> int:
         ]
         for s in result.sessions
     ]
-    print(table(["RUN", "PHASE", "DONE", "UPDATED"], rows))
+    out(table(["RUN", "PHASE", "DONE", "UPDATED"], rows))
     return 0
 
 
@@ -93,7 +93,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json(state)
         return 0
-    print(render_session(args.run_id, state))
+    out(render_session(args.run_id, state))
     return 0
 
 

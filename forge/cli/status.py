@@ -13,7 +13,7 @@ import time
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, print_json
+from forge.cli.command import add_command, out, print_json, reader_gone
 from forge.cli.output import paint, table, use_color
 from forge.cli.progress import format_duration
 
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.line:
         status = read_status(forge_dir)
         if status is not None and _age(status.updated_at) <= args.max_age:
-            print(render_line(status))
+            out(render_line(status))
         return 0
     max_attempts = load_config(root).max_attempts
     if args.watch:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             shown["recommendation"] = recommendation(forge_dir, status, module, max_attempts)
         print_json(wire)
     else:
-        print(render_status(forge_dir, status, max_attempts))
+        out(render_status(forge_dir, status, max_attempts))
     return 0
 
 
@@ -255,7 +255,9 @@ def _watch(forge_dir: ForgeDir, max_attempts: int, interval: float) -> int:
                 sys.stdout.write(f"\033[H{body}\033[K\033[J")
                 sys.stdout.flush()
             elif screen != last:
-                print(screen + "\n", flush=True)
+                out(screen + "\n")
+                if reader_gone():
+                    return 0
             last = screen
             time.sleep(interval)
     except KeyboardInterrupt:

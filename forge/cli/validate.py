@@ -10,7 +10,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, add_list_flag, json_text
+from forge.cli.command import add_command, add_list_flag, json_text, out
 from forge.cli.progress import Progress
 
 if TYPE_CHECKING:
@@ -46,13 +46,20 @@ because its dependency failed), 2 usage or configuration error
 """
 
 FORMATS = ("text", "json", "junit", "sarif")
+#: The flags whose names are not their request field's (``max_attempts`` is ``--max-attempts``).
+FLAGS = {
+    "commands": "--command",
+    "contract_checks": "--contract",
+    "base_ref": "--base",
+    "auto_contracts": "--no-auto-contracts",
+}
 #: Where events of a CLI call that names no run go: ``.forge/logs/cli.jsonl``.
 CLI_RUN_ID = "cli"
 
 
-def register(subparsers: Any) -> None:
-    """Add ``forge validate`` to the parser."""
-    parser = add_command(subparsers, "validate", USAGE, run=run)
+def add_ad_hoc_flags(parser: argparse.ArgumentParser) -> None:
+    """What an ad-hoc validation checks, and where: ``--files``, ``--command``, ``--contract``,
+    ``--cwd``, ``--base``. Its attempt history is keyed by them (:func:`adhoc_id`)."""
     parser.add_argument(
         "--files",
         nargs="+",
@@ -75,12 +82,7 @@ def register(subparsers: Any) -> None:
         metavar="EXPORTER:IMPORTER",
         help="check that what IMPORTER imports from EXPORTER is exported (repeatable)",
     )
-    parser.add_argument(
-        "--no-auto-contracts",
-        dest="auto_contracts",
-        action="store_false",
-        help="do not check the local imports of --files automatically",
-    )
+    parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
         "--base",
         dest="base_ref",
@@ -89,11 +91,21 @@ def register(subparsers: Any) -> None:
         "and do not fail ('auto': merge-base with the default branch; default: "
         "[tool.forge] base-ref)",
     )
-    # nargs="+" only to answer "one plan at a time" rather than argparse's
-    # "unrecognized arguments" when several are given.
+
+
+def register(subparsers: Any) -> None:
+    """Add ``forge validate`` to the parser."""
+    parser = add_command(subparsers, "validate", USAGE, run=run)
+    add_ad_hoc_flags(parser)
     parser.add_argument(
-        "--plan", nargs="+", metavar="PLAN", help="plan JSON file to take modules from (one)"
+        "--no-auto-contracts",
+        dest="auto_contracts",
+        action="store_false",
+        help="do not check the local imports of --files automatically",
     )
+    parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
+    # Words no flag takes: a second plan after --plan (told it takes one), or a stray word.
+    parser.add_argument("stray", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument(
         "--all", action="store_true", help="with --plan: every module, in dependency order"
     )
@@ -103,16 +115,15 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help="with --all: validate up to N independent modules of a layer at once "
-        "(default: the number of cores); output stays in plan order",
+        "(default: the number of cores); output stays in dependency order",
     )
-    parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
     parser.add_argument(
         "--module-id",
         "--module",
         dest="module_id",
         metavar="ID",
         help="module id: the plan module to validate, or the id for the attempt "
-        "history (default: adhoc-<hash of the files, commands, contracts and --cwd>)",
+        "history (default: adhoc-<hash of the files, commands, contracts, --cwd and --base>)",
     )
     parser.add_argument("--run-id", help="run id for the attempt history and the event log")
     parser.add_argument(
@@ -140,6 +151,13 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from forge.errors import UsageError
 
+    if args.stray:
+        if args.plan is not None:
+            raise UsageError(
+                f"--plan takes one plan, not {len(args.stray) + 1}: run forge validate once per "
+                "plan (forge plan check takes several)"
+            )
+        raise UsageError(f"unexpected argument {args.stray[0]!r}: every value follows its flag")
     if args.json and args.format not in (None, "json"):
         raise UsageError(f"--json and --format {args.format} disagree: give one of them")
     output_format = "json" if args.json else (args.format or "text")
@@ -178,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
-        print(text)
+        out(text)
     return 0 if all(run.status == "passed" for run in runs) else 1
 
 
@@ -192,7 +210,8 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     request = build_request(
         ValidateRequest,
         args,
-        module_id=args.module_id or _adhoc_id(args),
+        flags=FLAGS,
+        module_id=args.module_id or adhoc_id(args),
         contract_checks=[_contract_pair(text) for text in args.contracts],
     )
     engine = Engine.for_project()
@@ -216,12 +235,13 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     )
 
 
-def _adhoc_id(args: argparse.Namespace) -> str:
+def adhoc_id(args: argparse.Namespace) -> str:
     """The module id of a validation that names none: ``adhoc-`` and a hash of what it checks.
 
     Running the same checks again continues their attempt history (so a stuck
     fix still escalates); different checks start their own, and never inherit
-    the attempts of an unrelated file or command.
+    the attempts of an unrelated file or command, nor those judged against
+    another base (``--base``).
     """
     import hashlib
 
@@ -231,6 +251,8 @@ def _adhoc_id(args: argparse.Namespace) -> str:
         "contracts": args.contracts,
         "cwd": args.cwd,
     }
+    if args.base_ref is not None:  # absent otherwise: ids of runs without --base are unchanged
+        asked["base"] = args.base_ref
     digest = hashlib.sha256(json.dumps(asked, sort_keys=True).encode("utf-8")).hexdigest()
     return f"adhoc-{digest[:12]}"
 
@@ -239,6 +261,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     """The plan's module (--module) or all its modules in dependency order (--all)."""
     from pydantic import ValidationError
 
+    from forge.cli.output import flag_names
     from forge.cli.plan_run import (
         RunOptions,
         default_jobs,
@@ -249,17 +272,13 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     )
     from forge.cli.validate_text import module_line
     from forge.errors import UsageError, describe_validation_error
+    from forge.models import ValidateRequest
 
-    if len(args.plan) > 1:
-        raise UsageError(
-            f"--plan takes one plan, not {len(args.plan)}: run forge validate once per plan "
-            f"(forge plan check takes several)"
-        )
     if args.run_id is not None:
         from forge.store import valid_run_id
 
         valid_run_id(args.run_id, "--run-id")
-    plan_path = Path(args.plan[0]).expanduser().absolute()
+    plan_path = Path(args.plan).expanduser().absolute()
     service = _service(args.run_id)
     plan, layers = load_plan(service, plan_path)
     options = RunOptions(**{field.name: getattr(args, field.name) for field in fields(RunOptions)})
@@ -271,7 +290,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         _plan_status(service, plan_path, finished)
         if live and args.all:
             progress.clear()
-            print(module_line(run), flush=True)
+            out(module_line(run))
 
     try:
         with Progress() as progress:
@@ -296,7 +315,8 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
                     plan_path=plan_path,
                 )
     except ValidationError as exc:
-        raise UsageError(describe_validation_error(exc)) from None
+        names = flag_names(ValidateRequest, FLAGS)
+        raise UsageError(describe_validation_error(exc, names=names)) from None
     return runs
 
 

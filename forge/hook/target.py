@@ -255,12 +255,9 @@ def _mtime(path: Path) -> int:
 
 
 def _block_file(target: Target) -> Path:
-    from forge.store import valid_id, valid_run_id
+    from forge.store import ForgeDir
 
-    folder = target.root / ".forge" / "hook"
-    if target.run_id is not None:
-        folder = folder / valid_run_id(target.run_id)
-    return folder / f"{valid_id(target.module.id, 'moduleId')}.json"
+    return ForgeDir(target.root).stop_record(target.module.id, target.run_id)
 
 
 def last_block(target: Target) -> dict[str, Any] | None:

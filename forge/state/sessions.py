@@ -29,7 +29,7 @@ class SessionSaved(WireModel):
 
 
 class SessionLoaded(WireModel):
-    """``session_state`` load: ``{found: true, ...state}`` or ``{found: false, runId}``."""
+    """``session_state`` load: ``{found: true, runId, ...state}`` or ``{found: false, runId}``."""
 
     # The saved state's own keys are passed through as they were saved.
     model_config = ConfigDict(extra="allow")
@@ -81,7 +81,8 @@ def load_session(forge_dir: ForgeDir, run_id: str) -> SessionLoaded:
         raise CorruptFileError(
             f"{forge_dir.session(run_id)} holds {type(state).__name__}, not a JSON object"
         )
-    return SessionLoaded.model_validate({**state, "found": True})
+    # The snapshot's run is its file's name: a state saved without runId still says it.
+    return SessionLoaded.model_validate({"runId": run_id, **state, "found": True})
 
 
 def list_sessions(forge_dir: ForgeDir) -> SessionList:

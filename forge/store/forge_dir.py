@@ -161,6 +161,14 @@ class ForgeDir:
         except (OSError, StateError):
             return  # nothing to move, or cannot now (read-only): the next touch tries again
 
+    def stop_record(self, module_id: str, run_id: str | None) -> Path:
+        """``.forge/hook/[<runId>/]<moduleId>.json``: what ``forge hook`` remembers of the
+        module's last blocked (or escalated) stop."""
+        folder = self.root / "hook"
+        if run_id is not None:
+            folder = folder / valid_run_id(run_id)
+        return folder / f"{valid_id(module_id, 'moduleId')}.json"
+
     def log(self, run_id: str) -> Path:
         """``.forge/logs/<runId>.jsonl``."""
         return self.logs / f"{valid_run_id(run_id)}.jsonl"

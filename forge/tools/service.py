@@ -29,7 +29,7 @@ from forge.state.events import (
     run_of,
     summarize_arguments,
 )
-from forge.store import utc_now, valid_run_id
+from forge.store import remove, utc_now, valid_run_id
 from forge.tools.bookkeeping import module_of_call, progress_change, writes_to_run
 from forge.validate.report import ValidateReport
 from forge.validate.run import Engine
@@ -308,6 +308,10 @@ class ToolService:
             return IterationStateResult(read_state(path, module_id=module_id, run_id=run_id))
         if request.action == "reset":
             reset = reset_state(path, module_id=module_id, run_id=run_id)
+            # The stop hook's memory of an escalation goes too: a reset module is tried again.
+            record = self.forge_dir.stop_record(module_id, run_id)
+            if record.exists():
+                remove(record)
             self.log(run_id, phase="retry", event="iteration_reset", module_id=module_id)
             return IterationStateResult(reset)
         update = request.update

@@ -78,6 +78,20 @@ class IterationReset(WireModel):
     message: str
 
 
+class ModuleReset(WireModel):
+    """One history ``forge reset`` cleared, and how many attempts it held."""
+
+    module_id: str
+    run_id: str | None = None
+    attempts: int = Field(ge=0, description="Attempts the history held before the reset.")
+
+
+class ResetSummary(WireModel):
+    """What ``forge reset`` cleared (``--json``)."""
+
+    reset: list[ModuleReset]
+
+
 def read_state(path: Path, *, module_id: str, run_id: str | None) -> IterationState:
     """The history at ``path`` as ``iteration_state`` get shows it; changes nothing."""
     stored, problem = peek_json(path)
