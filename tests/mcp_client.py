@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from forge_testing import forge_executable
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 
@@ -20,6 +21,13 @@ from forge.tools.mcp_server import create_server
 async def connect(project: Path, *, run_id: str = "serve-test") -> AsyncIterator[Client]:
     """An in-process client connected to a fresh server for ``project``."""
     async with Client(create_server(project, run_id=run_id)) as client:
+        yield client
+
+
+@asynccontextmanager
+async def served(project: Path) -> AsyncIterator[Client]:
+    """A real ``forge serve`` subprocess for ``project``, over stdio."""
+    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
         yield client
 
 

@@ -9,26 +9,17 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from forge_testing import RunForge, forge_executable
 from mcp import Client
-from mcp_client import call, call_error, stdio_parameters, text_of
+from mcp_client import call, call_error, served, stdio_parameters, text_of
 
 pytestmark = pytest.mark.anyio
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@asynccontextmanager
-async def served(project: Path) -> AsyncIterator[Client]:
-    """A real ``forge serve`` subprocess for ``project``, over stdio."""
-    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
-        yield client
 
 
 def status_of(project: Path) -> dict[str, Any]:

@@ -10,26 +10,16 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from forge_testing import RunForge, forge_executable
-from mcp import Client
-from mcp_client import call, call_error, stdio_parameters
+from mcp_client import call, call_error, served
 
 pytestmark = pytest.mark.anyio
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@asynccontextmanager
-async def served(project: Path) -> AsyncIterator[Client]:
-    """A real ``forge serve`` subprocess for ``project``, over stdio."""
-    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
-        yield client
 
 
 # --- 1: a verdict on nothing is not PROCEED ----------------------------------------

@@ -94,47 +94,39 @@ def forge_run_checks(request, not_an_argument):
 """
 
 
-def make_fake_distribution(site: Path) -> Path:
-    """A distribution installed the way pip would: a dist-info with entry points."""
+def fake_distribution(site: Path, name: str, version: str, plugins: dict[str, str]) -> Path:
+    """A distribution installed the way pip would: a dist-info with entry points.
+
+    :param plugins: entry-point name -> module source (the module is ``fake_<name>``).
+    """
     site.mkdir(parents=True, exist_ok=True)
-    modules = {
-        "fake_good": GOOD_PLUGIN,
-        "fake_raises": RAISING_PLUGIN,
-        "fake_broken": BROKEN_IMPORT_PLUGIN,
-        "fake_badsig": BAD_SIGNATURE_PLUGIN,
-    }
-    for name, source in modules.items():
-        (site / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
-    dist_info = site / "forge_fake_plugins-1.2.3.dist-info"
+    for plugin, source in plugins.items():
+        (site / f"fake_{plugin}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    dist_info = site / f"{name.replace('-', '_')}-{version}.dist-info"
     dist_info.mkdir()
     (dist_info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: forge-fake-plugins\nVersion: 1.2.3\n", encoding="utf-8"
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
     )
-    (dist_info / "entry_points.txt").write_text(
-        "[forge]\n"
-        "good = fake_good\n"
-        "raises = fake_raises\n"
-        "broken = fake_broken\n"
-        "badsig = fake_badsig\n",
-        encoding="utf-8",
-    )
+    entries = "".join(f"{plugin} = fake_{plugin}\n" for plugin in plugins)
+    (dist_info / "entry_points.txt").write_text(f"[forge]\n{entries}", encoding="utf-8")
     return site
+
+
+def make_fake_distribution(site: Path) -> Path:
+    """A good plugin, one that raises, one that cannot be imported, one with a bad signature."""
+    plugins = {
+        "good": GOOD_PLUGIN,
+        "raises": RAISING_PLUGIN,
+        "broken": BROKEN_IMPORT_PLUGIN,
+        "badsig": BAD_SIGNATURE_PLUGIN,
+    }
+    return fake_distribution(site, "forge-fake-plugins", "1.2.3", plugins)
 
 
 def make_undeclaring_distribution(site: Path) -> Path:
     """Two plugins that break convention 8: one declares nothing, one mislabels."""
-    site.mkdir(parents=True, exist_ok=True)
-    (site / "fake_undeclared.py").write_text(textwrap.dedent(UNDECLARED_PLUGIN), encoding="utf-8")
-    (site / "fake_mislabels.py").write_text(textwrap.dedent(MISLABELLING_PLUGIN), encoding="utf-8")
-    dist_info = site / "forge_undeclaring-0.1.dist-info"
-    dist_info.mkdir()
-    (dist_info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: forge-undeclaring\nVersion: 0.1\n", encoding="utf-8"
-    )
-    (dist_info / "entry_points.txt").write_text(
-        "[forge]\nundeclared = fake_undeclared\nmislabels = fake_mislabels\n", encoding="utf-8"
-    )
-    return site
+    plugins = {"undeclared": UNDECLARED_PLUGIN, "mislabels": MISLABELLING_PLUGIN}
+    return fake_distribution(site, "forge-undeclaring", "0.1", plugins)
 
 
 def test_a_check_id_a_plugin_never_declares_is_an_error(
