@@ -23,7 +23,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from forge.errors import ForgeError, UsageError, clip
-from forge.store import valid_id
+from forge.store import valid_id, valid_run_id
 from forge.ui.models import ENDPOINT_MODELS, Problem
 from forge.ui.reading import PeekingForgeDir, run_argument
 from forge.ui.watch import Watcher
@@ -130,7 +130,7 @@ def create_app(
 
         def view(q: dict[str, str]) -> WireModel:
             session = q.get("session")
-            return sessions_view(forge_dir, valid_id(session, "session") if session else None)
+            return sessions_view(forge_dir, valid_run_id(session, "session") if session else None)
 
         return _answer(view, request)
 

@@ -139,7 +139,7 @@ def _state(
         return "passed"
     if module.state == "running":
         return "running"
-    if module.state == "pending":
+    if module.state in ("pending", "skipped"):
         return "skipped" if module.status == "skipped" else "pending"
     if (module.status or "").lower() in {"escalated", "stagnant"}:
         return "escalated"

@@ -22,7 +22,7 @@ from forge.memory import (
 from forge.state.events import MAX_LIMIT, EventSeverity, Phase, query_logs
 from forge.state.sessions import list_sessions
 from forge.store import peek_json
-from forge.store.ids import is_valid_id
+from forge.store.ids import is_valid_run_id
 from forge.ui.models import LogView, MemoryView, SessionsView
 from forge.ui.reading import list_runs, log_of, pick_run
 
@@ -90,7 +90,7 @@ def sessions_view(forge_dir: ForgeDir, selected: str | None) -> SessionsView:
         return SessionsView(sessions=[], selected=None, state=None, notices=[str(exc)])
     notices = list(listed.notices)
     if selected is None:
-        selected = next((s.run_id for s in listed.sessions if is_valid_id(s.run_id)), None)
+        selected = next((s.run_id for s in listed.sessions if is_valid_run_id(s.run_id)), None)
     state = None
     if selected is not None:
         stored, problem = peek_json(forge_dir.session(selected))

@@ -16,8 +16,15 @@ from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
 from forge.state.status import Status
 from forge.state.status_lines import session_of
-from forge.store import ForgeDir, peek_json, state_files, state_folders, valid_id
-from forge.store.ids import is_valid_id
+from forge.store import (
+    ForgeDir,
+    peek_json,
+    state_files,
+    state_folders,
+    valid_id,
+    valid_run_id,
+)
+from forge.store.ids import is_valid_run_id
 from forge.ui.models import NO_RUN, RunInfo, RunsView
 from forge.validate.history import History, load_history
 
@@ -31,9 +38,9 @@ NO_RUN_LOG = "cli"
 class PeekingForgeDir(ForgeDir):
     """A :class:`ForgeDir` whose paths never move a file.
 
-    :meth:`ForgeDir.iteration` moves a run-less history from its old place
-    (``iterations/<moduleId>.json``) to ``modules/`` when first touched; a
-    reader that must write nothing reads it where it is instead.
+    :meth:`ForgeDir.iteration` moves a run-less history an earlier forge wrote
+    to ``modules/`` back to the seed's place (``iterations/<moduleId>.json``)
+    when first touched; a reader that must write nothing reads it where it is.
     """
 
     def iteration(self, module_id: str, run_id: str | None) -> Path:
@@ -41,16 +48,16 @@ class PeekingForgeDir(ForgeDir):
         module = valid_id(module_id, "moduleId")
         if run_id is not None:
             return self.iterations(run_id) / f"{module}.json"
-        path = self.root / "modules" / f"{module}.json"
-        legacy = self.root / "iterations" / f"{module}.json"
-        return legacy if not path.exists() and legacy.is_file() else path
+        path = self.root / "iterations" / f"{module}.json"
+        moved = self.root / self.MOVED_FROM / f"{module}.json"
+        return moved if not path.exists() and moved.is_file() else path
 
 
 def run_argument(run: str | None) -> str | None:
     """The run a request asks for: ``None`` (the newest), :data:`NO_RUN`, or a valid id."""
     if run is None or run == NO_RUN:
         return run
-    return valid_id(run, "run")
+    return valid_run_id(run, "run")
 
 
 def run_id_of(run: str) -> str | None:
@@ -73,7 +80,7 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
     """Every run that left something (histories, a log, a session), newest first; and notices."""
     latest: dict[str, int] = {}
     notices: list[str] = []
-    iterations, modules = forge_dir.root / "iterations", forge_dir.root / "modules"
+    iterations, modules = forge_dir.root / "iterations", forge_dir.root / forge_dir.MOVED_FROM
 
     def log_run(name: str) -> str | None:
         run = name.removesuffix(".jsonl")
@@ -84,8 +91,8 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
     # What to list, and which run each name found there belongs to.
     listings: list[tuple[Callable[[], list[tuple[str, int]]], Callable[[str], str | None]]] = [
         (lambda: state_folders(iterations), lambda name: name),
-        (lambda: state_files(iterations, ".json"), lambda _: NO_RUN),  # the old run-less place
-        (lambda: state_files(modules, ".json"), lambda _: NO_RUN),
+        (lambda: state_files(iterations, ".json"), lambda _: NO_RUN),
+        (lambda: state_files(modules, ".json"), lambda _: NO_RUN),  # an earlier forge's place
         (lambda: state_files(forge_dir.logs, ".jsonl"), log_run),
         (lambda: state_files(forge_dir.sessions, ".json"), lambda n: n.removesuffix(".json")),
     ]
@@ -99,7 +106,7 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
         for name, mtime_ns in found:
             run = run_of(name)
             # A name no run id can have (put there by hand) is not a run forge can show.
-            if run is not None and (run == NO_RUN or is_valid_id(run)):
+            if run is not None and (run == NO_RUN or is_valid_run_id(run)):
                 latest[run] = max(latest.get(run, 0), mtime_ns)
     runs = [
         RunInfo(
@@ -168,10 +175,8 @@ def history_of(forge_dir: ForgeDir, run: str, module_id: str) -> tuple[History, 
     """A module's attempt history in a run (as ``forge status`` finds it), and why it is empty
     when its file cannot be read."""
     run_id = run_id_of(run)
-    path = forge_dir.iteration(module_id, run_id)
-    if run_id is not None and not path.exists():
-        path = forge_dir.iteration(module_id, None)
-    stored, problem = peek_json(path)
+    # This run's history alone: a run-less call's attempts are another history.
+    stored, problem = peek_json(forge_dir.iteration(module_id, run_id))
     return load_history(module_id, run_id, stored), problem
 
 

@@ -51,7 +51,7 @@ class Watcher:
             forge_dir.status: ("graph",),
             forge_dir.plans: ("graph",),
             root / "iterations": ("graph",),
-            root / "modules": ("graph",),
+            root / forge_dir.MOVED_FROM: ("graph",),
             forge_dir.logs: ("graph", "log"),
             forge_dir.sessions: ("graph", "sessions"),
             **dict.fromkeys(memory_files, ("memory",)),

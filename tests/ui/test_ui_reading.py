@@ -17,7 +17,7 @@ def test_runs_newest_first_with_the_run_less_one_and_no_process_log(
     example: Path, run_forge: RunForge
 ) -> None:
     forge = example / ".forge"
-    run_forge("validate", "--plan", PLAN, "--all")  # no run id: modules/ and logs/cli.jsonl
+    run_forge("validate", "--plan", PLAN, "--all")  # no run id: iterations/ and logs/cli.jsonl
     (forge / "logs" / "serve-20260101T000000Z-1.jsonl").write_text("{}\n", encoding="utf-8")
     (forge / "state" / "later.json").write_text("{}", encoding="utf-8")
     (forge / "iterations" / "not a run id").mkdir()  # put there by hand: no run
@@ -29,14 +29,17 @@ def test_runs_newest_first_with_the_run_less_one_and_no_process_log(
     assert runs[1].label == "no run id" and notices == []
 
 
-def test_a_run_less_history_at_its_old_place_is_read_where_it_is(project: Path) -> None:
-    legacy = project / ".forge" / "iterations" / "old.json"
-    legacy.parent.mkdir(parents=True)
-    legacy.write_text(json.dumps({"moduleId": "old", "attempts": []}), encoding="utf-8")
+def test_a_run_less_history_at_an_earlier_forges_place_is_read_where_it_is(
+    project: Path,
+) -> None:
+    moved = project / ".forge" / "modules" / "old.json"
+    moved.parent.mkdir(parents=True)
+    moved.write_text(json.dumps({"moduleId": "old", "attempts": []}), encoding="utf-8")
     forge_dir = PeekingForgeDir(project)
-    assert forge_dir.iteration("old", None) == legacy
+    assert forge_dir.iteration("old", None) == moved
+    assert forge_dir.iteration("new", None) == project / ".forge" / "iterations" / "new.json"
     assert [run.id for run in list_runs(forge_dir)[0]] == [""]
-    assert legacy.is_file() and not (project / ".forge" / "modules").exists()
+    assert moved.is_file() and not (project / ".forge" / "iterations").exists()
 
 
 def test_the_plan_of_a_run_is_its_sessions_then_status_then_the_newest(
