@@ -77,8 +77,9 @@ async def test_validate_moves_a_corrupt_history_aside_and_counts_from_one(projec
     history.parent.mkdir(parents=True)
     history.write_bytes(GARBAGE)
     async with connect(project) as client:
-        report = await call(client, "validate", {"moduleId": "m1", "runId": "r"})
-        second = await call(client, "validate", {"moduleId": "m1", "runId": "r"})
+        args = {"moduleId": "m1", "runId": "r", "commands": ["true"]}
+        report = await call(client, "validate", args)
+        second = await call(client, "validate", args)
     assert report["attempt"] == 1 and second["attempt"] == 2
     (notice,) = report["notices"]
     assert "corrupt" in notice and only_corrupt_copy(history).name in notice
