@@ -502,7 +502,8 @@ def test_a_bad_event_or_setup_allows_with_the_reason(
 def test_unknown_events_are_allowed_silently(project: Path) -> None:
     forge_project(project)
     event = {**stop(project), "hook_event_name": "SessionStart", "source": "startup"}
-    decision, stderr = run_hook(event, cwd=project, env=WORKER)
+    # FORGE_DAEMON=0: SessionStart would start a daemon that outlives the test by 30 minutes.
+    decision, stderr = run_hook(event, cwd=project, env={**WORKER, "FORGE_DAEMON": "0"})
     assert decision is None and stderr == ""
     assert attempts(project) == 0
 
