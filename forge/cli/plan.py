@@ -206,7 +206,7 @@ def run_matrix(args: argparse.Namespace) -> int:
         return 1
     if args.format == "github":
         # One line: it goes into $GITHUB_OUTPUT as name=value.
-        print(json.dumps(github_matrix(plan), separators=(",", ":"), ensure_ascii=False))
+        out(json.dumps(github_matrix(plan), separators=(",", ":"), ensure_ascii=False))
     else:
         print_json(plain_matrix(plan, args.plan))
     return 0

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, json_text, warn
+from forge.cli.command import add_actions, add_command, add_json_flag, json_text, out, warn
 
 USAGE = """\
 combine per-job reports: one status table, one JUnit file, one SARIF file
@@ -68,11 +68,11 @@ def run_merge(args: argparse.Namespace) -> int:
     if args.sarif:
         _write(args.sarif, json_text(reports.to_sarif(runs, root)) + "\n")
     if args.json:
-        print(json_text(reports.to_json(runs)))
+        out(json_text(reports.to_json(runs)))
     else:
         from forge.cli.validate_text import render_summary
 
-        print(render_summary(runs))
+        out(render_summary(runs))
     return 0 if all(run.status == "passed" for run in runs) else 1
 
 
