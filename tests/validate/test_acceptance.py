@@ -101,7 +101,7 @@ def test_a_blocking_criterion_that_fails_fails_the_module(
     assert "neither a forge check nor a program" in missing["message"]
     assert report["recommendation"] == "RETRY"
     keys = {f"acceptance:{r['target']}" for r in (failing, contracts, missing)}
-    history = json.loads((project / ".forge" / "modules" / "api.json").read_text("utf-8"))
+    history = json.loads((project / ".forge" / "iterations" / "api.json").read_text("utf-8"))
     assert keys <= set(history["attempts"][-1]["failures"])
 
 
