@@ -65,21 +65,15 @@ def graph_view(forge_dir: ForgeDir, wanted: str | None, max_attempts: int) -> Gr
     nodes = []
     for module in modules:
         column, row, layer = places[module.id]
-        nodes.append(
-            GraphNode(
-                id=module.id,
-                title=module.title,
-                state=_state(forge_dir, run, module, skipped, max_attempts),
-                status=module.status,
-                attempts=module.attempts,
-                score=module.score,
-                updated_at=module.updated_at,
-                layer=layer,
-                column=column,
-                row=row,
-                critical=module.id in on_path,
-            )
-        )
+        # The module's status line, its state refined (escalated, skipped), its place drawn.
+        line = module.model_dump() | {
+            "state": _state(forge_dir, run, module, skipped, max_attempts),
+            "layer": layer,
+            "column": column,
+            "row": row,
+            "critical": module.id in on_path,
+        }
+        nodes.append(GraphNode(**line))
     edges = (
         [(dep, node) for node in graph.order for dep in graph.deps[node] if node in places]
         if graph is not None

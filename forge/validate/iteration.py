@@ -132,14 +132,7 @@ def update_state(
         root_cause=update.root_cause,
     )
     return IterationUpdated(
-        attempt=trend.attempt,
-        stagnant=trend.stagnant,
-        same_as_prev=trend.same_as_prev,
-        oscillating=trend.oscillating,
-        velocity=trend.velocity,
-        module_id=module_id,
-        run_id=run_id,
-        notices=notices,
+        **trend.model_dump(), module_id=module_id, run_id=run_id, notices=notices
     )
 
 
