@@ -196,7 +196,13 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
         properties = ET.SubElement(case, "properties")
         for name, value in tests.to_wire().items():
             ET.SubElement(properties, "property", name=f"tests.{name}", value=str(value))
+    if result.skipped:
+        ET.SubElement(case, "skipped", message=_xml_safe(result.message))
+        return
     if result.passed:
+        if result.locations:  # shown for information: counted nowhere
+            out = ET.SubElement(case, "system-out")
+            out.text = _xml_safe(_failure_text(result))
         return
     if not result.judged:
         # Already there at the base revision, or advisory: a passing case that still
@@ -211,9 +217,10 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
+    from forge.cli.validate_text import place_text
+
     for place in places(result)[:MAX_PLACES]:
-        old = " (pre-existing)" if place.pre_existing else ""
-        lines.append(f"{place.path}:{place.line}:{place.column}: {place.message}{old}")
+        lines.append(f"{place.path}:{place.line}:{place.column}: {place_text(place)}")
     for stream in ("stdout", "stderr"):
         text = getattr(result, stream, "") or ""
         if text.strip():
@@ -259,7 +266,7 @@ def to_sarif(
         if run.report is None:
             continue
         for result in run.report.results:
-            if result.passed:
+            if result.passed and not result.locations:
                 continue
             if result.type not in rule_ids:
                 rule_ids.append(result.type)
@@ -321,12 +328,13 @@ def _rule(rule_id: str, checks: Catalog[CheckDescriptor]) -> dict[str, Any]:
 def _sarif_results(
     run: ModuleRun, result: CheckResult, project_root: Path, checks: Catalog[CheckDescriptor]
 ) -> list[dict[str, Any]]:
-    found: list[tuple[str, dict[str, int] | None, str, bool]] = [
+    found: list[tuple[str, dict[str, int] | None, str, bool, Location | None]] = [
         (
             place.path or result.target,
             {"startLine": place.line, "startColumn": place.column},
             place.message,
             place.pre_existing,
+            place,
         )
         for place in places(result)[:MAX_PLACES]
     ]
@@ -334,18 +342,21 @@ def _sarif_results(
         path = file_of(result, run.working_dir, checks)
         if path is None:
             return []
-        found = [(path, None, result.message, result.pre_existing)]
+        found = [(path, None, result.message, result.pre_existing, None)]
     out = []
-    for path, region, message, pre_existing in found:
+    for path, region, message, pre_existing, place in found:
         physical: dict[str, Any] = {
             "artifactLocation": _artifact(path, run.working_dir, project_root)
         }
         if region is not None:
             physical["region"] = region
+        rule = place.rule if place is not None else None
+        shown_only = result.passed or (place is not None and place.informational)
         out.append(
             {
-                "ruleId": result.type,
-                "level": "warning" if result.advisory else "error",
+                # SARIF 3.27.5: a hierarchical id under the check's rule names the tool's rule.
+                "ruleId": f"{result.type}/{rule}" if rule else result.type,
+                "level": "note" if shown_only else "warning" if result.advisory else "error",
                 "message": {"text": message or result.message or result.type},
                 "locations": [{"physicalLocation": physical}],
                 "properties": _sarif_properties(run, result),

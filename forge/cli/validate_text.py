@@ -9,7 +9,7 @@ from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
     from forge.cli.reports import ModuleRun
-    from forge.models import CheckResult
+    from forge.models import CheckResult, Location
     from forge.validate.report import ValidateReport
 
 #: Lines of a failing command's output tail shown in text mode.
@@ -72,7 +72,9 @@ def render_report(report: ValidateReport) -> str:
     lines: list[str] = []
     width = max((len(result.type) for result in report.results), default=0)
     for result in report.results:
-        if result.passed:
+        if result.skipped:
+            mark = paint("SKIP", "yellow")
+        elif result.passed:
             mark = paint("PASS", "green")
         else:
             mark = paint("FAIL", "red")
@@ -81,7 +83,8 @@ def render_report(report: ValidateReport) -> str:
             elif result.advisory:
                 mark = paint("WARN", "yellow")
         lines.append(f"{mark} {result.type.ljust(width)}  {result.target}: {result.message}")
-        if not result.passed:
+        # A passing result's places are shown for information (counted nowhere).
+        if not result.passed or result.locations:
             lines.extend(_details(result))
     judged = [result for result in report.results if result.judged]
     passed = sum(result.passed for result in judged)
@@ -98,6 +101,18 @@ def render_report(report: ValidateReport) -> str:
     return "\n".join(lines)
 
 
+def place_text(location: Location) -> str:
+    """A place's message with its rule code and whether it counts: ``msg [rule] (pre-existing)``."""
+    text = location.message
+    if location.rule and f"[{location.rule}]" not in text:
+        text += f" [{location.rule}]"
+    if location.pre_existing:
+        text += " (pre-existing)"
+    elif location.informational:
+        text += " (not counted)"
+    return text
+
+
 def _details(result: CheckResult) -> list[str]:
     from forge.models import SyntaxLocation
 
@@ -106,8 +121,7 @@ def _details(result: CheckResult) -> list[str]:
     # annotators (problem matchers, errorformat) recognise; the source under it.
     for location in result.locations:
         path = location.path or result.target
-        old = " (pre-existing)" if location.pre_existing else ""
-        details.append(f"{path}:{location.line}:{location.column}: {location.message}{old}")
+        details.append(f"{path}:{location.line}:{location.column}: {place_text(location)}")
         if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "

@@ -21,6 +21,11 @@ def _not_set(value: bool) -> bool:
     return not value
 
 
+def _none(value: object) -> bool:
+    """``exclude_if`` for a field shown only when known."""
+    return value is None
+
+
 class Location(WireModel):
     """One place a check result is about: the one channel every report format reads."""
 
@@ -40,6 +45,19 @@ class Location(WireModel):
         default=False,
         exclude_if=_not_set,
         description="Already there at the base revision (baseRef); present only when true.",
+    )
+    rule: str | None = Field(
+        default=None,
+        exclude_if=_none,
+        description="The rule or error code of the tool that found it (a type checker's "
+        "'missing-attribute', 'TS2339'); present only when known.",
+    )
+    informational: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="Shown for information, counted nowhere: judged neither new nor old "
+        "(a type checker's diagnostic outside the rules that fail without a base). Present "
+        "only when true.",
     )
 
     @model_serializer(mode="wrap")
@@ -86,10 +104,19 @@ class CheckResult(WireModel):
         "acceptance criterion). Present only when true.",
     )
 
+    skipped: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="The check could not run here (a tool it needs is not installed; the "
+        "message says what to install): counted neither in score nor in passed. Present only "
+        "when true.",
+    )
+
     @property
     def judged(self) -> bool:
-        """Whether the result counts toward ``score`` and ``passed`` (neither pre-existing nor advisory)."""
-        return not self.pre_existing and not self.advisory
+        """Whether the result counts toward ``score`` and ``passed``: not pre-existing, not
+        advisory, not skipped."""
+        return not self.pre_existing and not self.advisory and not self.skipped
 
     @property
     def failure_key(self) -> str:

@@ -2,7 +2,7 @@
 
 ``score`` is passed checks / all checks and ``passed`` means every check
 passed; results whose findings were all there at the base revision
-(``preExisting``) count neither way. A module whose halting check failed (no working dir) cannot be judged:
+(``preExisting``), and checks that could not run (``skipped``), count neither way. A module whose halting check failed (no working dir) cannot be judged:
 it escalates at once and no attempt is recorded. Otherwise the attempt's
 trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY and
 ESCALATE.
@@ -29,8 +29,8 @@ class Score:
         """The score of ``results``; nothing judged is no pass (score 0).
 
         A pre-existing result (every finding already there at the base
-        revision) and an advisory one (a non-blocking acceptance criterion)
-        count neither way: they are left out of both counts.
+        revision), an advisory one (a non-blocking acceptance criterion) and a
+        skipped one (a tool it needs is not installed) count neither way: they are left out of both counts.
         """
         judged = [result for result in results if result.judged]
         if not judged:

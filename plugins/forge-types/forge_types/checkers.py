@@ -1,0 +1,317 @@
+"""The checkers forge-types can run: how to call each, and how to read what it prints.
+
+A :class:`Checker` is a found executable of one known kind (:class:`Kind`):
+its name and version, the command line for a list of files, and the parser of
+its machine-readable output. Which checker a project gets is decided in
+:mod:`forge_types.selection`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forge_types.diagnostics import CheckerFailed
+from forge_types.processes import run_tool
+
+#: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it.
+Raw = tuple[Path, int, int, str, str]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of checker: its command line and its output's reader.
+
+    ``fatal`` are the rules that mean the code cannot run as written (an
+    undefined attribute or method, a wrong argument count, an unknown keyword,
+    a missing required argument, a name an imported module does not export, a
+    call of something not callable): without a base, only they fail.
+    """
+
+    name: str
+    language: str
+    fatal: frozenset[str]
+    argv: Callable[[Path, Sequence[Path], Invocation], list[str]]
+    parse: Callable[[str, Path], list[Raw]]
+    #: Exit codes that mean "ran, found diagnostics" rather than "failed to run".
+    ok_codes: frozenset[int] = frozenset({0, 1})
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """What a run depends on besides the files: the project's interpreter and config."""
+
+    root: Path
+    interpreter: Path | None = None
+    #: The project configures this checker itself; else forge passes its defaults.
+    configured: bool = False
+    #: A folder the checker may keep its cache in (mypy), under .forge/cache or the temp dir.
+    cache_dir: Path | None = None
+    #: tsconfig.json (TypeScript).
+    project_file: Path | None = None
+
+
+@dataclass(frozen=True)
+class Checker:
+    """A checker found for a project: its kind, executable, version and where it came from."""
+
+    kind: Kind
+    executable: Path
+    version: str
+    #: How it was chosen, for ``forge plugins`` and messages ("pinned by forge-types").
+    source: str
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def label(self) -> str:
+        """``pyrefly 1.4.1``."""
+        return f"{self.kind.name} {self.version}"
+
+    def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
+        """The checker's diagnostics over ``files``; :class:`CheckerFailed` when it did not run."""
+        argv = self.kind.argv(self.executable, files, invocation)
+        done = run_tool(argv, invocation.root, timeout)
+        if done.returncode not in self.kind.ok_codes:
+            tail = " ".join((done.stderr or done.stdout).split())[-300:]
+            raise CheckerFailed(f"{self.label} exited {done.returncode}: {tail}")
+        try:
+            return self.kind.parse(done.stdout, invocation.root)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            tail = " ".join((done.stderr or done.stdout).split())[-200:]
+            raise CheckerFailed(
+                f"{self.label} printed no readable output ({exc}): {tail}"
+            ) from None
+
+
+def _absolute(root: Path, name: str) -> Path:
+    path = Path(name)
+    return path if path.is_absolute() else root / path
+
+
+# --- pyrefly (pinned) ------------------------------------------------------------
+
+
+def _pyrefly_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
+    argv = [str(exe), "check", "--output-format", "json", "--summary", "none"]
+    if not how.configured:
+        # Unconfigured, pyrefly 1.x picks its "basic" preset, which leaves out the
+        # call-shape checks forge exists for: ask for pyrefly's own default.
+        argv += ["--preset", "default"]
+    if how.interpreter is not None:
+        argv += ["--python-interpreter-path", str(how.interpreter)]
+    return [*argv, *map(str, files)]
+
+
+def _pyrefly_parse(out: str, root: Path) -> list[Raw]:
+    found = json.loads(out) if out.strip() else {"errors": []}
+    return [
+        (_absolute(root, e["path"]), int(e["line"]), int(e["column"]), e["name"], _one(e))
+        for e in found["errors"]
+        if e.get("severity", "error") in ("error", "warn", "warning")
+    ]
+
+
+def _one(error: dict[str, Any]) -> str:
+    return str(error.get("concise_description") or error.get("description") or "")
+
+
+PYREFLY = Kind(
+    name="pyrefly",
+    language="python",
+    fatal=frozenset(
+        {
+            "missing-attribute",
+            "bad-argument-count",
+            "unexpected-keyword",
+            "missing-argument",
+            "missing-module-attribute",
+            "not-callable",
+        }
+    ),
+    argv=_pyrefly_argv,
+    parse=_pyrefly_parse,
+)
+
+
+# --- mypy --------------------------------------------------------------------------
+
+
+def _mypy_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
+    argv = [str(exe), "-O", "json", "--no-error-summary", "--show-error-codes"]
+    if how.cache_dir is not None:
+        argv += ["--cache-dir", str(how.cache_dir)]
+    if how.interpreter is not None:
+        argv += ["--python-executable", str(how.interpreter)]
+    return [*argv, *map(str, files)]
+
+
+def _mypy_parse(out: str, root: Path) -> list[Raw]:
+    found = []
+    for line in out.splitlines():
+        if not line.startswith("{"):
+            continue
+        item = json.loads(line)
+        if item.get("severity") != "error":
+            continue
+        found.append(
+            (
+                _absolute(root, item["file"]),
+                max(int(item["line"]), 1),
+                max(int(item.get("column") or 0), 0) + 1,  # mypy counts columns from 0
+                str(item.get("code") or "misc"),
+                str(item["message"]),
+            )
+        )
+    return found
+
+
+MYPY = Kind(
+    name="mypy",
+    language="python",
+    fatal=frozenset({"attr-defined", "call-arg", "operator"}),
+    argv=_mypy_argv,
+    parse=_mypy_parse,
+    ok_codes=frozenset({0, 1}),
+)
+
+
+# --- ty ----------------------------------------------------------------------------
+
+
+def _ty_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
+    argv = [str(exe), "check", "--output-format", "gitlab", "--no-progress"]
+    if how.interpreter is not None:
+        argv += ["--python", str(how.interpreter)]
+    return [*argv, *map(str, files)]
+
+
+def _ty_parse(out: str, root: Path) -> list[Raw]:
+    found = []
+    for item in json.loads(out) if out.strip() else []:
+        rule = str(item["check_name"])
+        message = str(item["description"]).removeprefix(f"{rule}: ")
+        begin = item["location"]["positions"]["begin"]
+        path = _absolute(root, item["location"]["path"])
+        found.append((path, int(begin["line"]), int(begin["column"]), rule, message))
+    return found
+
+
+TY = Kind(
+    name="ty",
+    language="python",
+    fatal=frozenset(
+        {
+            "unresolved-attribute",
+            "missing-attribute",
+            "too-many-positional-arguments",
+            "unknown-argument",
+            "missing-argument",
+            "missing-module-member",
+            "unresolved-import-name",
+            "call-non-callable",
+            "not-callable",
+        }
+    ),
+    argv=_ty_argv,
+    parse=_ty_parse,
+)
+
+
+# --- pyright and basedpyright ------------------------------------------------------
+
+
+def _pyright_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
+    argv = [str(exe), "--outputjson"]
+    if how.interpreter is not None:
+        argv += ["--pythonpath", str(how.interpreter)]
+    return [*argv, *map(str, files)]
+
+
+def _pyright_parse(out: str, root: Path) -> list[Raw]:
+    found = []
+    for item in json.loads(out).get("generalDiagnostics", []):
+        if item.get("severity") not in ("error", "warning"):
+            continue
+        start = item.get("range", {}).get("start", {"line": 0, "character": 0})
+        found.append(
+            (
+                _absolute(root, item["file"]),
+                int(start["line"]) + 1,
+                int(start["character"]) + 1,
+                str(item.get("rule") or "error"),
+                str(item["message"]).split("\n", 1)[0],
+            )
+        )
+    return found
+
+
+_PYRIGHT_FATAL = frozenset({"reportAttributeAccessIssue", "reportCallIssue"})
+PYRIGHT = Kind("pyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
+BASEDPYRIGHT = Kind("basedpyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
+
+
+# --- tsc (the project's own) -------------------------------------------------------
+
+#: ``src/a.ts(12,5): error TS2339: Property 'x' does not exist on type 'Y'.``
+_TSC_LINE = re.compile(
+    r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning) (?P<code>TS\d+): (?P<msg>.*)$"
+)
+
+
+def _tsc_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
+    # The whole project, as its tsconfig says: single files without it give false errors.
+    argv = [str(exe), "--noEmit", "--pretty", "false"]
+    if how.project_file is not None:
+        argv += ["-p", str(how.project_file)]
+    return argv
+
+
+def _tsc_parse(out: str, root: Path) -> list[Raw]:
+    found: list[Raw] = []
+    for line in out.splitlines():
+        match = _TSC_LINE.match(line)
+        if match is not None:
+            found.append(
+                (
+                    _absolute(root, match["file"]),
+                    int(match["line"]),
+                    int(match["col"]),
+                    match["code"],
+                    match["msg"].strip(),
+                )
+            )
+        elif line.startswith(" ") and found:  # a chained message's next line
+            path, row, column, code, message = found[-1]
+            found[-1] = (path, row, column, code, f"{message} {line.strip()}")
+    return found
+
+
+TSC = Kind(
+    name="tsc",
+    language="typescript",
+    fatal=frozenset(
+        {
+            "TS2339",  # property does not exist on type
+            "TS2551",  # ... did you mean
+            "TS2554",  # expected N arguments, got M
+            "TS2555",  # expected at least N arguments
+            "TS2353",  # object literal may only specify known properties
+            "TS2561",  # ... did you mean to write
+            "TS2305",  # module has no exported member
+            "TS2724",  # ... did you mean
+            "TS2614",  # ... did you mean to use 'import x from'
+            "TS2349",  # this expression is not callable
+            "TS2348",  # not callable: did you mean to include 'new'
+        }
+    ),
+    argv=_tsc_argv,
+    parse=_tsc_parse,
+    ok_codes=frozenset({0, 1, 2}),
+)
+
+#: Python checkers by name: the pinned one first.
+PYTHON_KINDS = {kind.name: kind for kind in (PYREFLY, MYPY, TY, BASEDPYRIGHT, PYRIGHT)}

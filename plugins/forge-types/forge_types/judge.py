@@ -1,0 +1,151 @@
+"""New versus old: a checker's diagnostics turned into one result, told apart from the base's.
+
+With a base, a diagnostic counts when the base does not have it: same file,
+rule, message (positions taken out) and enclosing symbol, as a multiset, as
+forge's baseline matches findings (:mod:`forge.validate.baseline`). Without a
+base, only the checker's "cannot run as written" rules count; the rest is
+shown, marked ``informational``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from forge.models import Location
+from forge.parsing import NotParsed
+from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_existing
+from forge.workspace import Workspace
+from forge_types.checkers import Checker, Raw
+from forge_types.diagnostics import Diagnostic
+from forge_types.models import CHECK_TYPE, TypeCheckResult
+from forge_types.scope import Scope
+
+#: Locations a result carries at most (new ones first); the counts say the rest.
+MAX_LOCATIONS = 100
+
+
+def diagnostics(
+    raw: Sequence[Raw], root: Path, wanted: set[Path], workspace: Workspace
+) -> list[Diagnostic]:
+    """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols."""
+    found = []
+    for path, line, column, rule, message in raw:
+        if path not in wanted:
+            continue
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        symbol = _symbol(workspace, path, line, column)
+        found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))
+    return found
+
+
+def _symbol(workspace: Workspace, path: Path, line: int, column: int) -> str | None:
+    try:
+        parsed = workspace.parse(path)
+    except NotParsed:
+        return None
+    if parsed is None:
+        return None
+    return enclosing_symbol(parsed.tree.root_node, line, column, parsed.source)
+
+
+def judge(
+    checker: Checker,
+    scope: Scope,
+    head: list[Diagnostic],
+    base: dict[str, list[Diagnostic]] | None,
+    *,
+    base_commit: str | None,
+    workspace: Workspace,
+    root: Path,
+) -> TypeCheckResult:
+    """The result of one language's check: what counts, what was there, what is only shown."""
+    head = sorted(head, key=lambda d: (d.path, d.line, d.column, d.rule))
+    if base is not None:
+        old_items = [item for items in base.values() for item in items]
+        old = pre_existing([_key(checker, d) for d in head], [_key(checker, d) for d in old_items])
+        counted = [not was for was in old]
+        informational = [False] * len(head)
+    else:
+        old = [False] * len(head)
+        counted = [d.rule in checker.kind.fatal for d in head]
+        informational = [not c for c in counted]
+    new = [d for d, c in zip(head, counted, strict=True) if c]
+    order = sorted(range(len(head)), key=lambda i: (not counted[i], not old[i]))
+    locations = [
+        Location(
+            path=_display(workspace, root, head[i].path),
+            line=head[i].line,
+            column=head[i].column,
+            message=head[i].message,
+            rule=head[i].rule,
+            pre_existing=old[i],
+            informational=informational[i],
+        )
+        for i in order[:MAX_LOCATIONS]
+    ]
+    n_old, n_info = sum(old), sum(informational)
+    return TypeCheckResult(
+        type=CHECK_TYPE,
+        target=checker.kind.language,
+        passed=not head or (not new and base is None),
+        pre_existing=bool(head) and not new and base is not None,
+        message=_message(checker, scope, new, n_old, n_info, base is not None, workspace, root),
+        locations=locations,
+        language=checker.kind.language,
+        checker=checker.label,
+        checker_source=checker.source,
+        base_commit=base_commit,
+        new_count=len(new),
+        old_count=n_old,
+        informational_count=n_info,
+        files_checked=len(scope.files),
+        importers=len(scope.importers),
+        importers_capped_from=scope.capped_from or None,
+    )
+
+
+def _key(checker: Checker, item: Diagnostic) -> Finding:
+    return finding(checker.kind.name, item.path, f"{item.rule} {item.message}", item.symbol)
+
+
+def _message(
+    checker: Checker,
+    scope: Scope,
+    new: list[Diagnostic],
+    n_old: int,
+    n_info: int,
+    with_base: bool,
+    workspace: Workspace,
+    root: Path,
+) -> str:
+    files = f"{len(scope.listed)} file{'s' * (len(scope.listed) != 1)}"
+    files += f" and {len(scope.importers)} importer{'s' * (len(scope.importers) != 1)}"
+    if scope.capped_from:
+        files += f" (capped: {scope.capped_from} import them, max-importers)"
+    said = f"{checker.label} over {files}"
+    if new:
+        first = new[0]
+        what = "new type error" if with_base else "type error that stops the code running"
+        plural = "s" * (len(new) != 1)
+        head = f"{len(new)} {what}{plural} ({said}); first at {_display(workspace, root, first.path)}:{first.line}: {first.message} [{first.rule}]"
+    elif n_old:
+        head = f"no new type error ({said})"
+    else:
+        head = (
+            f"no type error that stops the code running ({said})"
+            if n_info
+            else f"no type error ({said})"
+        )
+    if n_old:
+        head += f"; {n_old} already at the base"
+    if n_info:
+        head += f"; {n_info} other diagnostic{'s' * (n_info != 1)} shown, not counted (no base revision: --base judges them)"
+    return head
+
+
+def _display(workspace: Workspace, root: Path, rel: str) -> str:
+    return workspace.display(root / rel)

@@ -1,0 +1,84 @@
+"""The ``types`` plugin: one ``type_check`` result per language the module's files are in.
+
+Registered under the ``forge`` entry-point group as ``types``. It uses forge's
+public plugin API (``forge.hookimpl``, :mod:`forge.models`, the workspace and
+its ``base``) and forge's contract analysis to find importers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from forge import hookimpl
+from forge.models import CheckDescriptor, ValidateRequest
+from forge.workspace import Workspace
+from forge_types import __version__
+from forge_types.models import CHECK_TYPE, TypeCheckResult
+from forge_types.options import PLUGIN_NAME, OptionsError, TypesOptions, parse_options
+
+
+@hookimpl
+def forge_checks() -> list[CheckDescriptor]:
+    """``type_check``: what a pass means."""
+    return [
+        CheckDescriptor(
+            id=CHECK_TYPE,
+            summary="A real type checker (pyrefly or the project's own; the project's tsc) finds "
+            "no new error in the module's files or the files importing them.",
+            order=45,
+        )
+    ]
+
+
+@hookimpl
+def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[TypeCheckResult]:
+    """One result per language among the listed files (Python, TypeScript and JavaScript)."""
+    try:
+        options = _options(request, workspace)
+    except OptionsError as exc:
+        return [
+            TypeCheckResult(
+                type=CHECK_TYPE, target="options", passed=False, message=f"bad options: {exc}",
+                language="-",
+            )
+        ]  # fmt: skip
+    from forge_types.run import check_language, listed_by_language
+
+    results = []
+    for language, listed in listed_by_language(request.files, workspace).items():
+        if language in options.languages:
+            results.append(_guarded(check_language, language, listed, workspace, options))
+            workspace.report_progress(f"type_check: {language}")
+    return results
+
+
+def _options(request: ValidateRequest, workspace: Workspace) -> TypesOptions:
+    parse_options(workspace.config.plugin_config(PLUGIN_NAME), "[tool.forge.types]")
+    source = (
+        "pluginOptions.types" if request.plugin_options.get(PLUGIN_NAME) else "[tool.forge.types]"
+    )
+    return parse_options(workspace.options(PLUGIN_NAME), source)
+
+
+def _guarded(
+    run: Callable[[str, list[Path], Workspace, TypesOptions], TypeCheckResult],
+    language: str,
+    listed: list[Path],
+    workspace: Workspace,
+    options: TypesOptions,
+) -> TypeCheckResult:
+    """``run(...)``, or a skipped result naming the bug: one language's crash spares the other."""
+    try:
+        return run(language, listed, workspace, options)
+    except Exception as exc:
+        reason = " ".join(str(exc).split())[:300]
+        return TypeCheckResult(
+            type=CHECK_TYPE,
+            target=language,
+            passed=True,
+            skipped=True,
+            language=language,
+            message=f"forge-types {__version__} could not check: {type(exc).__name__}: {reason} "
+            "(a bug: please report it)",
+        )

@@ -1,0 +1,143 @@
+"""One language's check: choose the checker, find the scope, run it now and at the base, judge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from forge.contract_analysis import normalize
+from forge.workspace import Workspace
+from forge_types.base import base_diagnostics, cache_file
+from forge_types.checkers import Checker, Invocation, Raw
+from forge_types.diagnostics import CheckerFailed, Diagnostic
+from forge_types.judge import diagnostics, judge
+from forge_types.models import CHECK_TYPE, TypeCheckResult
+from forge_types.options import TypesOptions
+from forge_types.scope import Scope, find_importers, language_of
+from forge_types.selection import (
+    PYTHON_CONFIG_FILES,
+    Missing,
+    config_digest,
+    digest,
+    environment_digest,
+    project_interpreter,
+    python_checker,
+    typescript_checker,
+)
+
+
+def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, list[Path]]:
+    """The listed files that exist, by the language that checks them, in listed order."""
+    found: dict[str, list[Path]] = {}
+    for file in dict.fromkeys(files):
+        path = workspace.resolve(file)
+        language = language_of(path)
+        if language is not None and path.is_file():
+            found.setdefault(language, []).append(normalize(path))
+    return found
+
+
+def check_language(
+    language: str, listed: list[Path], workspace: Workspace, options: TypesOptions
+) -> TypeCheckResult:
+    """The one ``type_check`` result for ``language``'s listed files and their importers."""
+    root = normalize(workspace.cwd)
+    tsconfig = _tsconfig(listed[0], root) if language == "typescript" else None
+    if language == "typescript" and tsconfig is None:
+        return _skipped(language, "no tsconfig.json above the listed files; not checked")
+    chosen = (
+        python_checker(root, options.python_checker)
+        if language == "python"
+        else typescript_checker(root, listed[0].parent)
+    )
+    if isinstance(chosen, Missing):
+        return _skipped(language, chosen.message)
+    checker = chosen
+    interpreter = project_interpreter(root, options.python) if language == "python" else None
+    scope = find_importers(listed, language, root, workspace, options.max_importers)
+    invocation = Invocation(
+        root=root,
+        interpreter=interpreter,
+        configured=checker.source.startswith("configured"),
+        cache_dir=_own_cache(root, checker),
+        project_file=tsconfig,
+    )
+    wanted = set(scope.files)
+    try:
+        head = diagnostics(_run(checker, scope, invocation, options), root, wanted, workspace)
+        base = workspace.base
+        old: dict[str, list[Diagnostic]] | None = None
+        notices: list[str] = []
+        if base is not None:
+            key = digest(
+                [
+                    base.commit,
+                    checker.label,
+                    config_digest(
+                        [root / name for name in PYTHON_CONFIG_FILES]
+                        + ([tsconfig] if tsconfig else [])
+                    ),
+                    environment_digest(
+                        interpreter, root / "node_modules" if language == "typescript" else None
+                    ),
+                    str(invocation.configured),
+                ]
+            )
+
+            def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
+                moved = Invocation(
+                    root=stand_in,
+                    interpreter=interpreter,
+                    configured=invocation.configured,
+                    cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
+                    project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
+                )
+                raw = _run(checker, Scope(listed=files), moved, options)
+                return diagnostics(raw, stand_in, set(files), workspace)
+
+            old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
+    except CheckerFailed as exc:
+        return _skipped(language, f"{checker.label} did not run: {exc}", checker)
+    result = judge(
+        checker, scope, head, old, base_commit=base.commit if base else None,
+        workspace=workspace, root=root,
+    )  # fmt: skip
+    if notices:
+        result = result.model_copy(update={"message": f"{result.message}; {'; '.join(notices)}"})
+    return result
+
+
+def _run(
+    checker: Checker, scope: Scope, invocation: Invocation, options: TypesOptions
+) -> list[Raw]:
+    files = scope.files if checker.kind.language == "python" else []
+    return checker.run(files, invocation, options.timeout)
+
+
+def _own_cache(root: Path, checker: Checker) -> Path | None:
+    """Where a checker that keeps a cache (mypy) keeps it: under .forge/cache, not the project."""
+    if checker.kind.name != "mypy":
+        return None
+    return root / ".forge" / "cache" / "types" / "mypy"
+
+
+def _tsconfig(near: Path, root: Path) -> Path | None:
+    for folder in (near.parent, *near.parent.parents):
+        candidate = folder / "tsconfig.json"
+        if candidate.is_file():
+            return candidate
+        if folder == root:
+            return None
+    return None
+
+
+def _skipped(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
+    return TypeCheckResult(
+        type=CHECK_TYPE,
+        target=language,
+        passed=True,
+        skipped=True,
+        message=message,
+        language=language,
+        checker=checker.label if checker else None,
+    )
