@@ -18,12 +18,13 @@ from forge.plugin_host import PluginHost, build_plugin_host
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's real forge state or plugin settings.
 
-    forge-stubs is installed next to forge in the dev environment; core tests
-    expect forge's own results only, so it is disabled here the way a user
-    would disable it (its own suite, under plugins/, has its own conftest).
+    forge-stubs and forge-types are installed next to forge in the dev
+    environment; core tests expect forge's own results only, so they are
+    disabled here the way a user would disable them (their own suites, under
+    plugins/, have their own conftest).
     """
     monkeypatch.setenv("FORGE_HOME", str(tmp_path_factory.mktemp("forge-home")))
-    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "stubs")
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "stubs,types")
     for name in ("FORGE_CWD", "FORGE_TRACE_PLUGINS", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
 

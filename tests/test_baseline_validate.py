@@ -24,7 +24,7 @@ pytest.importorskip("forge_stubs")
 
 FILES = ("legacy.py", "broken.py", "feature.py")
 #: forge-stubs is what finds the old TODO: enabled for these tests.
-WITH_STUBS = {"FORGE_DISABLE_PLUGINS": ""}
+WITH_STUBS = {"FORGE_DISABLE_PLUGINS": "types"}
 
 
 @pytest.fixture
@@ -187,7 +187,7 @@ def test_bad_base_is_a_usage_error_and_no_git_changes_nothing(
 async def test_mcp_validate_gives_the_same_verdicts(
     branch: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "")
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "types")
     params = stdio_parameters(branch, forge_executable(), "serve")
     arguments = {"moduleId": "m", "files": list(FILES), "baseRef": "main"}
     async with Client(params) as client:

@@ -31,7 +31,7 @@ class RawServer:
             **os.environ,
             "FORGE_CWD": str(project),
             "FORGE_HOME": str(home),
-            "FORGE_DISABLE_PLUGINS": "stubs",
+            "FORGE_DISABLE_PLUGINS": "stubs,types",
         }
         self.project = project
         self.process = subprocess.Popen(

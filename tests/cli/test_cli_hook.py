@@ -133,7 +133,7 @@ def test_work_in_progress_checks_wait_for_the_stop(project: Path) -> None:
     decision, stderr = run_hook(
         post_tool_use(project, "Write", {"file_path": str(draft), "content": draft.read_text()}),
         cwd=project,
-        env={"FORGE_DISABLE_PLUGINS": ""},
+        env={"FORGE_DISABLE_PLUGINS": "types"},
     )
     assert decision is None, decision
     assert stderr == ""
@@ -621,7 +621,7 @@ def test_checks_that_do_not_judge_edits_are_not_even_run(project: Path) -> None:
             json.dumps(post_tool_use(project, "Write", {"file_path": str(draft)})),
         ],
         cwd=project,
-        env={**os.environ, "FORGE_DISABLE_PLUGINS": ""},
+        env={**os.environ, "FORGE_DISABLE_PLUGINS": "types"},
         capture_output=True,
         text=True,
         timeout=120,

@@ -66,9 +66,14 @@ def find(findings: Findings) -> Find:
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes the user's real forge state or plugin settings."""
+    """No test reads or writes the user's real forge state or plugin settings.
+
+    forge-types, installed beside this plugin in the dev environment, is disabled:
+    these tests are about stub_check's results alone.
+    """
     monkeypatch.setenv("FORGE_HOME", str(tmp_path_factory.mktemp("forge-home")))
-    for name in ("FORGE_CWD", "FORGE_DISABLE_PLUGINS", "FORGE_TRACE_PLUGINS"):
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "types")
+    for name in ("FORGE_CWD", "FORGE_TRACE_PLUGINS"):
         monkeypatch.delenv(name, raising=False)
 
 

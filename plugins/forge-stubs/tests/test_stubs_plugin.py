@@ -197,7 +197,7 @@ def test_bad_options_give_a_short_one_line_message(project: Path, make_file: Mak
 def test_disabled_by_name(run_forge: RunForge, make_file: MakeFile) -> None:
     make_file("stubbed.py", STUBBED_PY)
     completed = run_forge(
-        "validate", "--files", "stubbed.py", "--json", env={"FORGE_DISABLE_PLUGINS": "stubs"}
+        "validate", "--files", "stubbed.py", "--json", env={"FORGE_DISABLE_PLUGINS": "stubs,types"}
     )
     assert completed.returncode == 0, completed.stdout
     assert stub_results(json.loads(completed.stdout)) == {}
@@ -241,7 +241,7 @@ def test_a_file_the_plugin_cannot_handle_fails_alone(
         "strange.py",
         "stub.ts",
         "--json",
-        env={"PYTHONPATH": str(site), "FORGE_DISABLE_PLUGINS": "python"},
+        env={"PYTHONPATH": str(site), "FORGE_DISABLE_PLUGINS": "python,types"},
     )
     assert completed.returncode == 1, completed.stderr
     report = json.loads(completed.stdout)

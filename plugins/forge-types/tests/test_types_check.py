@@ -1,0 +1,200 @@
+"""type_check on a small real package in a real git repository, through the installed CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from conftest import run_forge_in
+from forge_testing import git
+
+
+def type_result(
+    completed: subprocess.CompletedProcess[str], language: str = "python"
+) -> dict[str, Any]:
+    """The ``type_check`` result for ``language`` of a ``forge validate --json`` run."""
+    report = json.loads(completed.stdout)
+    (found,) = [
+        r for r in report["results"] if r["type"] == "type_check" and r["target"] == language
+    ]
+    return found
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) with ``new`` in ``root/name``."""
+    path = root / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (name, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_without_a_base_only_what_cannot_run_counts(shop: Path) -> None:
+    edit(shop, "shop/checkout.py", "cart.total()", "cart.totl()")
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json")
+    assert done.returncode == 1, done.stderr
+    result = type_result(done)
+    assert result["checker"].startswith("pyrefly ")
+    assert (result["newCount"], result["informationalCount"]) == (1, 1)
+    counted, shown = result["locations"]
+    assert counted == {
+        "path": "shop/checkout.py",
+        "line": 6,
+        "column": 22,
+        "message": "Object of class `Cart` has no attribute `totl`",
+        "rule": "missing-attribute",
+    }
+    assert shown["rule"] == "bad-assignment" and shown["informational"] is True
+    # The old error alone: shown, not counted, and the module passes.
+    edit(shop, "shop/checkout.py", "cart.totl()", "cart.total()")
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py")
+    assert done.returncode == 0, done.stdout
+    assert (
+        "shop/checkout.py:5:16: `Literal['debt']` is not assignable to `int` [bad-assignment] (not counted)"
+        in done.stdout
+    )
+
+
+def test_with_a_base_a_changed_signature_fails_its_importer_not_old_errors(shop: Path) -> None:
+    git(shop, "checkout", "-q", "-b", "feature")
+    # A required parameter added to the exporter; lines above the old error move it down.
+    edit(shop, "shop/prices.py", "amount: int, currency", "amount: int, rounding: int, currency")
+    edit(shop, "shop/checkout.py", "def pay", "# paying\n\n\ndef pay")
+    done = run_forge_in(shop, "validate", "--files", "shop/prices.py", "--base", "main", "--json")
+    assert done.returncode == 1, done.stderr
+    result = type_result(done)
+    assert (result["newCount"], result["oldCount"], result["importers"]) == (1, 1, 1)
+    new, old = result["locations"]
+    assert (new["path"], new["line"], new["rule"]) == ("shop/checkout.py", 9, "missing-argument")
+    assert (old["path"], old["line"], old.get("preExisting")) == ("shop/checkout.py", 8, True)
+    # Only the old error left: shown as pre-existing, the module passes.
+    edit(shop, "shop/prices.py", "amount: int, rounding: int, currency", "amount: int, currency")
+    done = run_forge_in(shop, "validate", "--files", "shop/prices.py", "--base", "main")
+    assert done.returncode == 0, done.stdout
+    assert "OLD  type_check" in done.stdout and "(pre-existing)" in done.stdout
+
+
+def test_the_base_is_cached_and_the_working_tree_never_touched(shop: Path) -> None:
+    git(shop, "checkout", "-q", "-b", "feature")
+    edit(shop, "shop/checkout.py", "cart.total()", "cart.total(1, 2)")
+    (shop / "notes.txt").write_text("untracked\n", encoding="utf-8")
+    git(shop, "add", "shop/checkout.py")  # staged, so the index is part of what must not change
+    before = _state(shop)
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--base", "main", "--json")
+    first = type_result(done)
+    assert first["newCount"] == 1
+    assert _state(shop) == before
+    (cache,) = (shop / ".forge" / "cache" / "types").glob("*.json")
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    assert [d["rule"] for d in stored["files"]["shop/checkout.py"]] == ["bad-assignment"]
+    # The cache is what the next run reads: an entry planted there is taken as the base's.
+    planted = dict(stored["files"]["shop/checkout.py"][0])
+    new = first["locations"][0]
+    planted.update(rule=new["rule"], message=new["message"], symbol="pay")
+    stored["files"]["shop/checkout.py"].append(planted)
+    cache.write_text(json.dumps(stored), encoding="utf-8")
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--base", "main", "--json")
+    result = type_result(done)
+    assert (result["newCount"], result["oldCount"]) == (0, 2), result["locations"]
+
+
+def _state(root: Path) -> tuple[str, ...]:
+    """Everything forge must leave alone: HEAD, index, status, stash, files outside .forge/."""
+    files = sorted(
+        str(p.relative_to(root)) + ":" + str(p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if ".git" not in p.parts and ".forge" not in p.parts and p.is_file()
+    )
+    return (
+        git(root, "rev-parse", "HEAD"),
+        git(root, "status", "--porcelain", "--untracked-files=all", "--", ".", ":!.forge"),
+        git(root, "stash", "list"),
+        git(root, "ls-files", "--stage"),
+        *files,
+    )
+
+
+def test_a_typescript_project_without_a_compiler_is_skipped_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text(
+        '{"compilerOptions": {"strict": true}}\n', encoding="utf-8"
+    )
+    (tmp_path / "a.ts").write_text("export const a: number = 1;\n", encoding="utf-8")
+    done = run_forge_in(tmp_path, "validate", "--files", "a.ts", "--json")
+    assert done.returncode == 0, done.stdout
+    result = type_result(done, "typescript")
+    assert result["skipped"] is True and result["passed"] is True
+    assert result["message"] == (
+        "no TypeScript compiler in node_modules/.bin (npm install --save-dev typescript); not checked"
+    )
+    others = [r["type"] for r in json.loads(done.stdout)["results"] if r["type"] != "type_check"]
+    assert others == ["file_check", "syntax_check"]
+    text = run_forge_in(tmp_path, "validate", "--files", "a.ts").stdout
+    assert "SKIP type_check    typescript: no TypeScript compiler" in text
+    assert "PASSED: 2/2 checks passed" in text
+
+
+def test_a_chosen_checker_that_is_not_installed_is_skipped(shop: Path) -> None:
+    (shop / "pyproject.toml").write_text(
+        '[tool.forge.types]\npython-checker = "basedpyright"\n', encoding="utf-8"
+    )
+    env = {"PATH": str(Path(shutil.which("git") or "/usr/bin/git").parent)}
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json", env=env)
+    result = type_result(done)
+    assert result["skipped"] is True
+    assert result["message"] == "basedpyright is not installed (pip install basedpyright)"
+
+
+def test_the_project_s_configured_mypy_is_used_with_its_cache_under_forge(shop: Path) -> None:
+    (shop / "pyproject.toml").write_text("[tool.mypy]\nstrict = true\n", encoding="utf-8")
+    edit(shop, "shop/checkout.py", "cart.total()", "cart.total(tax=1, rounding=2)")
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json")
+    result = type_result(done)
+    assert result["checker"].startswith("mypy ")
+    assert result["checkerSource"] == "configured in pyproject.toml [tool.mypy]"
+    rules = [(loc["rule"], loc.get("informational", False)) for loc in result["locations"]]
+    assert rules == [("call-arg", False), ("assignment", True)]
+    assert not (shop / ".mypy_cache").exists()
+    assert (shop / ".forge" / "cache" / "types" / "mypy").is_dir()
+
+
+def test_bad_options_fail_with_the_key_named(shop: Path) -> None:
+    (shop / "pyproject.toml").write_text(
+        "[tool.forge.types]\nmax-importerz = 3\n", encoding="utf-8"
+    )
+    done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json")
+    assert done.returncode == 1
+    result = type_result(done, "options")
+    assert "max-importerz" in result["message"] and result["passed"] is False
+
+
+def test_the_importer_cap_is_said(shop: Path) -> None:
+    (shop / "shop" / "receipt.py").write_text(
+        "from shop.prices import price\n\nLINE = price(3)\n", encoding="utf-8"
+    )
+    (shop / "pyproject.toml").write_text(
+        "[tool.forge.types]\nmax-importers = 1\n", encoding="utf-8"
+    )
+    done = run_forge_in(shop, "validate", "--files", "shop/prices.py", "--json")
+    result = type_result(done)
+    assert (result["importers"], result["importersCappedFrom"]) == (1, 2)
+    assert "(capped: 2 import them, max-importers)" in result["message"]
+
+
+def test_sarif_and_junit_carry_the_rule(shop: Path) -> None:
+    edit(shop, "shop/checkout.py", "cart.total()", "cart.totl()")
+    sarif = json.loads(
+        run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--format", "sarif").stdout
+    )
+    results = sarif["runs"][0]["results"]
+    by_rule = {r["ruleId"]: r["level"] for r in results}
+    assert by_rule == {"type_check/missing-attribute": "error", "type_check/bad-assignment": "note"}
+    junit = run_forge_in(
+        shop, "validate", "--files", "shop/checkout.py", "--format", "junit"
+    ).stdout
+    assert (
+        "shop/checkout.py:6:22: Object of class `Cart` has no attribute `totl` [missing-attribute]"
+        in junit
+    )
+    assert "[bad-assignment] (not counted)" in junit
