@@ -30,6 +30,9 @@ def diagnostics(
 ) -> list[Diagnostic]:
     """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols."""
     found = []
+    # Messages may name files by absolute path (tsc's import("/abs/dir/x").default): the
+    # project's own folder is written relative, so the base's stand-in folder matches it.
+    prefixes = sorted({f"{root}/", f"{root.resolve()}/"}, key=len, reverse=True)
     for path, line, column, rule, message in raw:
         if path not in wanted:
             continue
@@ -38,6 +41,8 @@ def diagnostics(
         except ValueError:
             continue
         symbol = _symbol(workspace, path, line, column)
+        for prefix in prefixes:
+            message = message.replace(prefix, "")
         found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))
     return found
 
@@ -129,9 +134,13 @@ def _message(
     said = f"{checker.label} over {files}"
     if new:
         first = new[0]
-        what = "new type error" if with_base else "type error that stops the code running"
-        plural = "s" * (len(new) != 1)
-        head = f"{len(new)} {what}{plural} ({said}); first at {_display(workspace, root, first.path)}:{first.line}: {first.message} [{first.rule}]"
+        one = len(new) == 1
+        if with_base:
+            what = "new type error" if one else "new type errors"
+        else:
+            what = "type error that stops" if one else "type errors that stop"
+            what += " the code running"
+        head = f"{len(new)} {what} ({said}); first at {_display(workspace, root, first.path)}:{first.line}: {first.message} [{first.rule}]"
     elif n_old:
         head = f"no new type error ({said})"
     else:

@@ -22,13 +22,11 @@ EXTENSIONS = {
     "python": (".py", ".pyi"),
     "typescript": (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
 }
-#: Folders never searched for importers (environments, build output, caches).
+#: Folders never searched for importers: environments, installed packages, caches (and
+#: every hidden folder). Build output is searched: a package may publish its modules there.
 SKIPPED_DIRS = frozenset(
-    {
-        ".git", ".hg", ".forge", ".venv", "venv", "env", "node_modules", "__pycache__",
-        ".mypy_cache", ".pytest_cache", ".tox", ".nox", "build", "dist", "site-packages",
-    }
-)  # fmt: skip
+    {"venv", "env", "node_modules", "__pycache__", "site-packages", "__pypackages__"}
+)
 #: Files read while looking for importers, at most.
 MAX_SCANNED = 5000
 #: Bytes of a file read to decide whether it may import a listed file.
@@ -63,7 +61,7 @@ def find_importers(
     scope = Scope(listed=listed)
     if cap <= 0:
         return scope
-    wanted = {normalize(path) for path in listed}
+    wanted = {normalize(sibling) for path in listed for sibling in (path, *_twins(path))}
     words = {word.encode("utf-8") for word in _spellings(listed)}
     analyzer = ContractAnalyzer(parse=workspace.parse, root=normalize(root))
     found: list[Path] = []
@@ -80,6 +78,22 @@ def find_importers(
         found = found[:cap]
     scope.importers = found
     return scope
+
+
+#: A declaration file and the JavaScript it describes stand for one module: an import
+#: of ``./options.js`` is checked against ``options.d.ts``.
+_TWINS = {".d.ts": ".js", ".d.mts": ".mjs", ".d.cts": ".cjs"}
+
+
+def _twins(path: Path) -> list[Path]:
+    """The other files an import of ``path`` may resolve to (``a.d.ts`` and ``a.js``)."""
+    name = path.name
+    for declaration, script in _TWINS.items():
+        if name.endswith(declaration):
+            return [path.with_name(name[: -len(declaration)] + script)]
+        if name.endswith(script):
+            return [path.with_name(name[: -len(script)] + declaration)]
+    return []
 
 
 def _spellings(listed: Iterable[Path]) -> set[str]:

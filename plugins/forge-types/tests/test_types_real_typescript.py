@@ -1,0 +1,176 @@
+"""type_check on got, downloaded at test time, with the project's own tsc from node_modules.
+
+got publishes its modules as JavaScript beside their declarations (``dist/source``):
+a tsconfig with ``checkJs`` has tsc check the JavaScript against them, so mistakes in
+the code, and in the declarations other files rely on, are caught the way tsc
+reports them. Only got's runtime dependencies and the ``typescript`` and
+``@types/node`` its devDependencies name are installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_forge_in
+from forge_testing import copy_of_published, forge_executable, git
+from mcp import Client
+from mcp_client import call, stdio_parameters
+
+pytestmark = pytest.mark.slow
+
+GOT = "got@14.6.6"
+SRC = "dist/source"
+TSCONFIG = {
+    "compilerOptions": {
+        "allowJs": True,
+        "checkJs": True,
+        "noEmit": True,
+        "module": "nodenext",
+        "moduleResolution": "nodenext",
+        "target": "es2022",
+        "skipLibCheck": True,
+    },
+    "include": [f"{SRC}/**/*.js"],
+}
+
+#: (name, file to edit, old, new, file listed, file and text of the broken line, rule)
+Mistake = tuple[str, str, str, str, str, str, str, str]
+MISTAKES: list[Mistake] = [
+    ("wrong argument count", "core/index.js", "getBodySize(options.body, options.headers)",
+     "getBodySize(options.body)", "core/index.js", "core/index.js", "getBodySize(options.body)", "TS2554"),
+    ("unknown property in an options object", "core/index.js",
+     "calculateRetryDelay({\n                        attemptCount,",
+     "calculateRetryDelay({\n                        attemptCount, attemptz: 1,",
+     "core/index.js", "core/index.js", "attemptz: 1", "TS2353"),
+    ("name an imported module does not export", "core/index.js", "getUnixSocketPath }",
+     "getUnixSocketPathz }", "core/index.js", "core/index.js", "getUnixSocketPathz }", "TS2724"),
+    ("method of an instance of an imported class", "create.js", "normalizedOptions.merge(optionsToMerge)",
+     "normalizedOptions.mergeAll(optionsToMerge)", "create.js", "create.js", "mergeAll(", "TS2339"),
+    ("required parameter added to an exporter", "core/utils/url-to-options.d.ts",
+     "url: URL | UrlWithStringQuery)", "url: URL | UrlWithStringQuery, base: string)",
+     "core/utils/url-to-options.d.ts", "core/index.js", "urlToOptions(url)", "TS2554"),
+    ("property removed from an exported class that another file reads", "core/options.d.ts",
+     "    get pagination(): PaginationOptions<unknown, unknown>;\n    set pagination(value: PaginationOptions<unknown, unknown>);\n",
+     "", "core/options.d.ts", "create.js", "const { pagination } = normalizedOptions;", "TS2339"),
+    ("method renamed, another file calls the old name", "core/options.d.ts",
+     "    merge(options?: OptionsInit | Options): void;", "    mergeWith(options?: OptionsInit | Options): void;",
+     "core/options.d.ts", "create.js", "normalizedOptions.merge(optionsToMerge)", "TS2339"),
+]  # fmt: skip
+#: (name, [(file, old, new)], files listed): edits that break nothing.
+HARMLESS: list[tuple[str, list[tuple[str, str, str]], list[str]]] = [
+    ("rename a local", [("core/index.js", "uploadBodySize", "bodySize")] * 3, ["core/index.js"]),
+    ("reorder imports", [("core/index.js", "import timer from './utils/timer.js';\nimport getBodySize from './utils/get-body-size.js';\n",
+                          "import getBodySize from './utils/get-body-size.js';\nimport timer from './utils/timer.js';\n")],
+     ["core/index.js"]),
+    ("add an optional parameter that one caller passes", [
+        ("core/utils/url-to-options.d.ts", "url: URL | UrlWithStringQuery)", "url: URL | UrlWithStringQuery, strict?: boolean)"),
+        ("core/utils/url-to-options.js", "export default function urlToOptions(url) {", "export default function urlToOptions(url, strict = false) {"),
+        ("core/index.js", "urlToOptions(url)", "urlToOptions(url, true)"),
+    ], ["core/utils/url-to-options.d.ts", "core/utils/url-to-options.js", "core/index.js"]),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def got_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """got as published, its dependencies and its own TypeScript installed, committed."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed")
+    root = copy_of_published("npm", GOT, tmp_path_factory.mktemp("got") / "got")
+    manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    dev = manifest.get("devDependencies", {})
+    manifest["devDependencies"] = {name: dev[name] for name in ("typescript", "@types/node")}
+    (root / "package.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2), encoding="utf-8")
+    done = subprocess.run(
+        [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"],
+        cwd=root, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        pytest.skip(f"cannot npm install got's dependencies (no network?): {done.stderr[-300:]}")
+    git(root, "init", "-q")
+    (root / ".git" / "info" / "exclude").write_text("node_modules/\n.forge/\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "published")
+    yield root
+
+
+def _apply(root: Path, name: str, old: str, new: str) -> None:
+    path = root / SRC / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (name, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _type_result(report: dict[str, Any]) -> dict[str, Any]:
+    (found,) = [r for r in report["results"] if r["type"] == "type_check"]
+    return found
+
+
+def _assert_caught(report: dict[str, Any], root: Path, mistake: Mistake) -> None:
+    name, *_, broken_file, broken_text, rule = mistake
+    result = _type_result(report)
+    assert result["checker"].startswith("tsc "), result
+    assert report["passed"] is False and result["passed"] is False, (name, result["message"])
+    lines = (root / SRC / broken_file).read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if broken_text in text)
+    new = [loc for loc in result["locations"] if not loc.get("preExisting")]
+    assert any(
+        loc["path"] == f"{SRC}/{broken_file}" and loc["line"] == line and loc["rule"] == rule
+        for loc in new
+    ), (name, line, new)
+
+
+def test_got_each_mistake_is_caught_through_the_cli_and_mcp(got_repo: Path) -> None:
+    for mistake in MISTAKES:
+        _, edited, old, new, listed, *_ = mistake
+        _apply(got_repo, edited, old, new)
+        done = run_forge_in(
+            got_repo, "validate", "--files", f"{SRC}/{listed}", "--base", "main", "--json"
+        )
+        assert done.returncode == 1, (mistake[0], done.stdout[-1500:], done.stderr[-1500:])
+        _assert_caught(json.loads(done.stdout), got_repo, mistake)
+        git(got_repo, "checkout", "-q", "--", ".")
+
+    async def over_mcp() -> None:
+        async with Client(stdio_parameters(got_repo, forge_executable(), "serve")) as client:
+            for mistake in MISTAKES:
+                _, edited, old, new, listed, *_ = mistake
+                _apply(got_repo, edited, old, new)
+                arguments = {"moduleId": "m", "files": [f"{SRC}/{listed}"], "baseRef": "main"}
+                _assert_caught(await call(client, "validate", arguments), got_repo, mistake)
+                git(got_repo, "checkout", "-q", "--", ".")
+
+    import anyio
+
+    anyio.run(over_mcp)
+
+
+@pytest.mark.parametrize("harmless", HARMLESS, ids=[h[0] for h in HARMLESS])
+def test_got_harmless_edits_pass(
+    got_repo: Path, harmless: tuple[str, list[tuple[str, str, str]], list[str]]
+) -> None:
+    _, edits, listed = harmless
+    for name, old, new in edits:
+        _apply(got_repo, name, old, new)
+    try:
+        files = [f"{SRC}/{name}" for name in listed]
+        done = run_forge_in(got_repo, "validate", "--files", *files, "--base", "main", "--json")
+        result = _type_result(json.loads(done.stdout))
+        assert result["newCount"] == 0, result["locations"]
+        assert done.returncode == 0, done.stdout[-2000:]
+    finally:
+        git(got_repo, "checkout", "-q", "--", ".")
+
+
+def test_got_unmodified_against_itself_nothing_counts(got_repo: Path) -> None:
+    files = sorted(str(p.relative_to(got_repo)) for p in (got_repo / SRC).rglob("*.js"))
+    done = run_forge_in(got_repo, "validate", "--files", *files, "--base", "main", "--json")
+    result = _type_result(json.loads(done.stdout))
+    assert result["newCount"] == 0 and result["oldCount"] > 0, result["message"]
