@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from forge.models import (
         CheckDescriptor,
         CheckResult,
+        ExternalTool,
         Language,
         PlanFinding,
         PlanRuleDescriptor,
@@ -164,6 +165,64 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     **On raise:** the exception becomes one failing result of type
     ``plugin_error`` whose target is your plugin's name; the results of other
     plugins are unaffected.
+    """
+
+
+# --- long-lived processes: a plugin's warm resources ---------------------------
+
+
+@hookspec
+def forge_engine_started(project_root: Path) -> None:
+    """A long-lived process started serving ``project_root``: warm up what is worth keeping.
+
+    **When:** once per project, by processes that answer many calls: the MCP
+    server (``forge serve``), when its engine for the project is built, and
+    ``forge daemon``, before it forks the children that run each command.
+    One-shot commands (``forge validate``, ``forge hook`` in its own process)
+    never call it: a plugin must work without it, only slower.
+
+    Start what later calls can reuse (a type checker's server, an index) and
+    keep it in the plugin's own state, keyed by ``project_root``. It must
+    return quickly: start work in the background rather than wait for it.
+
+    **Fork safety:** ``forge daemon`` forks after this hook. A resource kept
+    in this process (a thread, a pipe to a child process) must not be used by
+    a forked child; a resource other processes can reach (a server listening
+    on a socket under ``.forge/``) is what a forked command can use.
+
+    **Returns:** nothing (a return value is ignored).
+
+    **On raise:** logged to stderr with the plugin's name; nothing else
+    changes: the plugin's checks run cold.
+    """
+
+
+@hookspec
+def forge_engine_stopped(project_root: Path) -> None:
+    """The long-lived process that called ``forge_engine_started`` stops serving ``project_root``.
+
+    **When:** once, as the MCP server or ``forge daemon`` shuts down
+    (end of input, a signal, idle timeout). Stop what ``forge_engine_started``
+    started; leave nothing running.
+
+    **Returns:** nothing (a return value is ignored).
+
+    **On raise:** logged to stderr with the plugin's name; the other plugins
+    are still told.
+    """
+
+
+@hookspec
+def forge_tools(project_root: Path) -> list[ExternalTool] | None:
+    """Name the programs this plugin runs for ``project_root``, per language, for ``forge plugins``.
+
+    **When:** by ``forge plugins``, never while validating.
+
+    **Returns:** a list of :class:`forge.models.ExternalTool`: the language,
+    the program, its version, whether it was found, and a note (why this one,
+    or what to install). ``None`` or ``[]`` when the plugin runs no program.
+
+    **On raise:** ``forge plugins`` shows the failure in the plugin's row.
     """
 
 

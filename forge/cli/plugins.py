@@ -9,7 +9,10 @@ from forge.cli.command import add_command, add_json_flag, out, print_json
 from forge.cli.output import table
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from forge.languages import LanguageRegistry
+    from forge.plugin_host import PluginHost
 
 
 USAGE = """\
@@ -46,9 +49,11 @@ def run(args: argparse.Namespace) -> int:
     problems = [*host.checks.problems, *host.plan_rules.problems, *registry.problems]
     for problem in problems:
         errors.setdefault(problem.plugin, []).append(problem.message)
+    tools = _tools(host, project_root(), errors)
     infos = [
         info.model_copy(
             update={
+                "tools": tools.get(info.name, []),
                 "declares": sorted(declared.get(info.name, [])),
                 "error": "; ".join(errors[info.name])
                 if info.name in errors and info.error is None
@@ -75,7 +80,27 @@ def run(args: argparse.Namespace) -> int:
         out(f"plan rules: {', '.join(sorted(host.plan_rules.descriptors))}")
         out(_languages_line(registry))
         out(_deciders(registry))
+        if tools:
+            out("tools:")
+            for plugin, found in sorted(tools.items()):
+                for tool in found:
+                    what = f"{tool['name']} {tool['version']}" if tool["found"] else "not found"
+                    note = f": {tool['note']}" if tool["note"] else ""
+                    out(f"  {tool['language']}: {what} ({plugin}{note})")
     return 1 if host.failed or problems else 0
+
+
+def _tools(host: PluginHost, root: Path, errors: dict[str, list[str]]) -> dict[str, list[Any]]:
+    """What each plugin's ``forge_tools`` names for the project; a failure joins its errors."""
+    from forge.models import ExternalTool
+
+    found: dict[str, list[Any]] = {}
+    for returned in host.call("forge_tools", ExternalTool, project_root=root):
+        if returned.failure is not None:
+            errors.setdefault(returned.plugin, []).append(f"forge_tools {returned.failure}")
+        elif returned.items:
+            found[returned.plugin] = [tool.to_wire() for tool in returned.items]
+    return found
 
 
 def _languages_line(registry: LanguageRegistry) -> str:

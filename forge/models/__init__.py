@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         MAX_FINDING_MESSAGE,
         MAX_FINDING_NAME,
         CheckDescriptor,
+        ExternalTool,
         Language,
         PlanFinding,
         PlanRuleDescriptor,
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
 #: milliseconds to create).
 _DEFINED_IN = {
     "CheckDescriptor": "descriptors",
+    "ExternalTool": "descriptors",
     "Language": "descriptors",
     "MAX_FINDING_MESSAGE": "descriptors",
     "MAX_FINDING_NAME": "descriptors",
@@ -127,6 +129,7 @@ __all__ = [
     "CommandText",
     "ContractPair",
     "ContractResult",
+    "ExternalTool",
     "FileResult",
     "Language",
     "Location",

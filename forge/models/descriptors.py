@@ -37,6 +37,19 @@ class CheckDescriptor(WireModel):
     )
 
 
+class ExternalTool(WireModel):
+    """A program a plugin runs for a project (a type checker), as ``forge plugins`` shows it."""
+
+    language: str = Field(description="The language it serves, e.g. python, typescript.")
+    name: str = Field(description="The program, e.g. pyrefly, tsc.")
+    version: str | None = Field(default=None, description="Its version; null when not found.")
+    found: bool = Field(description="Whether it is installed where the plugin looks.")
+    note: str = Field(
+        default="",
+        description="Why this one (pinned, configured by the project), or what to install.",
+    )
+
+
 class PlanRuleDescriptor(WireModel):
     """A plan rule a plugin provides: returned by ``forge_plan_rules``."""
 

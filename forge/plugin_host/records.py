@@ -34,6 +34,10 @@ class PluginInfo(WireModel):
     )
     status: Literal["loaded", "disabled", "failed"]
     error: str | None = None
+    tools: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Programs it runs for the project (forge_tools): language, name, version.",
+    )
 
 
 def record(**fields: Any) -> PluginInfo:
@@ -41,7 +45,9 @@ def record(**fields: Any) -> PluginInfo:
     validator would cost every command milliseconds, and only ``forge plugins``
     serialises these records."""
     # Every field given: a default_factory would cost pydantic an inspect.signature call.
-    return PluginInfo.model_construct(**{"hooks": [], "declares": [], "error": None, **fields})
+    return PluginInfo.model_construct(
+        **{"hooks": [], "declares": [], "error": None, "tools": [], **fields}
+    )
 
 
 T = TypeVar("T")

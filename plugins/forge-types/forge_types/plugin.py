@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forge import hookimpl
-from forge.models import CheckDescriptor, ValidateRequest
+from forge.models import CheckDescriptor, ExternalTool, ValidateRequest
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.models import CHECK_TYPE, TypeCheckResult
@@ -82,3 +82,39 @@ def _guarded(
             message=f"forge-types {__version__} could not check: {type(exc).__name__}: {reason} "
             "(a bug: please report it)",
         )
+
+
+@hookimpl
+def forge_tools(project_root: Path) -> list[ExternalTool]:
+    """The checker each language gets in ``project_root``, as ``forge plugins`` shows it."""
+    from forge.config import load_config
+    from forge_types.selection import Missing, python_checker, typescript_checker
+
+    try:
+        options = parse_options(
+            load_config(project_root).plugin_config(PLUGIN_NAME), "[tool.forge.types]"
+        )
+    except OptionsError as exc:
+        return [ExternalTool(language="python", name="-", found=False, note=str(exc))]
+    tools = []
+    for language in options.languages:
+        if language == "python":
+            chosen = python_checker(project_root, options.python_checker)
+        else:
+            chosen = typescript_checker(project_root, project_root)
+        if isinstance(chosen, Missing):
+            name = "tsc" if language == "typescript" else (options.python_checker or "pyrefly")
+            tools.append(
+                ExternalTool(language=language, name=name, found=False, note=chosen.message)
+            )
+        else:
+            tools.append(
+                ExternalTool(
+                    language=language,
+                    name=chosen.kind.name,
+                    version=chosen.version,
+                    found=True,
+                    note=chosen.source,
+                )
+            )
+    return tools

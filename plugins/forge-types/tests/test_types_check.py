@@ -198,3 +198,21 @@ def test_sarif_and_junit_carry_the_rule(shop: Path) -> None:
         in junit
     )
     assert "[bad-assignment] (not counted)" in junit
+
+
+def test_forge_plugins_names_the_checker_per_language(shop: Path) -> None:
+    done = run_forge_in(shop, "plugins")
+    assert done.returncode == 0, done.stderr
+    assert "  python: pyrefly 1.4.1 (types: pinned by forge-types)" in done.stdout
+    assert (
+        "  typescript: not found (types: no TypeScript compiler in node_modules/.bin" in done.stdout
+    )
+    (shop / "pyproject.toml").write_text("[tool.mypy]\nstrict = true\n", encoding="utf-8")
+    listed = json.loads(run_forge_in(shop, "plugins", "--json").stdout)
+    (types,) = [info for info in listed if info["name"] == "types"]
+    python = types["tools"][0]
+    assert (python["name"], python["found"], python["note"]) == (
+        "mypy",
+        True,
+        "configured in pyproject.toml [tool.mypy]",
+    )
