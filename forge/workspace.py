@@ -47,6 +47,10 @@ class Workspace:
         self._progress = progress
         self._steps = 0
         self.config = config
+        #: Seconds the caller can wait for the checks (``forge hook`` answers an agent's
+        #: edit: its budget), None without a limit. A check that cannot answer in time
+        #: returns a skipped result saying why, rather than keep the agent waiting.
+        self.budget: float | None = None
         self._plugin_options = plugin_options or {}
         self._resolved: dict[str, Path] = {}
         #: The registered languages (none unless the engine passes its registry).

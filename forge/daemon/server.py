@@ -33,7 +33,7 @@ from forge.daemon.child import run_child, send
 from forge.daemon.client import (
     REFUSED,
 )
-from forge.daemon.warm import Freshness, warm_up
+from forge.daemon.warm import Freshness, serving_engine, warm_up
 
 #: How long the parent gives a ``status`` or ``stop`` caller to speak.
 CONTROL_TIMEOUT_S = 2.0
@@ -60,8 +60,10 @@ def serve(idle_seconds: float) -> None:
     path = socket_folder()
     lock = _single_instance(path)
     listeners: list[socket.socket] = []
+    engine = None
     try:
         warm_up()
+        engine = serving_engine()
         # What the warm-up built stays put: the collector never scans it again,
         # so children do not copy the pages it would touch.
         gc.freeze()
@@ -72,6 +74,8 @@ def serve(idle_seconds: float) -> None:
         for listener in listeners:
             listener.close()
         os.close(lock)
+        if engine is not None:
+            engine.stop_serving()
         raise
     # Children are reaped by the kernel: the parent never waits for one.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
@@ -91,6 +95,8 @@ def serve(idle_seconds: float) -> None:
                     os.unlink(name)
             listener.close()
         os.close(lock)
+        if engine is not None:
+            engine.stop_serving()
     if restart:
         start_background(idle_seconds)
 
@@ -231,7 +237,20 @@ def start_background(idle_seconds: float) -> subprocess.Popen[bytes]:
         # A daemon pins no folder, and ``-m`` puts the working dir on sys.path:
         # the root, rather than a project whose modules could shadow forge's.
         cwd="/",
+        # The project it is started for, whose plugins keep warm resources
+        # (forge_engine_started); each command runs with its caller's own environment.
+        env=_with_project(dict(os.environ)),
     )
+
+
+def _with_project(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with ``FORGE_CWD`` set to the project the daemon is started from, if any."""
+    from forge.config import project_root
+    from forge.errors import ConfigError
+
+    with contextlib.suppress(ConfigError):  # started outside a usable project: none
+        env["FORGE_CWD"] = str(project_root())
+    return env
 
 
 def ask(control: str) -> dict[str, Any] | None:

@@ -16,6 +16,10 @@ import sysconfig
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forge.validate.run import Engine
 
 #: Files that warm every grammar and check a ``forge validate --files`` uses.
 WARM_UP_FILES = {
@@ -24,6 +28,24 @@ WARM_UP_FILES = {
     "warm.ts": "export function f(x: number): number {\n  return x * 2;\n}\n",
     "warm.tsx": "export const View = () => <div>{1}</div>;\n",
 }
+
+
+def serving_engine() -> Engine | None:
+    """The engine of the project the daemon was started in, its plugins told it is served.
+
+    Plugins start what they keep warm (``forge_engine_started``) here, before the
+    first fork: a resource a forked command can use is one it reaches by socket.
+    None when the daemon was started outside a usable project.
+    """
+    from forge.errors import ConfigError
+    from forge.validate.run import Engine
+
+    try:
+        engine = Engine.for_project()
+    except ConfigError:
+        return None
+    engine.start_serving()
+    return engine
 
 
 def warm_up() -> None:

@@ -20,10 +20,13 @@ if TYPE_CHECKING:
 
     from forge.git import Base
     from forge.hook.target import Target
-    from forge.models import CheckResult
+    from forge.models import CheckResult, Location
     from forge.plan.locate import PlanModuleRef
     from forge.validate.run import Engine
 
+#: Seconds the checks of one edit may take (``Workspace.budget``): a check that cannot
+#: answer in time, a cold type checker, skips rather than keep the agent waiting.
+EDIT_BUDGET_SECONDS = 2.0
 #: Tools that write one file, and the field of ``tool_input`` that names it.
 FILE_TOOLS = {
     "Write": "file_path",
@@ -139,6 +142,7 @@ def _check_edit(cwd: Path, files: list[Path], importers: list[Path]) -> dict[str
     }
     findings: list[str] = []
     workspace = workspace_for(engine, request, base=base, plan=plan)
+    workspace.budget = EDIT_BUDGET_SECONDS
     for result in engine.run_checks(request, workspace, plugins=judging):
         declared = checks.get(result.type)
         if result.passed or declared is None or not declared.judges_edits:
@@ -250,10 +254,12 @@ def _statements(body: list[Any]) -> Iterator[Any]:
 
 
 def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:
-    """Whether a result is about an edited file: its syntax, or a pair it is one side of."""
+    """Whether a result is about an edited file: its syntax, a pair it is one side of,
+    or a counted place in it (a type error in the edited file)."""
     sides = [getattr(result, "exporter", None), getattr(result, "importer", None)]
     if not any(sides):
         sides = [result.target]
+        sides += [place.path for place in result.locations if _counted(place)]
     return any(isinstance(side, str) and path_key(absolute(cwd, side)) in edited for side in sides)
 
 
@@ -269,6 +275,10 @@ def _other_module(
     return owner if key not in edited and owner != own else None
 
 
+def _counted(place: Location) -> bool:
+    return not place.pre_existing and not place.informational
+
+
 def result_findings(result: CheckResult, cwd: Path) -> list[str]:
     """``path:line:column: message`` for each place a failed result points at.
 
@@ -279,5 +289,6 @@ def result_findings(result: CheckResult, cwd: Path) -> list[str]:
         f"{display(location.path or result.target, cwd)}:{location.line}:{location.column}: "
         f"{location.message}"
         for location in result.locations
+        if _counted(location)
     ]
     return lines or [f"{display(result.target, cwd)}: {result.message}"]

@@ -291,4 +291,11 @@ def serve() -> None:
     # the process: frozen, the collector stops walking it on every full
     # collection, which cost a large plan check or validate ~20 ms each.
     gc.freeze()
-    server.run("stdio")
+    engine = server.service.engine if server.service is not None else None
+    if engine is not None:  # plugins keep warm resources while the server lives
+        engine.start_serving()
+    try:
+        server.run("stdio")
+    finally:
+        if engine is not None:
+            engine.stop_serving()

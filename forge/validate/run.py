@@ -9,6 +9,7 @@ validation logic of its own.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Collection
 from pathlib import Path
@@ -37,6 +38,8 @@ from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
     from forge.plan.locate import PlanModuleRef
+
+logger = logging.getLogger(__name__)
 
 
 class Engine:
@@ -76,6 +79,24 @@ class Engine:
         root = root or project_root()
         config = load_config(root)
         return cls(root, config, build_plugin_host(disabled_plugins(config)))
+
+    def start_serving(self) -> None:
+        """Tell the plugins a long-lived process serves this project (``forge_engine_started``).
+
+        Called by the MCP server and ``forge daemon``, never by one-shot commands:
+        plugins keep warm resources (a type checker's server) from here until
+        :meth:`stop_serving`. A plugin that raises is logged, never fatal.
+        """
+        self._lifecycle("forge_engine_started")
+
+    def stop_serving(self) -> None:
+        """Tell the plugins the long-lived process is done (``forge_engine_stopped``)."""
+        self._lifecycle("forge_engine_stopped")
+
+    def _lifecycle(self, hook: str) -> None:
+        for returned in self.plugins.call(hook, object, project_root=self.root):
+            if returned.failure is not None and returned.failure.startswith("raised"):
+                logger.warning("plugin %s %s in %s", returned.plugin, returned.failure, hook)
 
     def working_dir(self, request: ValidateRequest) -> Path:
         """The request's ``cwd`` (relative to the project root), else the project root."""

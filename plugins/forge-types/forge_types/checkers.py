@@ -8,6 +8,7 @@ its machine-readable output. Which checker a project gets is decided in
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -71,8 +72,30 @@ class Checker:
         """``pyrefly 1.4.1``."""
         return f"{self.kind.name} {self.version}"
 
+    def warm_key(self, invocation: Invocation) -> str | None:
+        """The key of this checker's warm server for ``invocation``; None: it has no warm mode."""
+        if self.kind is not PYREFLY:
+            return None
+        from forge_types import __version__
+
+        parts = [__version__, str(invocation.root), str(self.executable), self.version]
+        parts += [str(invocation.interpreter or ""), str(invocation.configured)]
+        return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
     def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
-        """The checker's diagnostics over ``files``; :class:`CheckerFailed` when it did not run."""
+        """The checker's diagnostics over ``files``; :class:`CheckerFailed` when it did not run.
+
+        A warm server of this checker for the same project, interpreter and
+        configuration answers when one runs (:mod:`forge_types.warm`); else the
+        command line runs.
+        """
+        key = self.warm_key(invocation)
+        if key is not None and files:
+            from forge_types.warm import ask
+
+            answered = ask(key, list(files), timeout)
+            if answered is not None:
+                return answered
         argv = self.kind.argv(self.executable, files, invocation)
         done = run_tool(argv, invocation.root, timeout)
         if done.returncode not in self.kind.ok_codes:
@@ -111,12 +134,13 @@ def _pyrefly_parse(out: str, root: Path) -> list[Raw]:
     return [
         (_absolute(root, e["path"]), int(e["line"]), int(e["column"]), e["name"], _one(e))
         for e in found["errors"]
-        if e.get("severity", "error") in ("error", "warn", "warning")
+        if e.get("severity", "error") == "error"  # warnings are advice, not broken code
     ]
 
 
 def _one(error: dict[str, Any]) -> str:
-    return str(error.get("concise_description") or error.get("description") or "")
+    # The full description: what pyrefly's language server says too (the warm checker).
+    return str(error.get("description") or error.get("concise_description") or "")
 
 
 PYREFLY = Kind(

@@ -7,6 +7,7 @@ its ``base``) and forge's contract analysis to find importers.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,8 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="A real type checker (pyrefly or the project's own; the project's tsc) finds "
             "no new error in the module's files or the files importing them.",
             order=45,
+            # Judged on each edit by forge hook, from a warm checker only (Workspace.budget).
+            judges_edits=True,
         )
     ]
 
@@ -118,3 +121,47 @@ def forge_tools(project_root: Path) -> list[ExternalTool]:
                 )
             )
     return tools
+
+
+#: Warm checkers this process started, by project root: stopped with the engine.
+_WARM: dict[Path, subprocess.Popen[bytes]] = {}
+
+
+@hookimpl
+def forge_engine_started(project_root: Path) -> None:
+    """Start pyrefly's language server for the project, when pyrefly is its Python checker."""
+    from forge.config import load_config
+    from forge_types.checkers import PYREFLY, Invocation
+    from forge_types.selection import Missing, project_interpreter, python_checker
+    from forge_types.warm import start
+
+    options = parse_options(
+        load_config(project_root).plugin_config(PLUGIN_NAME), "[tool.forge.types]"
+    )
+    if "python" not in options.languages:
+        return
+    checker = python_checker(project_root, options.python_checker)
+    if isinstance(checker, Missing) or checker.kind is not PYREFLY:
+        return
+    invocation = Invocation(
+        root=project_root,
+        interpreter=project_interpreter(project_root, options.python),
+        configured=checker.source.startswith("configured"),
+    )
+    key = checker.warm_key(invocation)
+    if key is not None and project_root not in _WARM:
+        process = start(
+            key, project_root, checker.executable, invocation.interpreter, invocation.configured
+        )
+        if process is not None:
+            _WARM[project_root] = process
+
+
+@hookimpl
+def forge_engine_stopped(project_root: Path) -> None:
+    """Stop the warm checker ``forge_engine_started`` started for the project."""
+    from forge_types.warm import stop
+
+    process = _WARM.pop(project_root, None)
+    if process is not None:
+        stop(process)

@@ -63,6 +63,8 @@ def check_language(
         project_file=tsconfig,
     )
     wanted = set(scope.files)
+    if workspace.budget is not None:
+        return _within_budget(checker, scope, invocation, workspace, root)
     try:
         head = diagnostics(_run(checker, scope, invocation, options), root, wanted, workspace)
         base = workspace.base
@@ -112,6 +114,28 @@ def _run(
 ) -> list[Raw]:
     files = scope.files if checker.kind.language == "python" else []
     return checker.run(files, invocation, options.timeout)
+
+
+def _within_budget(
+    checker: Checker, scope: Scope, invocation: Invocation, workspace: Workspace, root: Path
+) -> TypeCheckResult:
+    """The check on a budget (``forge hook``): a warm checker answers, or nothing is said.
+
+    A cold checker takes seconds: it would keep an agent waiting after each edit.
+    With no base, only the rules that mean the code cannot run count.
+    """
+    from forge_types.warm import ask
+
+    key = checker.warm_key(invocation)
+    budget = workspace.budget or 0.0
+    raw = ask(key, scope.files, timeout=budget) if key is not None else None
+    if raw is None:
+        why = "no warm checker for this project (forge daemon or forge serve keeps one)"
+        if key is None:
+            why = f"{checker.kind.name} has no warm mode"
+        return _skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
+    head = diagnostics(raw, root, set(scope.files), workspace)
+    return judge(checker, scope, head, None, base_commit=None, workspace=workspace, root=root)
 
 
 def _own_cache(root: Path, checker: Checker) -> Path | None:
