@@ -42,7 +42,7 @@ def _declaring(check_id: str, order: int = 5) -> ModuleType:
 
 
 def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
-    host = build_plugin_host(["stubs"])
+    host = build_plugin_host(["stubs", "types"])
     owners = host.checks.owners
     assert {owners[i] for i in ("cwd_check", "file_check", "syntax_check")} == {
         "cwd_check",
@@ -74,7 +74,7 @@ def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
 
 def test_a_taken_check_id_is_a_plugin_error_naming_both_plugins(tmp_path: Path) -> None:
     host = build_plugin_host(
-        ["stubs"],
+        ["stubs", "types"],
         extra_plugins=[
             ("first", _declaring("shared_check")),
             ("second", _declaring("shared_check")),
@@ -92,7 +92,7 @@ def test_a_taken_check_id_is_a_plugin_error_naming_both_plugins(tmp_path: Path) 
 
 def test_declared_order_sorts_results_and_a_builtin_id_cannot_be_taken(tmp_path: Path) -> None:
     host = build_plugin_host(
-        ["stubs"],
+        ["stubs", "types"],
         extra_plugins=[
             ("early", _declaring("early_check", order=1)),
             ("thief", _declaring("command")),
@@ -112,7 +112,7 @@ def test_a_hook_wrapper_is_refused_at_registration() -> None:
         return (yield)
 
     host = build_plugin_host(
-        ["stubs"], extra_plugins=[("wrapping", _plugin("w", forge_run_checks=forge_run_checks))]
+        ["stubs", "types"], extra_plugins=[("wrapping", _plugin("w", forge_run_checks=forge_run_checks))]
     )
     (info,) = [info for info in host.plugins if info.name == "wrapping"]
     assert info.status == "failed"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from forge.languages import NotParsed
 from forge.models import Location
-from forge.parsing import NotParsed
 from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_existing
 from forge.workspace import Workspace
 from forge_types.checkers import Checker, Raw

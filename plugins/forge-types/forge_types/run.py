@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from forge.contract_analysis import normalize
+from forge.contracts import normalize
 from forge.workspace import Workspace
 from forge_types.base import base_diagnostics, cache_file
 from forge_types.checkers import Checker, Invocation, Raw

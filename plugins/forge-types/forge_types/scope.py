@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from forge.contract_analysis import ContractAnalyzer, normalize
+from forge.contracts import ContractAnalyzer, normalize
 from forge.workspace import Workspace
 
 #: Extensions each checked language owns.
