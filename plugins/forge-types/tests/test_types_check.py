@@ -43,7 +43,7 @@ def test_without_a_base_only_what_cannot_run_counts(shop: Path) -> None:
         "path": "shop/checkout.py",
         "line": 6,
         "column": 22,
-        "message": "Object of class `Cart` has no attribute `totl`",
+        "message": "Object of class `Cart` has no attribute `totl` Did you mean `total`?",
         "rule": "missing-attribute",
     }
     assert shown["rule"] == "bad-assignment" and shown["informational"] is True
@@ -194,7 +194,7 @@ def test_sarif_and_junit_carry_the_rule(shop: Path) -> None:
         shop, "validate", "--files", "shop/checkout.py", "--format", "junit"
     ).stdout
     assert (
-        "shop/checkout.py:6:22: Object of class `Cart` has no attribute `totl` [missing-attribute]"
+        "shop/checkout.py:6:22: Object of class `Cart` has no attribute `totl` Did you mean `total`? [missing-attribute]"
         in junit
     )
     assert "[bad-assignment] (not counted)" in junit
