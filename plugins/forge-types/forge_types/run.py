@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from forge.contracts import normalize
@@ -13,7 +14,7 @@ from forge_types.diagnostics import CheckerFailed, Diagnostic
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
-from forge_types.scope import Scope, find_importers, language_of
+from forge_types.scope import Scope, candidates, confirm_importers, language_of
 from forge_types.selection import (
     PYTHON_CONFIG_FILES,
     Missing,
@@ -54,7 +55,7 @@ def check_language(
         return _skipped(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
-    scope = find_importers(listed, language, root, workspace, options.max_importers)
+    maybe = candidates(listed, language, root, options.max_importers)
     invocation = Invocation(
         root=root,
         interpreter=interpreter,
@@ -62,11 +63,21 @@ def check_language(
         cache_dir=_own_cache(root, checker),
         project_file=tsconfig,
     )
-    wanted = set(scope.files)
     if workspace.budget is not None:
+        scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
         return _within_budget(checker, scope, invocation, workspace, root)
     try:
-        head = diagnostics(_run(checker, scope, invocation, options), root, wanted, workspace)
+        # The checker runs over the listed files and every candidate importer while
+        # forge parses the candidates to confirm which really import them: the parse
+        # costs no time, and only confirmed importers' diagnostics are kept.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            running = pool.submit(
+                _run, checker, Scope(listed=[*listed, *maybe]), invocation, options
+            )
+            scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
+            raw = running.result()
+        wanted = set(scope.files)
+        head = diagnostics(raw, root, wanted, workspace)
         base = workspace.base
         old: dict[str, list[Diagnostic]] | None = None
         notices: list[str] = []

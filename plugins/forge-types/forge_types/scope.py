@@ -10,6 +10,7 @@ cannot import it. The number of importers is capped; the result says so.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,9 @@ SKIPPED_DIRS = frozenset(
 )
 #: Files read while looking for importers, at most.
 MAX_SCANNED = 5000
+#: Candidate importers read per importer the cap allows: files that spell a listed
+#: module's name in an import line, not all of which import it.
+CANDIDATES_PER_IMPORTER = 3
 #: Bytes of a file read to decide whether it may import a listed file.
 MAX_READ = 1 << 20
 
@@ -58,26 +62,51 @@ def find_importers(
     listed: list[Path], language: str, root: Path, workspace: Workspace, cap: int
 ) -> Scope:
     """The files under ``root`` that import one of ``listed`` (existing files), at most ``cap``."""
-    scope = Scope(listed=listed)
+    return confirm_importers(listed, candidates(listed, language, root, cap), workspace, root, cap)
+
+
+def candidates(listed: list[Path], language: str, root: Path, cap: int) -> list[Path]:
+    """Files under ``root`` with a line that may import one of ``listed``: read, not parsed.
+
+    At most ``CANDIDATES_PER_IMPORTER * cap``: a superset of the importers, cheap
+    enough to hand a checker before they are confirmed (:func:`confirm_importers`).
+    """
     if cap <= 0:
-        return scope
-    wanted = {normalize(sibling) for path in listed for sibling in (path, *_twins(path))}
-    words = {word.encode("utf-8") for word in _spellings(listed)}
+        return []
+    wanted = _wanted(listed)
+    mentions = _import_lines(language, _spellings(listed))
+    found = []
+    for candidate in _candidates(root, EXTENSIONS[language]):
+        if normalize(candidate) not in wanted and _mentions(candidate, mentions):
+            found.append(candidate)
+            if len(found) >= CANDIDATES_PER_IMPORTER * cap:
+                break
+    return found
+
+
+def confirm_importers(
+    listed: list[Path], maybe: list[Path], workspace: Workspace, root: Path, cap: int
+) -> Scope:
+    """The :class:`Scope` of ``listed``: the ``maybe`` files whose imports resolve to them."""
+    scope = Scope(listed=listed)
+    wanted = _wanted(listed)
     analyzer = ContractAnalyzer(parse=workspace.parse, root=normalize(root))
     found: list[Path] = []
-    for candidate in _candidates(root, EXTENSIONS[language]):
-        if normalize(candidate) in wanted or not _mentions(candidate, words):
-            continue
+    for candidate in maybe:
         try:
             if any(target in wanted for target in analyzer.local_imports(candidate)):
                 found.append(candidate)
         except Exception:  # a file forge cannot read the imports of is no importer it knows
             continue
-    if len(found) > cap:
-        scope.capped_from = len(found)
+    if len(found) > cap or len(maybe) >= CANDIDATES_PER_IMPORTER * cap > 0:
+        scope.capped_from = max(len(found), cap + 1)
         found = found[:cap]
     scope.importers = found
     return scope
+
+
+def _wanted(listed: list[Path]) -> set[Path]:
+    return {normalize(sibling) for path in listed for sibling in (path, *_twins(path))}
 
 
 #: A declaration file and the JavaScript it describes stand for one module: an import
@@ -105,13 +134,30 @@ def _spellings(listed: Iterable[Path]) -> set[str]:
     return {name for name in names if name}
 
 
-def _mentions(path: Path, words: set[bytes]) -> bool:
+def _import_lines(language: str, names: set[str]) -> re.Pattern[bytes]:
+    """A line that may import one of ``names``: the cheap filter before a file is parsed.
+
+    Python: an ``import`` or ``from`` line naming it (``from .segment import``,
+    ``from rich import segment``, over several lines too); TypeScript and
+    JavaScript: a module specifier ending in it (``'./segment.js'``, ``"../core"``).
+    """
+    alternatives = b"|".join(re.escape(name.encode("utf-8")) for name in sorted(names))
+    if language == "python":
+        pattern = rb"^[ \t]*(?:from|import)\b[^\n]*?\b(?:" + alternatives + rb")\b"
+        # ``from x import (\n a,\n b)``: the names may follow on the next lines.
+        pattern += rb"|^[ \t]*from\b[^\n]*\(\s*[^)]*\b(?:" + alternatives + rb")\b"
+    else:
+        pattern = rb"""['"][^'"\n]*\b(?:""" + alternatives + rb""")(?:\.[a-z]+)?['"]"""
+    return re.compile(pattern, re.MULTILINE)
+
+
+def _mentions(path: Path, mentions: re.Pattern[bytes]) -> bool:
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_READ)
     except OSError:
         return False
-    return any(word in data for word in words)
+    return mentions.search(data) is not None
 
 
 def _candidates(root: Path, extensions: tuple[str, ...]) -> Iterator[Path]:
