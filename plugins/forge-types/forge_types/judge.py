@@ -26,13 +26,24 @@ MAX_LOCATIONS = 100
 
 
 def diagnostics(
-    raw: Sequence[Raw], root: Path, wanted: set[Path], workspace: Workspace
+    raw: Sequence[Raw],
+    root: Path,
+    wanted: set[Path],
+    workspace: Workspace,
+    also: Path | None = None,
 ) -> list[Diagnostic]:
-    """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols."""
+    """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols.
+
+    ``also``: the working tree, when ``root`` stands in for it at the base (messages
+    name its interpreter's folders there too).
+    """
     found = []
-    # Messages may name files by absolute path (tsc's import("/abs/dir/x").default): the
-    # project's own folder is written relative, so the base's stand-in folder matches it.
-    prefixes = sorted({f"{root}/", f"{root.resolve()}/"}, key=len, reverse=True)
+    # Messages may name files by absolute path (tsc's import("/abs/dir/x").default, the
+    # folders pyrefly looked in for a module): the project's own folder is written
+    # relative, so the base's stand-in folder matches it.
+    named = {root, root.resolve()} | ({also, also.resolve()} if also is not None else set())
+    folders = sorted({str(f) for f in named if len(str(f)) > 1}, key=len, reverse=True)
+    prefixes = [(f"{folder}/", "") for folder in folders] + [(folder, ".") for folder in folders]
     for path, line, column, rule, message in raw:
         if path not in wanted:
             continue
@@ -41,8 +52,8 @@ def diagnostics(
         except ValueError:
             continue
         symbol = _symbol(workspace, path, line, column)
-        for prefix in prefixes:
-            message = message.replace(prefix, "")
+        for prefix, stand_for in prefixes:
+            message = message.replace(prefix, stand_for)
         found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))
     return found
 

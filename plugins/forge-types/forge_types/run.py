@@ -8,7 +8,8 @@ from pathlib import Path
 
 from forge.contracts import normalize
 from forge.workspace import Workspace
-from forge_types.base import base_diagnostics, cache_file
+from forge_types import __version__
+from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
 from forge_types.checkers import Checker, Invocation, Raw
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 from forge_types.judge import diagnostics, judge
@@ -84,6 +85,8 @@ def check_language(
         if base is not None:
             key = digest(
                 [
+                    CACHE_FORMAT,
+                    __version__,
                     base.commit,
                     checker.label,
                     config_digest(
@@ -106,7 +109,7 @@ def check_language(
                     project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
                 )
                 raw = _run(checker, Scope(listed=files), moved, options)
-                return diagnostics(raw, stand_in, set(files), workspace)
+                return diagnostics(raw, stand_in, set(files), workspace, also=root)
 
             old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
     except CheckerFailed as exc:
