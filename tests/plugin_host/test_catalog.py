@@ -112,7 +112,8 @@ def test_a_hook_wrapper_is_refused_at_registration() -> None:
         return (yield)
 
     host = build_plugin_host(
-        ["stubs", "types"], extra_plugins=[("wrapping", _plugin("w", forge_run_checks=forge_run_checks))]
+        ["stubs", "types"],
+        extra_plugins=[("wrapping", _plugin("w", forge_run_checks=forge_run_checks))],
     )
     (info,) = [info for info in host.plugins if info.name == "wrapping"]
     assert info.status == "failed"
