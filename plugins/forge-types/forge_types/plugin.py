@@ -8,7 +8,6 @@ its ``base``) and forge's contract analysis to find importers.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 from forge import hookimpl
@@ -46,12 +45,18 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Typ
                 language="-",
             )
         ]  # fmt: skip
-    from forge_types.run import check_language, listed_by_language
+    from forge_types.run import check_language, listed_by_language, skipped
 
     results = []
     for language, listed in listed_by_language(request.files, workspace).items():
-        if language in options.languages:
-            results.append(_guarded(check_language, language, listed, workspace, options))
+        if language not in options.languages:
+            continue
+        try:
+            results.append(check_language(language, listed, workspace, options))
+        except Exception as exc:  # one language's crash spares the other's result
+            reason = " ".join(str(exc).split())[:300]
+            message = f"forge-types {__version__} could not check: {type(exc).__name__}: {reason}"
+            results.append(skipped(language, f"{message} (a bug: please report it)"))
             workspace.report_progress(f"type_check: {language}")
     return results
 
@@ -62,29 +67,6 @@ def _options(request: ValidateRequest, workspace: Workspace) -> TypesOptions:
         "pluginOptions.types" if request.plugin_options.get(PLUGIN_NAME) else "[tool.forge.types]"
     )
     return parse_options(workspace.options(PLUGIN_NAME), source)
-
-
-def _guarded(
-    run: Callable[[str, list[Path], Workspace, TypesOptions], TypeCheckResult],
-    language: str,
-    listed: list[Path],
-    workspace: Workspace,
-    options: TypesOptions,
-) -> TypeCheckResult:
-    """``run(...)``, or a skipped result naming the bug: one language's crash spares the other."""
-    try:
-        return run(language, listed, workspace, options)
-    except Exception as exc:
-        reason = " ".join(str(exc).split())[:300]
-        return TypeCheckResult(
-            type=CHECK_TYPE,
-            target=language,
-            passed=True,
-            skipped=True,
-            language=language,
-            message=f"forge-types {__version__} could not check: {type(exc).__name__}: {reason} "
-            "(a bug: please report it)",
-        )
 
 
 @hookimpl

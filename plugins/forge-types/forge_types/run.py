@@ -46,14 +46,14 @@ def check_language(
     root = normalize(workspace.cwd)
     tsconfig = _tsconfig(listed[0], root) if language == "typescript" else None
     if language == "typescript" and tsconfig is None:
-        return _skipped(language, "no tsconfig.json above the listed files; not checked")
+        return skipped(language, "no tsconfig.json above the listed files; not checked")
     chosen = (
         python_checker(root, options.python_checker)
         if language == "python"
         else typescript_checker(root, listed[0].parent)
     )
     if isinstance(chosen, Missing):
-        return _skipped(language, chosen.message)
+        return skipped(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
     maybe = candidates(listed, language, root, options.max_importers)
@@ -113,7 +113,7 @@ def check_language(
 
             old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
     except CheckerFailed as exc:
-        return _skipped(language, f"{checker.label} did not run: {exc}", checker)
+        return skipped(language, f"{checker.label} did not run: {exc}", checker)
     result = judge(
         checker, scope, head, old, base_commit=base.commit if base else None,
         workspace=workspace, root=root,
@@ -147,7 +147,7 @@ def _within_budget(
         why = "no warm checker for this project (forge daemon or forge serve keeps one)"
         if key is None:
             why = f"{checker.kind.name} has no warm mode"
-        return _skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
+        return skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
     head = diagnostics(raw, root, set(scope.files), workspace)
     return judge(checker, scope, head, None, base_commit=None, workspace=workspace, root=root)
 
@@ -169,7 +169,8 @@ def _tsconfig(near: Path, root: Path) -> Path | None:
     return None
 
 
-def _skipped(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
+def skipped(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
+    """A result that counts neither way: ``language`` was not checked, ``message`` says why."""
     return TypeCheckResult(
         type=CHECK_TYPE,
         target=language,

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from forge_testing import commit, forge_executable, git
-
-RunForge = Callable[..., subprocess.CompletedProcess[str]]
+from forge_testing import commit, git
+from types_testing import PACKAGE
 
 
 @pytest.fixture(autouse=True)
@@ -26,43 +22,6 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.delenv(name, raising=False)
 
 
-def run_forge_in(
-    root: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The installed ``forge`` run in ``root``."""
-    return subprocess.run(
-        [forge_executable(), *args],
-        cwd=root,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
-#: A small package: an exporter, an importer, and one old type error in the importer.
-PACKAGE = {
-    "pyproject.toml": '[project]\nname = "shop"\nversion = "0"\n',
-    "shop/__init__.py": "",
-    "shop/prices.py": (
-        "class Cart:\n"
-        "    def __init__(self) -> None:\n"
-        "        self.items: list[int] = []\n\n"
-        "    def total(self, tax: float = 0.0) -> float:\n"
-        "        return sum(self.items) * (1 + tax)\n\n\n"
-        "def price(amount: int, currency: str = 'EUR') -> str:\n"
-        "    return f'{amount} {currency}'\n"
-    ),
-    "shop/checkout.py": (
-        "from shop.prices import Cart, price\n\n\n"
-        "def pay(cart: Cart) -> str:\n"
-        "    old: int = 'debt'\n"
-        "    return price(int(cart.total()))\n"
-    ),
-}
-
-
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """A git repository holding :data:`PACKAGE`, committed on ``main``."""
@@ -71,6 +30,3 @@ def shop(tmp_path: Path) -> Path:
     git(root, "init", "-q")
     commit(root, PACKAGE, "shop")
     return root
-
-
-__all__ = ["PACKAGE", "RunForge", "commit", "git", "run_forge_in"]

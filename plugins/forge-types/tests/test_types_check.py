@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from conftest import run_forge_in
 from forge_testing import git
+from types_testing import run_forge_in
 
 
 def type_result(

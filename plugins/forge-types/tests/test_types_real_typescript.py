@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_forge_in
 from forge_testing import copy_of_published, forge_executable, git
 from mcp import Client
 from mcp_client import call, stdio_parameters
+from types_testing import run_forge_in
 
 pytestmark = pytest.mark.slow
 

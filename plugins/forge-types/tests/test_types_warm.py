@@ -12,13 +12,13 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import run_forge_in
 from forge_testing import forge_executable, live_processes_mentioning
 from forge_types.checkers import Invocation
 from forge_types.selection import python_checker
 from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
+from types_testing import run_forge_in
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Unix sockets, /proc")
 
