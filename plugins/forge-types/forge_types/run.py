@@ -15,7 +15,7 @@ from forge_types.diagnostics import CheckerFailed, Diagnostic
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
-from forge_types.scope import Scope, candidates, confirm_importers, language_of
+from forge_types.scope import Scope, candidates, confirm_importers, language_of, plain_file
 from forge_types.selection import (
     PYTHON_CONFIG_FILES,
     Missing,
@@ -34,7 +34,7 @@ def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, 
     for file in dict.fromkeys(files):
         path = workspace.resolve(file)
         language = language_of(path)
-        if language is not None and path.is_file():
+        if language is not None and plain_file(path):
             found.setdefault(language, []).append(normalize(path))
     return found
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,12 +152,30 @@ def _import_lines(language: str, names: set[str]) -> re.Pattern[bytes]:
     return re.compile(pattern, re.MULTILINE)
 
 
+def plain_file(path: Path) -> bool:
+    """A regular file a checker may read: no FIFO, device or file of ``/proc``, ``/sys``.
+
+    A FIFO named ``x.py`` would block its reader for good, and ``/proc/self/fd/0``
+    is forge's own input (the MCP protocol).
+    """
+    try:
+        real = path.resolve()
+        status = real.stat()
+    except (OSError, RuntimeError):
+        return False
+    return stat.S_ISREG(status.st_mode) and real.parts[1:2] not in (("proc",), ("sys",), ("dev",))
+
+
 def _mentions(path: Path, mentions: re.Pattern[bytes]) -> bool:
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_READ)
+        # Not through a link, never blocking: a candidate is any file the walk found.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        data = handle.read(MAX_READ)
     return mentions.search(data) is not None
 
 

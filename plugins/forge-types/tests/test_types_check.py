@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -216,3 +217,16 @@ def test_forge_plugins_names_the_checker_per_language(shop: Path) -> None:
         True,
         "configured in pyproject.toml [tool.mypy]",
     )
+
+
+def test_a_fifo_or_a_link_to_forge_s_own_input_is_never_read(shop: Path) -> None:
+    """A FIFO named like a module would block its reader; /proc/self/fd/0 is forge's stdin."""
+    os.mkfifo(shop / "shop" / "pipe.py")
+    (shop / "shop" / "stdin.py").symlink_to("/proc/self/fd/0")
+    (shop / "shop" / "zero.py").symlink_to("/dev/zero")
+    done = run_forge_in(
+        shop, "validate", "--files", "shop/prices.py", "shop/pipe.py", "shop/stdin.py", "--json"
+    )
+    assert done.returncode == 1, done.stderr  # the FIFO and the link are not files
+    result = type_result(done)
+    assert (result["importers"], result["newCount"]) == (1, 0)
