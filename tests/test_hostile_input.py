@@ -574,12 +574,13 @@ def hostile(
     """The installed ``forge serve`` in a fresh arena, shared by every test of this module.
 
     forge-stubs is left enabled, so hostile ``pluginOptions`` reach a third-party
-    plugin's option parsing too. The server's stderr goes to a file outside the
-    watched tree.
+    plugin's option parsing too; forge-types is not (it would run a type checker
+    on every call, and judge the arena's modules as a checker does). The server's
+    stderr goes to a file outside the watched tree.
     """
     arena = build_arena(tmp_path_factory.mktemp("hostile"))
     stderr = tmp_path_factory.mktemp("hostile-stderr") / "server.stderr"
-    env = {"FORGE_HOME": str(arena.home)}
+    env = {"FORGE_HOME": str(arena.home), "FORGE_DISABLE_PLUGINS": "types"}
     if "PYTHONDONTWRITEBYTECODE" in os.environ:
         env["PYTHONDONTWRITEBYTECODE"] = os.environ["PYTHONDONTWRITEBYTECODE"]
     params = StdioServerParameters(
