@@ -57,6 +57,7 @@ from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_st
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
 from forge.tools.service import ToolService
 from forge.validate.cancellation import cancellable, shut_down
+from forge.validate.run import serving
 
 SERVER_NAME = "forge"
 TOOL_NAMES = tuple(TOOL_REQUESTS)
@@ -291,11 +292,5 @@ def serve() -> None:
     # the process: frozen, the collector stops walking it on every full
     # collection, which cost a large plan check or validate ~20 ms each.
     gc.freeze()
-    engine = server.service.engine if server.service is not None else None
-    if engine is not None:  # plugins keep warm resources while the server lives
-        engine.start_serving()
-    try:
+    with serving(server.service.engine if server.service is not None else None):
         server.run("stdio")
-    finally:
-        if engine is not None:
-            engine.stop_serving()

@@ -9,9 +9,10 @@ validation logic of its own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -221,6 +222,23 @@ class Engine:
             notices=[*baseline.notices, *notices],
             base_commit=baseline.commit,
         )
+
+
+@contextlib.contextmanager
+def serving(engine: Engine | None) -> Iterator[None]:
+    """While a long-lived process serves ``engine``'s project, its plugins keep warm resources.
+
+    :meth:`Engine.start_serving` on entry, :meth:`Engine.stop_serving` on the way out
+    however it is left; nothing without an engine (a server whose project is unusable).
+    """
+    if engine is None:
+        yield
+        return
+    engine.start_serving()
+    try:
+        yield
+    finally:
+        engine.stop_serving()
 
 
 def _usable_dir(path: Path) -> bool:
