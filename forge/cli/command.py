@@ -106,6 +106,16 @@ def add_list_flag(
     parser.add_argument(flag, dest=dest, action="append", default=[], metavar=metavar, help=help)
 
 
+def add_base_flag(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--base REF`` (``base_ref``): the git revision a command judges or merges against."""
+    parser.add_argument("--base", dest="base_ref", metavar="REF", help=help)
+
+
+def add_plan_flag(parser: argparse.ArgumentParser, help: str, *, dest: str = "plan") -> None:
+    """``--plan PLAN``: the plan file a command takes its modules from."""
+    parser.add_argument("--plan", dest=dest, metavar="PLAN", help=help)
+
+
 def add_json_flag(parser: argparse.ArgumentParser, what: str = "the result") -> None:
     """``--json``: print ``what`` as JSON (the same object the MCP tool returns) instead of text."""
     parser.add_argument("--json", action="store_true", help=f"print {what} as JSON")

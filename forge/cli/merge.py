@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, add_list_flag, emit
+from forge.cli.command import (
+    add_actions,
+    add_base_flag,
+    add_command,
+    add_json_flag,
+    add_list_flag,
+    add_plan_flag,
+    emit,
+)
 from forge.cli.output import paint
 
 if TYPE_CHECKING:
@@ -38,11 +46,10 @@ def register(subparsers: Any) -> None:
     """Add ``forge merge check`` to the parser."""
     actions = add_actions(add_command(subparsers, "merge", USAGE))
     check = actions.add("check", CHECK_USAGE, run=run_check)
-    check.add_argument(
-        "--plan",
+    add_plan_flag(
+        check,
+        "the plan (default: the run's, else the newest .forge/plans/*.json)",
         dest="plan_path",
-        metavar="PLAN",
-        help="the plan (default: the run's, else the newest .forge/plans/*.json)",
     )
     add_list_flag(
         check,
@@ -59,11 +66,8 @@ def register(subparsers: Any) -> None:
         metavar="ID=REF",
         help="where a module's work is: a branch, commit or worktree folder (repeatable)",
     )
-    check.add_argument(
-        "--base",
-        dest="base_ref",
-        metavar="REF",
-        help="what the modules merge into (default: [tool.forge] base-ref, else main or master)",
+    add_base_flag(
+        check, "what the modules merge into (default: [tool.forge] base-ref, else main or master)"
     )
     check.add_argument("--run-id", metavar="ID", help="the run whose session maps worktrees")
     check.add_argument(

@@ -6,7 +6,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, json_text, out, warn
+from forge.cli.command import (
+    add_actions,
+    add_command,
+    add_json_flag,
+    add_plan_flag,
+    json_text,
+    out,
+    warn,
+)
 
 USAGE = """\
 combine per-job reports: one status table, one JUnit file, one SARIF file
@@ -33,7 +41,7 @@ def register(subparsers: Any) -> None:
     actions = add_actions(add_command(subparsers, "report", USAGE))
     merge = actions.add("merge", MERGE_USAGE, run=run_merge)
     merge.add_argument("reports", nargs="+", metavar="REPORT", help="forge validate --json files")
-    merge.add_argument("--plan", metavar="PLAN", help="list the plan's unreported modules too")
+    add_plan_flag(merge, "list the plan's unreported modules too")
     merge.add_argument(
         "--cwd",
         metavar="DIR",

@@ -10,7 +10,14 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, add_list_flag, json_text, out
+from forge.cli.command import (
+    add_base_flag,
+    add_command,
+    add_list_flag,
+    add_plan_flag,
+    json_text,
+    out,
+)
 from forge.cli.progress import Progress
 
 if TYPE_CHECKING:
@@ -83,11 +90,9 @@ def add_ad_hoc_flags(parser: argparse.ArgumentParser) -> None:
         help="check that what IMPORTER imports from EXPORTER is exported (repeatable)",
     )
     parser.add_argument("--cwd", help="working dir of the module (default: the project root)")
-    parser.add_argument(
-        "--base",
-        dest="base_ref",
-        metavar="REF",
-        help="git revision to judge against: findings already there are shown as pre-existing "
+    add_base_flag(
+        parser,
+        "git revision to judge against: findings already there are shown as pre-existing "
         "and do not fail ('auto': merge-base with the default branch; default: "
         "[tool.forge] base-ref)",
     )
@@ -103,7 +108,7 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="do not check the local imports of --files automatically",
     )
-    parser.add_argument("--plan", metavar="PLAN", help="plan JSON file to take modules from")
+    add_plan_flag(parser, "plan JSON file to take modules from")
     # Words no flag takes: a second plan after --plan (told it takes one), or a stray word.
     parser.add_argument("stray", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument(

@@ -114,38 +114,33 @@ def memory_view(
         raise UsageError(f"limit must be 1 to {MAX_RECALL_LIMIT}, not {limit}")
     categories = list(get_args(Category))
     scopes: list[Scope] = ["project", "global"] if wanted == "all" else [wanted]
-    if query.strip():
-        try:
-            found = memory.recall(query, scope=wanted, limit=limit, category=kind)
-        except ForgeError as exc:
-            return MemoryView(
-                query=query, items=[], searched=0, categories=categories, notices=[str(exc)]
-            )
-        return MemoryView(
-            query=query,
-            items=found.memories,
-            searched=found.searched,
-            categories=categories,
-            notices=found.notices,
-        )
     items: list[RecalledMemory] = []
     notices: list[str] = []
     searched = 0
-    for name in scopes:
-        path = memory.files[name]
+    if query.strip():
         try:
-            stored = read_memory(path)
+            found = memory.recall(query, scope=wanted, limit=limit, category=kind)
+            items, searched, notices = found.memories, found.searched, found.notices
         except ForgeError as exc:
             notices.append(str(exc))
-            continue
-        if stored.bad_lines:
-            notices.append(f"{path}: {len(stored.bad_lines)} unreadable lines skipped")
-        kept = [e for e in stored.entries if category is None or e.category == category]
-        searched += len(kept)
-        items += [RecalledMemory(**entry.model_dump(), scope=name, relevance=0.0) for entry in kept]
-    items.sort(key=lambda item: item.timestamp, reverse=True)
+    else:
+        for name in scopes:
+            path = memory.files[name]
+            try:
+                stored = read_memory(path)
+            except ForgeError as exc:
+                notices.append(str(exc))
+                continue
+            if stored.bad_lines:
+                notices.append(f"{path}: {len(stored.bad_lines)} unreadable lines skipped")
+            kept = [e for e in stored.entries if category is None or e.category == category]
+            searched += len(kept)
+            items += [
+                RecalledMemory(**entry.model_dump(), scope=name, relevance=0.0) for entry in kept
+            ]
+        items = sorted(items, key=lambda item: item.timestamp, reverse=True)[:limit]
     return MemoryView(
-        query=query, items=items[:limit], searched=searched, categories=categories, notices=notices
+        query=query, items=items, searched=searched, categories=categories, notices=notices
     )
 
 
