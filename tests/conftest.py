@@ -13,6 +13,9 @@ from forge_testing import RunForge, forge_executable
 from forge.plan import PlanReport, check_plan
 from forge.plugin_host import PluginHost, build_plugin_host
 
+#: The run's own rules (a private folder, nothing left running), plugins' suites included.
+pytest_plugins = ["forge_suite"]
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:

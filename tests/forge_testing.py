@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -184,7 +184,12 @@ def signal_as_soon_as_started(
     import time
 
     process = subprocess.Popen(
-        argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        argv,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_signal_dispositions,
     )
     deadline = time.monotonic() + 60
     while not [line for line in live_processes_mentioning(marker) if "validate" not in line]:
@@ -203,29 +208,126 @@ def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
-#: Archives and unpacked trees of published packages, once per test run (per process).
-_DOWNLOADS: dict[tuple[str, str], Path] = {}
+# --- signals ----------------------------------------------------------------------------
+
+
+#: The signals tests send to a child as a user would (Ctrl-C, kill, a closed terminal).
+TEST_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+
+
+def default_signal_dispositions() -> None:
+    """``preexec_fn`` for a child that a test signals: every signal it may be sent, at its default.
+
+    A child inherits ignored signals: a suite started from a script in the
+    background (``cmd &``, ``nohup``) ignores SIGINT, and a Python child that
+    starts with SIGINT ignored installs no KeyboardInterrupt handler, so a test's
+    Ctrl-C would do nothing. A user's terminal never starts forge that way.
+    """
+    import signal
+
+    for name in TEST_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+# --- once per run, shared by every process of it -----------------------------------------
+
+#: The run's private folder, made by the suite's plugin (``forge_suite``) and inherited
+#: by every process of the run: pytest-xdist workers, and whatever the tests start.
+RUN_VARIABLE = "FORGE_TESTING_RUN"
+#: A folder of this process's own when no plugin made one (this module used outside pytest).
+_PRIVATE_RUN: list[Path] = []
+
+
+def run_folder() -> Path:
+    """The folder this test run shares between its processes (see :data:`RUN_VARIABLE`)."""
+    import os
+
+    if shared := os.environ.get(RUN_VARIABLE):
+        return Path(shared)
+    if not _PRIVATE_RUN:
+        import atexit
+        import shutil
+        import tempfile
+
+        _PRIVATE_RUN.append(Path(tempfile.mkdtemp(prefix="forge-tests-")))
+        atexit.register(shutil.rmtree, _PRIVATE_RUN[0], ignore_errors=True)
+    return _PRIVATE_RUN[0]
+
+
+def built_once(key: str, build: Callable[[Path], None]) -> Path:
+    """A folder ``build`` filled once per test run, whichever process of the run asks first.
+
+    pytest-xdist workers share it: the first to ask builds under a lock while the
+    others wait for it. A build that skips its test (no network, no npm) is
+    remembered, so every later asker skips at once with the same reason; one that
+    raises is not, and the next asker tries again. Treat the folder as read-only.
+    """
+    import fcntl
+    import hashlib
+    import shutil
+
+    root = run_folder() / "built"
+    root.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha256(key.encode()).hexdigest()[:20]
+    folder, done, skipped = root / name, root / f"{name}.done", root / f"{name}.skipped"
+    with (root / f"{name}.lock").open("w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if done.exists():
+            return folder
+        if skipped.exists():
+            pytest.skip(skipped.read_text(encoding="utf-8"))
+        shutil.rmtree(folder, ignore_errors=True)  # a build that raised half-way
+        folder.mkdir()
+        try:
+            build(folder)
+        except pytest.skip.Exception as exc:
+            skipped.write_text(str(exc.msg), encoding="utf-8")
+            raise
+        done.touch()
+    return folder
 
 
 def published_sources(ecosystem: str, spec: str) -> Path:
     """The unpacked sources of a published package (``npm`` or ``pypi``), fetched once per run.
 
-    ``npm pack SPEC`` or ``pip download --no-binary :all: --no-deps SPEC`` into a
-    folder of this process's own, removed when the run ends; every later call
-    with the same package returns the same tree, so treat it as read-only and
-    copy it (:func:`copy_of_published`) before changing anything or running
-    forge in it (forge writes ``.forge/``). Skips the test when the registry
-    cannot be reached (no network) or the tool is missing. Never commit what
-    this returns.
+    ``npm pack SPEC`` or ``pip download --no-binary :all: --no-deps SPEC``, once
+    per test run whichever process asks (:func:`built_once`), into the run's
+    folder, removed when the run ends. Every caller gets the same tree: treat it
+    as read-only and copy it (:func:`copy_of_published`) before changing anything
+    or running forge in it (forge writes ``.forge/``). Skips the test when the
+    registry cannot be reached (no network) or the tool is missing. Never commit
+    what this returns.
     """
-    import atexit
+    folder = built_once(f"published {ecosystem} {spec}", lambda into: _fetch(ecosystem, spec, into))
+    # sdists hold one folder NAME-VERSION, npm tarballs one folder "package".
+    (top,) = [path for path in (folder / "source").iterdir() if path.is_dir()]
+    return top
+
+
+def published_sources_of(packages: Sequence[tuple[str, str]]) -> list[Path]:
+    """:func:`published_sources` of each ``(ecosystem, spec)``, fetched side by side.
+
+    A download mostly waits (on the registry, or on pip building an sdist's
+    metadata), so a few at once take little longer than the slowest alone.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        futures = [pool.submit(published_sources, *package) for package in packages]
+        return [future.result() for future in futures]
+
+
+def copy_of_published(ecosystem: str, spec: str, into: Path) -> Path:
+    """A private, writable copy of :func:`published_sources` at ``into`` (which must not exist)."""
+    import shutil
+
+    return Path(shutil.copytree(published_sources(ecosystem, spec), into, symlinks=True))
+
+
+def _fetch(ecosystem: str, spec: str, into: Path) -> None:
     import shutil
     import tarfile
-    import tempfile
 
-    key = (ecosystem, spec)
-    if key in _DOWNLOADS:
-        return _DOWNLOADS[key]
     if ecosystem == "npm":
         npm = shutil.which("npm")
         if npm is None:
@@ -236,9 +338,7 @@ def published_sources(ecosystem: str, spec: str) -> Path:
         fetch += ["--quiet", spec, "-d"]
     else:
         raise ValueError(f"unknown ecosystem {ecosystem!r}: npm or pypi")
-    root = Path(tempfile.mkdtemp(prefix="forge-test-download-"))
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
-    archives = root / "archive"
+    archives = into / "archive"
     archives.mkdir()
     try:
         done = subprocess.run(
@@ -249,20 +349,37 @@ def published_sources(ecosystem: str, spec: str) -> Path:
     if done.returncode != 0:
         pytest.skip(f"cannot download {spec} (no network?): {done.stderr.strip()[-300:]}")
     (archive,) = [path for path in archives.iterdir() if path.name.endswith((".tgz", ".tar.gz"))]
-    unpacked = root / "source"
     with tarfile.open(archive) as bundle:
-        bundle.extractall(unpacked, filter="data")
-    # sdists hold one folder NAME-VERSION, npm tarballs one folder "package".
-    (top,) = [path for path in unpacked.iterdir() if path.is_dir()]
-    _DOWNLOADS[key] = top
-    return top
+        bundle.extractall(into / "source", filter="data")
 
 
-def copy_of_published(ecosystem: str, spec: str, into: Path) -> Path:
-    """A private, writable copy of :func:`published_sources` at ``into`` (which must not exist)."""
+def npm_installed(*specs: str, scripts: bool = False) -> Path:
+    """A folder with ``specs`` installed from the npm registry (``node_modules/.bin`` in it).
+
+    Once per run (:func:`built_once`); install scripts run only with ``scripts``.
+    Skips the test when npm or the registry is missing. Treat it as read-only.
+    """
     import shutil
 
-    return Path(shutil.copytree(published_sources(ecosystem, spec), into, symlinks=True))
+    def install(into: Path) -> None:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        command = [npm, "install", "--prefix", str(into), "--no-audit", "--no-fund"]
+        try:
+            done = subprocess.run(
+                [*command, *([] if scripts else ["--ignore-scripts"]), *specs],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"npm install {' '.join(specs)} timed out (no network?)")
+        if done.returncode != 0:
+            pytest.skip(f"npm install {' '.join(specs)} failed: {done.stderr.strip()[-300:]}")
+
+    return built_once(f"npm install scripts={scripts} {' '.join(specs)}", install)
 
 
 # --- forge ui in a real browser ------------------------------------------------------
@@ -335,6 +452,7 @@ def running_ui(project: Path, *args: str, timeout: float = 60) -> Iterator[str]:
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,
+            preexec_fn=default_signal_dispositions,
         )
         try:
             assert process.stdout is not None

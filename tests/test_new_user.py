@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import RunForge, forge_executable
+from forge_testing import (
+    RunForge,
+    default_signal_dispositions,
+    forge_executable,
+    live_processes_mentioning,
+)
 from mcp import Client
 from mcp_client import call, call_error, served, stdio_parameters, text_of
 
@@ -334,15 +339,23 @@ async def test_a_reset_leaves_no_lock_file(project: Path) -> None:
 def test_ctrl_c_during_validate_says_so(project: Path) -> None:
     import signal
     import time
+    import uuid
 
+    # Ctrl-C once the verify command runs: a fixed sleep before it raced forge's
+    # start-up on a loaded machine (and a Ctrl-C there can land where Python drops it).
+    command = f"sleep {3000 + uuid.uuid4().int % 5000}"
     process = subprocess.Popen(
-        [forge_executable(), "validate", "--command", "sleep 30"],
+        [forge_executable(), "validate", "--command", command],
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signal_dispositions,
     )
-    time.sleep(1.5)
+    deadline = time.monotonic() + 60
+    while not [line for line in live_processes_mentioning(command) if "validate" not in line]:
+        assert process.poll() is None and time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, (out, err)

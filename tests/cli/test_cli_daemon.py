@@ -1,7 +1,8 @@
 """``forge daemon``: commands handed to a warm daemon behave exactly as in their own process.
 
 Every test starts a real daemon (``forge daemon start``) for its own
-``FORGE_HOME``, so its socket is its own, and stops it at the end.
+``FORGE_HOME``, so its socket is its own, and stops it at the end; whatever a
+failing test could not stop, ``no_daemon_left`` (tests/forge_suite.py) does.
 """
 
 from __future__ import annotations
@@ -14,18 +15,23 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from forge_testing import (
     RunForge,
+    default_signal_dispositions,
     forge_executable,
     live_processes_mentioning,
     signal_as_soon_as_started,
 )
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the daemon runs on Linux only")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="the daemon runs on Linux only"),
+    pytest.mark.usefixtures("no_daemon_left"),
+]
 
 OWN_PROCESS = {"FORGE_DAEMON": "0"}
 
@@ -118,12 +124,13 @@ def test_stdin_goes_to_the_command(daemon: None, run_forge: RunForge, project: P
 def test_ctrl_c_reaches_the_command(daemon: None, project: Path) -> None:
     """SIGINT to the caller interrupts the command in the daemon, which kills its verify command."""
     write_project(project)
-    marker = f"sleep 4{os.getpid() % 10}7"
+    marker = f"sleep {4000 + uuid.uuid4().int % 5000}"
     caller = subprocess.Popen(
         [forge_executable(), "validate", "--files", "app.py", "--command", marker],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signal_dispositions,
     )
     _wait_for(lambda: bool(_verify_commands(marker)))
     caller.send_signal(signal.SIGINT)
@@ -140,8 +147,8 @@ def test_a_killed_caller_cancels_its_command(daemon: None, project: Path) -> Non
     setting it up, a few times over.
     """
     write_project(project)
-    for attempt in range(6):
-        marker = f"sleep 5{os.getpid() % 10}{attempt}"
+    for _ in range(6):
+        marker = f"sleep {4000 + uuid.uuid4().int % 5000}"
         caller = signal_as_soon_as_started(
             [forge_executable(), "validate", "--files", "app.py", "--command", marker],
             marker,

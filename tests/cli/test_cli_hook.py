@@ -499,10 +499,12 @@ def test_a_bad_event_or_setup_allows_with_the_reason(
     assert says in completed.stderr and completed.stderr.count("\n") == 1
 
 
-def test_unknown_events_are_allowed_silently(project: Path) -> None:
+@pytest.mark.parametrize("name", ["SessionStart", "UserPromptSubmit", "Notification"])
+def test_unknown_events_are_allowed_silently(project: Path, name: str) -> None:
     forge_project(project)
-    event = {**stop(project), "hook_event_name": "SessionStart", "source": "startup"}
-    # FORGE_DAEMON=0: SessionStart would start a daemon that outlives the test by 30 minutes.
+    event = {**stop(project), "hook_event_name": name, "source": "startup"}
+    # FORGE_DAEMON=0: SessionStart would start a daemon that outlives the test by 30
+    # minutes (the daemon it starts: tests/cli/test_cli_daemon.py).
     decision, stderr = run_hook(event, cwd=project, env={**WORKER, "FORGE_DAEMON": "0"})
     assert decision is None and stderr == ""
     assert attempts(project) == 0

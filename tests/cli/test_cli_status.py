@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge_testing import forge_executable
+from forge_testing import default_signal_dispositions, forge_executable
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -170,6 +170,7 @@ def _spawn_in_pty(
         stderr=terminal,
         env={**os.environ, "TERM": "xterm", **(env or {})},
         start_new_session=True,
+        preexec_fn=default_signal_dispositions,
     )
     os.close(terminal)
     return process, controller

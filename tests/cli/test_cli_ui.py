@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from forge_testing import RunForge, forge_executable, one_line_error
+from forge_testing import RunForge, default_signal_dispositions, forge_executable, one_line_error
 
 
 def test_a_bad_port_or_host_is_one_line_and_exit_2(project: Path, run_forge: RunForge) -> None:
@@ -44,6 +44,7 @@ def serving(project: Path, *args: str) -> Iterator[tuple[list[str], list[str]]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signal_dispositions,
     )
     ended: list[str] = []
     try:

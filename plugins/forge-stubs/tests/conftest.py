@@ -19,6 +19,9 @@ from forge_stubs.detect import find_placeholders
 from forge_stubs.models import StubFinding
 from forge_stubs.options import StubOptions
 
+#: forge's own test-run rules (a private folder, nothing left running): see tests/forge_suite.py.
+pytest_plugins = ["forge_suite"]
+
 #: forge language name and grammar for each extension the tests use.
 GRAMMARS = {
     ".py": ("python", tree_sitter_python.language),
