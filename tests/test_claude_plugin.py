@@ -17,11 +17,11 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from forge_testing import npm_installed
 
 import forge
 from forge.hook import edit, events
@@ -108,35 +108,13 @@ def test_the_skills_and_agents_describe_themselves_and_name_real_tools() -> None
 # --- the real Claude Code ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def claude(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
-    """The ``claude`` CLI from the npm registry, installed into a temporary prefix."""
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed")
-    prefix = tmp_path_factory.mktemp("claude-code")
-    try:
-        completed = subprocess.run(
-            [
-                npm,
-                "install",
-                "--prefix",
-                str(prefix),
-                "--no-audit",
-                "--no-fund",
-                "@anthropic-ai/claude-code",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.skip("npm install @anthropic-ai/claude-code timed out (no network?)")
-    binary = prefix / "node_modules" / ".bin" / "claude"
-    if completed.returncode != 0 or not binary.exists():
-        pytest.skip(f"npm install @anthropic-ai/claude-code failed: {completed.stderr[-300:]}")
-    yield [str(binary)]
+@pytest.fixture
+def claude() -> list[str]:
+    """The ``claude`` CLI from the npm registry, installed once per run."""
+    binary = npm_installed("@anthropic-ai/claude-code", scripts=True) / "node_modules" / ".bin"
+    if not (binary / "claude").exists():
+        pytest.skip("npm installed @anthropic-ai/claude-code without its claude command")
+    return [str(binary / "claude")]
 
 
 def run_claude(claude: list[str], *args: str, home: Path) -> subprocess.CompletedProcess[str]:

@@ -1,9 +1,9 @@
 """A real install: forge and forge-stubs pip-installed into a fresh virtual environment,
 from a git URL as the README's Install section says.
 
-The environment is built once per test session (it takes a while: pip builds
-both wheels and fetches their dependencies from the package index) and every
-assertion about the installed tools runs against it.
+The environment is built once per test run, whichever process of it asks first
+(it takes a while: pip builds both wheels and fetches their dependencies from
+the package index), and every assertion about the installed tools runs against it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import forge_stubs
 import pytest
+from forge_testing import built_once
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 FORGE_ROOT = PLUGIN_ROOT.parents[1]
@@ -42,9 +43,18 @@ NOT_CHECKED_IN = shutil.ignore_patterns(
 )
 
 
-@pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture
+def installed() -> Path:
     """The bin/ folder of a fresh venv with forge and forge-stubs installed as the README says.
+
+    Made once per test run, whichever process of it asks first (``built_once``).
+    """
+    assert (FORGE_ROOT / "forge" / "__init__.py").is_file(), FORGE_ROOT
+    return built_once("forge and forge-stubs from git URLs", _install) / "venv" / "bin"
+
+
+def _install(base: Path) -> None:
+    """The README's install lines into ``base``/venv.
 
     The README's lines that work today install from the git repository:
     ``pip install "forge-validate @ git+URL"`` and ``"forge-stubs @
@@ -53,8 +63,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     changes too), so the git form, the subfolder form and the packaging are
     what is tested.
     """
-    assert (FORGE_ROOT / "forge" / "__init__.py").is_file(), FORGE_ROOT
-    base = tmp_path_factory.mktemp("real-install")
     repository = base / "forge"
     shutil.copytree(FORGE_ROOT, repository, ignore=NOT_CHECKED_IN)
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repository)]
@@ -81,7 +89,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=False,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    return bin_dir
 
 
 def run(bin_dir: Path, project: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 import pytest
 from forge_stubs.models import StubResult
 from forge_stubs.plugin import forge_run_checks
-from forge_testing import published_sources
+from forge_testing import published_sources_of
 
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, ParseCache
@@ -135,9 +135,7 @@ def test_forge_own_tree_has_no_placeholder() -> None:
 
 def _download() -> list[Path]:
     """Each package's unpacked sources; skips the test when a download fails."""
-    return [published_sources("pypi", spec) for spec in PYPI] + [
-        published_sources("npm", spec) for spec in NPM
-    ]
+    return published_sources_of([("pypi", spec) for spec in PYPI] + [("npm", spec) for spec in NPM])
 
 
 @pytest.mark.slow
