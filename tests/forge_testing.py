@@ -341,9 +341,10 @@ def _fetch(ecosystem: str, spec: str, into: Path) -> None:
     archives = into / "archive"
     archives.mkdir()
     try:
-        done = subprocess.run(
-            [*fetch, str(archives)], capture_output=True, text=True, timeout=300, check=False
-        )
+        with _download_slot():
+            done = subprocess.run(
+                [*fetch, str(archives)], capture_output=True, text=True, timeout=600, check=False
+            )
     except (OSError, subprocess.TimeoutExpired) as exc:
         pytest.skip(f"cannot download {spec}: {exc}")
     if done.returncode != 0:
@@ -351,6 +352,32 @@ def _fetch(ecosystem: str, spec: str, into: Path) -> None:
     (archive,) = [path for path in archives.iterdir() if path.name.endswith((".tgz", ".tar.gz"))]
     with tarfile.open(archive) as bundle:
         bundle.extractall(into / "source", filter="data")
+
+
+#: Downloads at once in the whole run, xdist workers together: each pip download
+#: builds an sdist's metadata in a fresh build environment, and a dozen at once on
+#: two loaded cores ran past their timeout.
+DOWNLOAD_SLOTS = 4
+
+
+@contextlib.contextmanager
+def _download_slot() -> Iterator[None]:
+    """Hold one of the run's :data:`DOWNLOAD_SLOTS` (a lock file each) while downloading."""
+    import fcntl
+    import time
+
+    slots = run_folder() / "download-slots"
+    slots.mkdir(parents=True, exist_ok=True)
+    while True:
+        for number in range(DOWNLOAD_SLOTS):
+            with (slots / f"{number}.lock").open("w", encoding="utf-8") as slot:
+                try:
+                    fcntl.flock(slot, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                yield  # the lock goes when the file closes
+                return
+        time.sleep(0.2)
 
 
 def npm_installed(*specs: str, scripts: bool = False) -> Path:

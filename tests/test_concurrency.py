@@ -33,8 +33,9 @@ pytestmark = pytest.mark.anyio
 T = TypeVar("T")
 
 SERVERS = 8
-#: A bound on every test's concurrent part, so a deadlock fails instead of hanging CI.
-DEADLINE_SECONDS = 45
+#: A bound on every test's concurrent part, so a deadlock fails instead of hanging CI;
+#: no measure of speed: 45 s ran out on two cores busy with other suites (issue 32).
+DEADLINE_SECONDS = 180
 
 
 class Barrier:
