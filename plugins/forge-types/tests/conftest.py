@@ -8,6 +8,9 @@ import pytest
 from forge_testing import commit, git
 from types_testing import PACKAGE
 
+#: forge's own test-run rules (a private folder, nothing left running): tests/forge_suite.py.
+pytest_plugins = ["forge_suite"]
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,6 +93,7 @@ def test_the_mcp_server_keeps_a_warm_checker_that_validate_and_the_hook_use(shop
     _wait_for(lambda: not sock.exists() and not live_processes_mentioning(key[:40]), 30)
 
 
+@pytest.mark.usefixtures("no_daemon_left")
 def test_forge_daemon_keeps_one_for_the_project_it_started_in(shop: Path) -> None:
     key = _key(shop.resolve())
     sock = socket_path(key)
