@@ -30,7 +30,7 @@ exit codes: 0 reset (or nothing to reset), 2 usage error
 
 def register(subparsers: Any) -> None:
     """Add ``forge reset`` to the parser."""
-    from forge.cli.validate import add_ad_hoc_flags
+    from forge.cli.adhoc import add_ad_hoc_flags
 
     parser = add_command(subparsers, "reset", USAGE, run=run)
     parser.add_argument(
@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Reset the histories asked for and say what each held."""
-    from forge.cli.validate import CLI_RUN_ID, adhoc_id
+    from forge.cli.adhoc import adhoc_id
+    from forge.cli.validate import CLI_RUN_ID
     from forge.errors import UsageError
     from forge.store import valid_id, valid_run_id
     from forge.tools.service import ToolService
