@@ -5,9 +5,10 @@ the metadata of every installed distribution: tens of milliseconds that a
 fresh ``forge validate`` or ``forge hook`` (started once per file an agent
 writes) would pay each time. The answer is kept in
 ``$FORGE_HOME/cache/entry-points-<hash>.json`` (one file per interpreter and
-``sys.path``) with a fingerprint of what was installed: each ``sys.path``
-folder's modification time, and the modification time of each
-``*.dist-info``/``*.egg-info`` folder and its ``entry_points.txt``. Installing,
+``sys.path``) with a fingerprint of what was installed: the
+``*.dist-info``/``*.egg-info`` folders of each ``sys.path`` folder, with the
+modification time of each and of its ``entry_points.txt`` (a zip file on
+``sys.path``: its own modification time). Installing,
 upgrading or removing a distribution changes the fingerprint, and the entry
 points are read again. ``FORGE_NO_CACHE=1`` turns the cache off.
 
@@ -75,10 +76,15 @@ def fingerprint() -> list[list[Any]]:
     for entry in sys.path:
         folder = Path(entry or ".")
         try:
-            marks.append([str(folder), folder.stat().st_mtime_ns])
             listing = os.scandir(folder)
-        except OSError:  # missing, or a zip file: its own mtime above is all there is
+        except OSError:  # missing, or a zip file: its own mtime is all there is
+            with contextlib.suppress(OSError):
+                marks.append([str(folder), folder.stat().st_mtime_ns])
             continue
+        # A folder's own mtime is not part of it: entry points live in the
+        # *-info folders listed below, and a project folder on sys.path (a
+        # script's, an editable install's) changes whenever a file is added.
+        marks.append([str(folder)])
         with listing:
             names = sorted(e.name for e in listing if e.name.endswith((".dist-info", ".egg-info")))
         for name in names:

@@ -66,6 +66,23 @@ def test_installing_a_distribution_is_noticed(site: Path, tmp_path: Path) -> Non
     assert names(after) == names(before) | {"late_rule"}
 
 
+def test_a_file_added_to_a_folder_on_the_path_keeps_the_cache(site: Path, tmp_path: Path) -> None:
+    """A project folder on ``sys.path`` (a script's, an editable install's) gains files all
+    the time (``.forge/`` appears): only an installed or removed distribution counts."""
+    fake_distribution(site, "kept_plugin", {"kept_rule": "m"})
+    home = tmp_path / "home"
+    cached_entry_points(GROUP, home)
+    stored = cache_file(home)
+    written = stored.stat().st_mtime_ns
+    (site / ".forge").mkdir()
+    (site / "notes.txt").write_text("not a distribution\n", encoding="utf-8")
+    assert "kept_rule" in names(cached_entry_points(GROUP, home))
+    assert stored.stat().st_mtime_ns == written  # a hit: nothing read again
+    (site / "kept_plugin-1.0.dist-info").rename(site / "kept_plugin-2.0.dist-info")
+    cached_entry_points(GROUP, home)
+    assert stored.stat().st_mtime_ns != written  # an upgrade is noticed
+
+
 def test_an_edited_entry_points_file_is_noticed(site: Path, tmp_path: Path) -> None:
     meta = fake_distribution(site, "edited_plugin", {"old_rule": "m"})
     home = tmp_path / "home"
