@@ -325,17 +325,13 @@ def _git(cwd: Path, args: list[str]) -> bytes:
     """``git args`` output in ``cwd``; empty when git or the repository is not there."""
     import subprocess
 
+    from forge.git.command import run_git
+
     try:
-        completed = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        # Pathspec magic on: the fingerprint leaves ``:(exclude,glob)**/.forge/**`` out.
+        return run_git(cwd, args, env={"GIT_LITERAL_PATHSPECS": "0"}, timeout=GIT_TIMEOUT_SECONDS)
+    except (OSError, subprocess.SubprocessError):
         return b""
-    return completed.stdout if completed.returncode == 0 else b""
 
 
 def _stat_key(path: Path) -> bytes:
