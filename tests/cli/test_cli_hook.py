@@ -234,6 +234,27 @@ def test_an_edit_that_keeps_its_importers_whole_is_allowed(project: Path) -> Non
     assert decision is None and stderr == ""
 
 
+def test_a_fifo_among_the_projects_sources_does_not_hang_the_importer_search(
+    project: Path,
+) -> None:
+    """A FIFO named like a source file is no importer: opening it would block for good."""
+    write(project / ".forge" / "plans" / "plan.json", json.dumps(TWO_MODULES))
+    write(project / "src" / "report.py", "from mathutil import total\n\nprint(total([1]))\n")
+    os.mkfifo(project / "src" / "pipe.py")
+    edited = write(project / "src" / "mathutil.py", "def sum_all(xs):\n    return sum(xs)\n")
+    completed = subprocess.run(
+        [forge_executable(), "hook"],
+        input=json.dumps(post_tool_use(project, "Edit", {"file_path": str(edited)})),
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "src/report.py:1:" in json.loads(completed.stdout)["reason"]
+
+
 def test_the_neighbours_come_from_the_session_worktree_too(project: Path) -> None:
     forge_project(project)
     worktree = project / "wt-api"

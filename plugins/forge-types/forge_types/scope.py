@@ -9,33 +9,28 @@ cannot import it. The number of importers is capped; the result says so.
 
 from __future__ import annotations
 
-import os
-import re
 import stat
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from forge.contracts import ContractAnalyzer, normalize
+from forge.hook.importers import (
+    ECMASCRIPT_SUFFIXES,
+    PYTHON_SUFFIXES,
+    ImportFilter,
+    source_files,
+)
 from forge.workspace import Workspace
 
 #: Extensions each checked language owns.
-EXTENSIONS = {
-    "python": (".py", ".pyi"),
-    "typescript": (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
-}
-#: Folders never searched for importers: environments, installed packages, caches (and
-#: every hidden folder). Build output is searched: a package may publish its modules there.
-SKIPPED_DIRS = frozenset(
-    {"venv", "env", "node_modules", "__pycache__", "site-packages", "__pypackages__"}
-)
-#: Files read while looking for importers, at most.
+EXTENSIONS = {"python": PYTHON_SUFFIXES, "typescript": ECMASCRIPT_SUFFIXES}
+#: Files read while looking for importers, at most. Build output is searched: a
+#: package may publish its modules there.
 MAX_SCANNED = 5000
 #: Candidate importers read per importer the cap allows: files that spell a listed
 #: module's name in an import line, not all of which import it.
 CANDIDATES_PER_IMPORTER = 3
-#: Bytes of a file read to decide whether it may import a listed file.
-MAX_READ = 1 << 20
 
 
 @dataclass
@@ -75,10 +70,10 @@ def candidates(listed: list[Path], language: str, root: Path, cap: int) -> list[
     if cap <= 0:
         return []
     wanted = _wanted(listed)
-    mentions = _import_lines(language, _spellings(listed))
+    imports = ImportFilter(listed)
     found = []
-    for candidate in _candidates(root, EXTENSIONS[language]):
-        if normalize(candidate) not in wanted and _mentions(candidate, mentions):
+    for candidate in islice(source_files(root, EXTENSIONS[language]), MAX_SCANNED):
+        if normalize(candidate) not in wanted and imports.matches(candidate):
             found.append(candidate)
             if len(found) >= CANDIDATES_PER_IMPORTER * cap:
                 break
@@ -126,32 +121,6 @@ def _twins(path: Path) -> list[Path]:
     return []
 
 
-def _spellings(listed: Iterable[Path]) -> set[str]:
-    """The names an import of each file spells: its stem, or its folder's for a package index."""
-    names = set()
-    for path in listed:
-        stem = path.name.split(".")[0]
-        names.add(path.parent.name if stem in ("__init__", "index") else stem)
-    return {name for name in names if name}
-
-
-def _import_lines(language: str, names: set[str]) -> re.Pattern[bytes]:
-    """A line that may import one of ``names``: the cheap filter before a file is parsed.
-
-    Python: an ``import`` or ``from`` line naming it (``from .segment import``,
-    ``from rich import segment``, over several lines too); TypeScript and
-    JavaScript: a module specifier ending in it (``'./segment.js'``, ``"../core"``).
-    """
-    alternatives = b"|".join(re.escape(name.encode("utf-8")) for name in sorted(names))
-    if language == "python":
-        pattern = rb"^[ \t]*(?:from|import)\b[^\n]*?\b(?:" + alternatives + rb")\b"
-        # ``from x import (\n a,\n b)``: the names may follow on the next lines.
-        pattern += rb"|^[ \t]*from\b[^\n]*\(\s*[^)]*\b(?:" + alternatives + rb")\b"
-    else:
-        pattern = rb"""['"][^'"\n]*\b(?:""" + alternatives + rb""")(?:\.[a-z]+)?['"]"""
-    return re.compile(pattern, re.MULTILINE)
-
-
 def plain_file(path: Path) -> bool:
     """A regular file a checker may read: no FIFO, device or file of ``/proc``, ``/sys``.
 
@@ -164,29 +133,3 @@ def plain_file(path: Path) -> bool:
     except (OSError, RuntimeError):
         return False
     return stat.S_ISREG(status.st_mode) and real.parts[1:2] not in (("proc",), ("sys",), ("dev",))
-
-
-def _mentions(path: Path, mentions: re.Pattern[bytes]) -> bool:
-    try:
-        # Not through a link, never blocking: a candidate is any file the walk found.
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return False
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return False
-        data = handle.read(MAX_READ)
-    return mentions.search(data) is not None
-
-
-def _candidates(root: Path, extensions: tuple[str, ...]) -> Iterator[Path]:
-    """Files under ``root`` with one of ``extensions``, sorted per folder, at most MAX_SCANNED."""
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith(extensions):
-                seen += 1
-                if seen > MAX_SCANNED:
-                    return
-                yield Path(folder) / name
