@@ -15,7 +15,14 @@ from forge_types.diagnostics import CheckerFailed, Diagnostic
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
-from forge_types.scope import Scope, candidates, confirm_importers, language_of, plain_file
+from forge_types.scope import (
+    Scope,
+    candidates,
+    confirm_importers,
+    find_importers,
+    language_of,
+    plain_file,
+)
 from forge_types.selection import (
     PYTHON_CONFIG_FILES,
     Missing,
@@ -56,7 +63,6 @@ def check_language(
         return skipped(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
-    maybe = candidates(listed, language, root, options.max_importers)
     invocation = Invocation(
         root=root,
         interpreter=interpreter,
@@ -65,8 +71,8 @@ def check_language(
         project_file=tsconfig,
     )
     if workspace.budget is not None:
-        scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
-        return _within_budget(checker, scope, invocation, workspace, root)
+        return _within_budget(checker, listed, invocation, workspace, options)
+    maybe = candidates(listed, language, root, options.max_importers)
     try:
         # The checker runs over the listed files and every candidate importer while
         # forge parses the candidates to confirm which really import them: the parse
@@ -131,22 +137,32 @@ def _run(
 
 
 def _within_budget(
-    checker: Checker, scope: Scope, invocation: Invocation, workspace: Workspace, root: Path
+    checker: Checker,
+    listed: list[Path],
+    invocation: Invocation,
+    workspace: Workspace,
+    options: TypesOptions,
 ) -> TypeCheckResult:
     """The check on a budget (``forge hook``): a warm checker answers, or nothing is said.
 
     A cold checker takes seconds: it would keep an agent waiting after each edit.
-    With no base, only the rules that mean the code cannot run count.
+    Without a warm checker to ask, the importers are not even searched. With no
+    base, only the rules that mean the code cannot run count.
     """
-    from forge_types.warm import ask
+    from forge_types.warm import ask, socket_path
 
     key = checker.warm_key(invocation)
     budget = workspace.budget or 0.0
-    raw = ask(key, scope.files, timeout=budget) if key is not None else None
-    if raw is None:
+    if key is None or not socket_path(key).exists():
         why = "no warm checker for this project (forge daemon or forge serve keeps one)"
         if key is None:
             why = f"{checker.kind.name} has no warm mode"
+        return skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
+    root = invocation.root
+    scope = find_importers(listed, checker.kind.language, root, workspace, options.max_importers)
+    raw = ask(key, scope.files, timeout=budget)
+    if raw is None:
+        why = "the warm checker did not answer"
         return skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
     head = diagnostics(raw, root, set(scope.files), workspace)
     return judge(checker, scope, head, None, base_commit=None, workspace=workspace, root=root)
