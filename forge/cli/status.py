@@ -113,16 +113,14 @@ def recommendation(
     forge_dir: ForgeDir, status: Status, module: ModuleStatus, max_attempts: int
 ) -> str | None:
     """PROCEED / RETRY / ESCALATE from the module's attempt history, as validate says it."""
-    from forge.store import peek_json
     from forge.store.ids import is_valid_id
-    from forge.validate.history import assess, load_history, recommend
+    from forge.validate.history import assess, read_history, recommend
 
     if module.state == "done":
         return "PROCEED"
     if not module.attempts or not is_valid_id(module.id):
         return None
-    stored, _ = peek_json(forge_dir.iteration(module.id, status.run_id))
-    attempts = load_history(module.id, status.run_id, stored).attempts
+    attempts = read_history(forge_dir, module.id, status.run_id)[0].attempts
     if not attempts:
         return None
     if (module.status or "").lower() in {"escalated", "stagnant"}:

@@ -18,7 +18,7 @@ from forge.errors import StateError
 from forge.models import WireModel
 from forge.store import ForgeDir, decode_json, newest, peek_json, read_regular_file, utc_now
 from forge.store.ids import is_valid_id, is_valid_run_id
-from forge.validate.history import load_history
+from forge.validate.history import read_history
 
 ModuleState = Literal["pending", "running", "done", "failed", "skipped"]
 
@@ -141,9 +141,7 @@ def module_line(
     attempts: list[Any] = []
     last_status: str | None = None
     if is_valid_id(module_id):
-        # This run's history alone: a run-less call's attempts are another history.
-        stored, _ = peek_json(forge_dir.iteration(module_id, run_id))
-        history = load_history(module_id, run_id, stored)
+        history, _ = read_history(forge_dir, module_id, run_id)
         attempts, last_status = history.attempts, history.last_status
     if (last_status is None or skipped) and isinstance(reported, str):
         last_status = reported

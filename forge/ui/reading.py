@@ -18,7 +18,6 @@ from forge.state.status import Status
 from forge.state.status_lines import session_of
 from forge.store import (
     ForgeDir,
-    peek_json,
     state_files,
     state_folders,
     valid_id,
@@ -26,7 +25,7 @@ from forge.store import (
 )
 from forge.store.ids import is_valid_run_id
 from forge.ui.models import NO_RUN, RunInfo, RunsView
-from forge.validate.history import History, load_history
+from forge.validate.history import History, read_history
 
 if TYPE_CHECKING:
     from forge.plan import Plan
@@ -174,10 +173,7 @@ def read_plan(path: Path) -> tuple[Plan | None, list[str]]:
 def history_of(forge_dir: ForgeDir, run: str, module_id: str) -> tuple[History, str | None]:
     """A module's attempt history in a run (as ``forge status`` finds it), and why it is empty
     when its file cannot be read."""
-    run_id = run_id_of(run)
-    # This run's history alone: a run-less call's attempts are another history.
-    stored, problem = peek_json(forge_dir.iteration(module_id, run_id))
-    return load_history(module_id, run_id, stored), problem
+    return read_history(forge_dir, module_id, run_id_of(run))
 
 
 def display_path(forge_dir: ForgeDir, path: Path) -> str:

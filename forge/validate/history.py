@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 
 from forge.errors import CorruptFileError
 from forge.models import WireModel
-from forge.store import update_json, utc_now
+from forge.store import ForgeDir, peek_json, update_json, utc_now
 from forge.validate.report import Recommendation
 
 AttemptStatus = Literal["running", "passed", "failed", "stagnant", "escalated", "blocked"]
@@ -126,6 +126,18 @@ def attempt_words(attempt: int, max_attempts: int) -> str:
     if attempt > max_attempts:
         return f"attempt {attempt}, past the limit of {max_attempts}"
     return f"attempt {attempt} of {max_attempts}"
+
+
+def read_history(
+    forge_dir: ForgeDir, module_id: str, run_id: str | None
+) -> tuple[History, str | None]:
+    """A module's attempt history in run ``run_id`` as a reader sees it (nothing locked, nothing
+    moved aside), and why it is empty when its file cannot be read.
+
+    This run's history alone: a run-less call's attempts are another history.
+    """
+    stored, problem = peek_json(forge_dir.iteration(module_id, run_id))
+    return load_history(module_id, run_id, stored), problem
 
 
 def load_history(
