@@ -243,12 +243,9 @@ def _base(top: Path, engine: Engine, ref: str | None) -> tuple[str, str]:
 
 def _session(root: Path, run_id: str | None) -> dict[str, str]:
     """The run's ``worktrees`` (module id -> folder) from its session snapshot."""
-    if run_id is None:
-        return {}
-    from forge.store import ForgeDir, peek_json
+    from forge.store import ForgeDir
 
-    state, _problem = peek_json(ForgeDir(root).session(run_id))
-    trees = state.get("worktrees") if isinstance(state, dict) else None
+    trees = ForgeDir(root).session_state(run_id).get("worktrees")
     if not isinstance(trees, dict):
         return {}
     return {

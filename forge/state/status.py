@@ -27,7 +27,6 @@ from forge.state.status_lines import (
     ModuleStatus,
     module_ids,
     module_line,
-    session_of,
     shown_plan,
     snapshot_statuses,
 )
@@ -88,7 +87,7 @@ def build_status(
         latest = newest(forge_dir.sessions, ".json")
         if latest is not None:
             run_id = latest.name.removesuffix(".json")
-    session = session_of(forge_dir, run_id)
+    session = forge_dir.session_state(run_id)
     plan_shown, plan = shown_plan(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
     )
@@ -292,7 +291,7 @@ def _patched(
         return current if _plan_unchanged(forge_dir, current) else None
     if isinstance(module, HistoryChanged):
         # Read back as a rebuild reads it: this module's history alone.
-        reported = snapshot_statuses(session_of(forge_dir, run_id)).get(module_id)
+        reported = snapshot_statuses(forge_dir.session_state(run_id)).get(module_id)
         line = module_line(forge_dir, run_id, module_id, titles[module_id], reported)
     else:
         line = module.model_copy(update={"title": titles[module_id]})

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from forge.errors import StateError
 from forge.models import WireModel
-from forge.store import ForgeDir, decode_json, newest, peek_json, read_regular_file, utc_now
+from forge.store import ForgeDir, decode_json, newest, read_regular_file, utc_now
 from forge.store.ids import is_valid_id, is_valid_run_id
 from forge.validate.history import read_history
 
@@ -52,14 +52,6 @@ class ModuleStatus(WireModel):
     attempts: int
     score: float | None = Field(description="Score of the latest attempt that had one.")
     updated_at: str | None = Field(description="Time of the latest attempt.")
-
-
-def session_of(forge_dir: ForgeDir, run_id: str | None) -> dict[str, Any]:
-    """The session snapshot of ``run_id`` (``{}`` when there is none)."""
-    if run_id is None:
-        return {}
-    loaded, _ = peek_json(forge_dir.session(run_id))
-    return loaded if isinstance(loaded, dict) else {}
 
 
 def snapshot_statuses(session: dict[str, Any]) -> dict[str, Any]:

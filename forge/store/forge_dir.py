@@ -7,6 +7,7 @@ import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from forge.errors import StateError, UsageError
 from forge.store.ids import check_id, check_run_id
@@ -72,15 +73,9 @@ class ForgeDir:
     def run_plan(self, run_id: str | None, named: str | None = None) -> Path | None:
         """The plan a run follows: ``named``, else its session's ``planPath``, else
         ``FORGE_PLAN``, else the newest plan (paths relative to the project root)."""
-        if named is None and run_id is not None:
-            from forge.store.json_files import peek_json
-
-            try:
-                state, _problem = peek_json(self.session(run_id))
-            except UsageError:  # not a valid run id: no session to follow
-                state = None
-            if isinstance(state, dict) and isinstance(state.get("planPath"), str):
-                named = state["planPath"] or None
+        if named is None:
+            from_session = self.session_state(run_id).get("planPath")
+            named = from_session if isinstance(from_session, str) else None
         named = named or os.environ.get("FORGE_PLAN") or None
         if named is not None:
             return self.project_root / Path(named).expanduser()
@@ -176,6 +171,19 @@ class ForgeDir:
     def session(self, run_id: str) -> Path:
         """``.forge/state/<runId>.json``."""
         return self.sessions / f"{valid_run_id(run_id)}.json"
+
+    def session_state(self, run_id: str | None) -> dict[str, Any]:
+        """The session snapshot of ``run_id`` as saved; ``{}`` when there is none, it cannot be
+        read, or ``run_id`` is None or no valid run id. Read only: nothing locked or moved."""
+        if run_id is None:
+            return {}
+        from forge.store.json_files import peek_json
+
+        try:
+            state, _problem = peek_json(self.session(run_id))
+        except UsageError:  # not a valid run id: no session to follow
+            return {}
+        return state if isinstance(state, dict) else {}
 
 
 def _remove_empty(folder: Path) -> None:

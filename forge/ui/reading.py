@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
 from forge.state.status import Status
-from forge.state.status_lines import session_of
 from forge.store import (
     ForgeDir,
     state_files,
@@ -140,7 +139,7 @@ def pick_run(runs: list[RunInfo], wanted: str | None) -> str:
 def plan_path_of(forge_dir: ForgeDir, run: str, status: Status | None) -> Path | None:
     """The plan of a run: its session's ``planPath``, else the one ``status.json`` shows
     for that run, else the newest ``.forge/plans/*.json``."""
-    candidates: list[object] = [session_of(forge_dir, run_id_of(run)).get("planPath")]
+    candidates: list[object] = [forge_dir.session_state(run_id_of(run)).get("planPath")]
     if status is not None and (status.run_id or NO_RUN) == run:
         candidates.append(status.plan_path)
     for wanted in candidates:
