@@ -101,6 +101,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def render(report: MergeCheckReport) -> str:
     """The preview as lines: each module, each conflict, break and stale branch, the verdict."""
+    from forge.cli.validate_text import location_line
+
     order = " -> ".join(report.order)
     lines = [f"base {report.base_ref} ({report.base_commit[:12]}); merge order: {order}"]
     for module in report.modules:
@@ -118,8 +120,7 @@ def render(report: MergeCheckReport) -> str:
             f"[modules {', '.join(found.modules) or '?'}]"
         )
         lines.extend(
-            f"    {place.path}:{place.line}:{place.column}: {place.message}"
-            for place in found.locations
+            f"    {location_line(place, place.path or found.target)}" for place in found.locations
         )
     for stale in report.stale:
         lines.append(f"{paint('STALE   ', 'yellow')} {stale.message}")

@@ -217,10 +217,9 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
-    from forge.cli.validate_text import place_text
+    from forge.cli.validate_text import location_line
 
-    for place in places(result)[:MAX_PLACES]:
-        lines.append(f"{place.path}:{place.line}:{place.column}: {place_text(place)}")
+    lines.extend(location_line(place, place.path or "") for place in places(result)[:MAX_PLACES])
     for stream in ("stdout", "stderr"):
         text = getattr(result, stream, "") or ""
         if text.strip():

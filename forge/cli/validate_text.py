@@ -101,6 +101,12 @@ def render_report(report: ValidateReport) -> str:
     return "\n".join(lines)
 
 
+def location_line(location: Location, path: str) -> str:
+    """``path:line:column: message [rule]``: a place in the form editors and CI annotators
+    (problem matchers, errorformat) recognise; ``path`` is the place's file as shown."""
+    return f"{path}:{location.line}:{location.column}: {place_text(location)}"
+
+
 def place_text(location: Location) -> str:
     """A place's message with its rule code and whether it counts: ``msg [rule] (pre-existing)``."""
     text = location.message
@@ -120,8 +126,7 @@ def _details(result: CheckResult) -> list[str]:
     # path:line:col: message at the start of a line, the form editors and CI
     # annotators (problem matchers, errorformat) recognise; the source under it.
     for location in result.locations:
-        path = location.path or result.target
-        details.append(f"{path}:{location.line}:{location.column}: {place_text(location)}")
+        details.append(location_line(location, location.path or result.target))
         if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "

@@ -285,9 +285,10 @@ def result_findings(result: CheckResult, cwd: Path) -> list[str]:
     Read from the ``locations`` channel alone, whatever the check: a place
     without a path is in the result's target.
     """
+    from forge.cli.validate_text import location_line
+
     lines = [
-        f"{display(location.path or result.target, cwd)}:{location.line}:{location.column}: "
-        f"{location.message}"
+        location_line(location, display(location.path or result.target, cwd))
         for location in result.locations
         if _counted(location)
     ]
