@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from forge.errors import UsageError, clip
 from forge.git.command import git_text
+from forge.parallel.lanes import project_prefix
 from forge.parallel.models import MergeCheckReport, MergeConflict, MergedModule, StaleModule
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
     if top_text is None:
         raise UsageError(f"{root} is not in a git repository: a merge preview needs one")
     top = Path(top_text)
-    prefix = git_text(root, "rev-parse", "--show-prefix") or ""
+    prefix = project_prefix(root)
     base_name, base = _base(top, engine, ask.base_ref)
     # Modules named (a list, a layer) must all be found; by default, every plan
     # module that has work so far is previewed (later layers may not have started).
