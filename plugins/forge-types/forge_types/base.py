@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from forge.git import Base
+from forge.git.command import git_environment
 from forge.store import peek_json, update_json
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 
@@ -91,7 +92,11 @@ def _export(base: Base, prefix: PurePosixPath, into: Path) -> None:
         argv.append(str(prefix))
     try:
         with subprocess.Popen(
-            argv, cwd=base.root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            argv,
+            cwd=base.root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=git_environment(),
         ) as process:
             assert process.stdout is not None
             with tarfile.open(fileobj=process.stdout, mode="r|") as archive:
