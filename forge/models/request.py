@@ -1,17 +1,21 @@
-"""What one ``validate`` call asks for: :class:`ValidateRequest`."""
+"""What one ``validate`` call asks for: :class:`ValidateRequest`.
+
+Its module and run ids (:data:`ModuleId`, :data:`OptionalRunId`) are declared once here
+for the ``iteration_state`` tool too.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from forge.models.wire import (
-    MAX_BASE_REF_CHARS,
     MAX_COMMANDS,
     MAX_CONTRACT_CHECKS,
     MAX_FILES,
     MAX_TIMEOUT_SECONDS,
+    BaseRefText,
     CommandText,
     PathText,
     WireModel,
@@ -26,16 +30,24 @@ class ContractPair(WireModel):
     importer: PathText = Field(description="File that imports from it.")
 
 
-MODULE_ID_DESCRIPTION = "Plan module id, e.g. m1 or auth-api; keys the attempt history."
-RUN_ID_DESCRIPTION = (
-    "Run id, e.g. run-2026-01-15; attempts and events are kept per run. Omit only for one-off use."
-)
+#: The module whose attempt history a request is about (``validate``, ``iteration_state``).
+ModuleId = Annotated[
+    SafeId, Field(description="Plan module id, e.g. m1 or auth-api; keys the attempt history.")
+]
+#: The run that history is kept in: ``None`` (the field's default) for one-off use.
+OptionalRunId = Annotated[
+    SafeRunId | None,
+    Field(
+        description="Run id, e.g. run-2026-01-15; attempts and events are kept per run. "
+        "Omit only for one-off use."
+    ),
+]
 
 
 class ValidateRequest(WireModel):
     """Everything one ``validate`` call asks for."""
 
-    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
+    module_id: ModuleId
     commands: list[CommandText] = Field(
         default_factory=list,
         max_length=MAX_COMMANDS,
@@ -61,7 +73,7 @@ class ValidateRequest(WireModel):
         description="Working dir, e.g. a worker's worktree; relative to the project root. "
         "Default: the project root.",
     )
-    run_id: SafeRunId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    run_id: OptionalRunId = None
     timeout: float | None = Field(
         default=None,
         gt=0,
@@ -83,10 +95,8 @@ class ValidateRequest(WireModel):
         description='Options for check plugins by plugin name, e.g. {"stubs": {}}; each key '
         "must name a loaded plugin.",
     )
-    base_ref: str | None = Field(
+    base_ref: BaseRefText | None = Field(
         default=None,
-        min_length=1,
-        max_length=MAX_BASE_REF_CHARS,
         description="Git revision to judge against: findings the file checks also find in "
         "the file at this revision are marked preExisting and do not fail the module. 'auto' = "
         "merge-base with the default branch. Default: [tool.forge] base-ref, else none.",

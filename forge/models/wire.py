@@ -25,6 +25,9 @@ MAX_BASE_REF_CHARS = 256
 #: NUL byte no real path can hold.
 PathText = Annotated[str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern=r"^[^\x00]*$")]
 
+#: A git revision as a request names one (``baseRef``): a ref name or a commit id.
+BaseRefText = Annotated[str, Field(min_length=1, max_length=MAX_BASE_REF_CHARS)]
+
 
 def _runnable(command: str) -> str:
     """``command`` if a shell could run it; ``ValueError`` for a NUL byte."""

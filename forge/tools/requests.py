@@ -26,8 +26,9 @@ from forge.memory import (
 )
 from forge.models import (
     MAX_BASE_REF_CHARS,
-    MODULE_ID_DESCRIPTION,
-    RUN_ID_DESCRIPTION,
+    BaseRefText,
+    ModuleId,
+    OptionalRunId,
     PathText,
     ValidateRequest,
     WireModel,
@@ -97,11 +98,11 @@ class MemoryRecallRequest(WireModel):
 class IterationStateRequest(WireModel):
     """``iteration_state``: read, append to or clear one module's attempt history."""
 
-    module_id: SafeId = Field(description=MODULE_ID_DESCRIPTION)
+    module_id: ModuleId
     action: IterationAction = Field(
         description="get (read), update (append an attempt) or reset (clear)."
     )
-    run_id: SafeRunId | None = Field(default=None, description=RUN_ID_DESCRIPTION)
+    run_id: OptionalRunId = None
     update: IterationUpdate | None = Field(
         default=None, description="For update: {status, issues, score, rootCause}."
     )
@@ -182,10 +183,8 @@ class MergeCheckRequest(WireModel):
         'worktree folder, e.g. {"api": "forge/api"}. Default: the plan\'s branch field, the '
         "run's session worktrees, a worktree or branch named after the module.",
     )
-    base_ref: str | None = Field(
+    base_ref: BaseRefText | None = Field(
         default=None,
-        min_length=1,
-        max_length=MAX_BASE_REF_CHARS,
         description="What the modules merge into, e.g. main. Default: [tool.forge] base-ref "
         "when it names a revision, else the default branch (origin/HEAD, main, master).",
     )
