@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from forge_types.processes import reap
+
 #: Answers the server's ``workspace/configuration`` items: section -> settings.
 Settings = Callable[[str | None], Any]
 
@@ -107,15 +109,7 @@ class LspClient:
         with contextlib.suppress(LspError, OSError, ValueError):
             self.request("shutdown", None, timeout=2)
             self.notify("exit", None)
-        try:
-            self._process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        for stream in (self._process.stdin, self._process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        reap(self._process)
 
     def _send(self, message: dict[str, Any]) -> None:
         body = json.dumps(message).encode("utf-8")
@@ -133,7 +127,7 @@ class LspClient:
         stdout = self._process.stdout
         assert stdout is not None
         while True:
-            message = _read_message(stdout)
+            message = read_message(stdout)
             if message is None:
                 break
             if "method" in message and "id" in message:
@@ -172,7 +166,8 @@ class LspClient:
             self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
 
-def _read_message(stream: IO[bytes]) -> dict[str, Any] | None:
+def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
+    """The next ``Content-Length``-framed JSON message (LSP, tsserver); None at the end."""
     length = None
     while True:
         line = stream.readline()

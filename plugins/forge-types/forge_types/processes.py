@@ -63,3 +63,16 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(OSError):  # already gone
         os.killpg(process.pid, signal.SIGKILL)
     process.communicate()
+
+
+def reap(process: subprocess.Popen[bytes], grace: float = 2.0) -> None:
+    """Wait ``grace`` seconds for a server asked to exit, kill it if it has not, close its pipes."""
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
