@@ -17,10 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import copy_of_published, forge_executable, git
-from mcp import Client
-from mcp_client import call, stdio_parameters
-from types_testing import run_forge_in
+from forge_testing import copy_of_published, git
+from types_testing import (
+    Mistake,
+    assert_caught,
+    judged_through_cli_and_mcp,
+    run_forge_in,
+    type_result,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -39,8 +43,6 @@ TSCONFIG = {
     "include": [f"{SRC}/**/*.js"],
 }
 
-#: (name, file to edit, old, new, file listed, file and text of the broken line, rule)
-Mistake = tuple[str, str, str, str, str, str, str, str]
 MISTAKES: list[Mistake] = [
     ("wrong argument count", "core/index.js", "getBodySize(options.body, options.headers)",
      "getBodySize(options.body)", "core/index.js", "core/index.js", "getBodySize(options.body)", "TS2554"),
@@ -108,25 +110,6 @@ def _apply(root: Path, name: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def _type_result(report: dict[str, Any]) -> dict[str, Any]:
-    (found,) = [r for r in report["results"] if r["type"] == "type_check"]
-    return found
-
-
-def _assert_caught(report: dict[str, Any], root: Path, mistake: Mistake) -> None:
-    name, *_, broken_file, broken_text, rule = mistake
-    result = _type_result(report)
-    assert result["checker"].startswith("tsc "), result
-    assert report["passed"] is False and result["passed"] is False, (name, result["message"])
-    lines = (root / SRC / broken_file).read_text(encoding="utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines, 1) if broken_text in text)
-    new = [loc for loc in result["locations"] if not loc.get("preExisting")]
-    assert any(
-        loc["path"] == f"{SRC}/{broken_file}" and loc["line"] == line and loc["rule"] == rule
-        for loc in new
-    ), (name, line, new)
-
-
 def _apply_all(root: Path, edits: list[tuple[str, str, str]]) -> None:
     for name, old, new in edits:
         _apply(root, name, old, new)
@@ -139,24 +122,12 @@ def test_got_each_mistake_is_caught_through_the_cli_and_mcp(got_repo: Path) -> N
     """
     _apply_all(got_repo, [(edited, old, new) for _, edited, old, new, *_ in MISTAKES])
     listed = [f"{SRC}/{name}" for name in dict.fromkeys(mistake[4] for mistake in MISTAKES)]
-    try:
-        done = run_forge_in(got_repo, "validate", "--files", *listed, "--base", "main", "--json")
-        assert done.returncode == 1, (done.stdout[-1500:], done.stderr[-1500:])
+
+    def check(report: dict[str, Any]) -> None:
         for mistake in MISTAKES:
-            _assert_caught(json.loads(done.stdout), got_repo, mistake)
+            assert_caught(report, got_repo, SRC, mistake, "tsc ")
 
-        async def over_mcp() -> None:
-            async with Client(stdio_parameters(got_repo, forge_executable(), "serve")) as client:
-                arguments = {"moduleId": "m", "files": listed, "baseRef": "main"}
-                report = await call(client, "validate", arguments)
-                for mistake in MISTAKES:
-                    _assert_caught(report, got_repo, mistake)
-
-        import anyio
-
-        anyio.run(over_mcp)
-    finally:
-        git(got_repo, "checkout", "-q", "--", ".")
+    judged_through_cli_and_mcp(got_repo, listed, check)
 
 
 def test_got_harmless_edits_pass(got_repo: Path) -> None:
@@ -168,7 +139,7 @@ def test_got_harmless_edits_pass(got_repo: Path) -> None:
         done = run_forge_in(
             got_repo, "validate", "--files", *dict.fromkeys(listed), "--base", "main", "--json"
         )
-        result = _type_result(json.loads(done.stdout))
+        result = type_result(json.loads(done.stdout))
         assert result["newCount"] == 0, result["locations"]
         assert done.returncode == 0, done.stdout[-2000:]
     finally:
@@ -178,5 +149,5 @@ def test_got_harmless_edits_pass(got_repo: Path) -> None:
 def test_got_unmodified_against_itself_nothing_counts(got_repo: Path) -> None:
     files = sorted(str(p.relative_to(got_repo)) for p in (got_repo / SRC).rglob("*.js"))
     done = run_forge_in(got_repo, "validate", "--files", *files, "--base", "main", "--json")
-    result = _type_result(json.loads(done.stdout))
+    result = type_result(json.loads(done.stdout))
     assert result["newCount"] == 0 and result["oldCount"] > 0, result["message"]

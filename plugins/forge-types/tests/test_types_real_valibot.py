@@ -20,10 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, forge_executable, git, npm_installed
-from mcp import Client
-from mcp_client import call, stdio_parameters
-from types_testing import run_forge_in
+from forge_testing import commit, git, npm_installed
+from types_testing import (
+    Mistake,
+    assert_caught,
+    judged_through_cli_and_mcp,
+    run_forge_in,
+    type_result,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -137,8 +141,6 @@ export function legacyUser(input: unknown) {
 """,
 }
 
-#: (name, file to edit, old, new, file listed, file and text of the broken line, rule)
-Mistake = tuple[str, str, str, str, str, str, str, str]
 MISTAKES: list[Mistake] = [
     ("wrong argument count to an imported function", "app.ts", "parse(string(), 'valibot')",
      "parse(string())", "app.ts", "app.ts", "parse(string())", "TS2554"),
@@ -213,53 +215,21 @@ def _apply_all(root: Path, edits: list[tuple[str, str, str]]) -> None:
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def _type_result(report: dict[str, Any]) -> dict[str, Any]:
-    (found,) = [r for r in report["results"] if r["type"] == "type_check"]
-    return found
-
-
-def _assert_caught(report: dict[str, Any], root: Path, mistake: Mistake) -> None:
-    name, *_, broken_file, broken_text, rule = mistake
-    result = _type_result(report)
-    assert result["checker"] == "tsc 5.9.3", result
-    assert report["passed"] is False and result["passed"] is False, (name, result["message"])
-    lines = (root / "src" / broken_file).read_text(encoding="utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines, 1) if broken_text in text)
-    new = [loc for loc in result["locations"] if not loc.get("preExisting")]
-    assert any(
-        loc["path"] == f"src/{broken_file}" and loc["line"] == line and loc["rule"] == rule
-        for loc in new
-    ), (name, line, new)
-
-
 def test_valibot_each_mistake_is_caught_through_the_cli_and_mcp(signup: Path) -> None:
     """Every kind of mistake made at once, each at its own place: one tsc run per route."""
     _apply_all(signup, [(edited, old, new) for _, edited, old, new, *_ in MISTAKES])
     listed = [f"src/{name}" for name in dict.fromkeys(mistake[4] for mistake in MISTAKES)]
-    try:
-        done = run_forge_in(signup, "validate", "--files", *listed, "--base", "main", "--json")
-        assert done.returncode == 1, (done.stdout[-1500:], done.stderr[-1500:])
-        report = json.loads(done.stdout)
+
+    def check(report: dict[str, Any]) -> None:
         for mistake in MISTAKES:
-            _assert_caught(report, signup, mistake)
+            assert_caught(report, signup, "src", mistake, "tsc 5.9.3")
         # The old errors are told apart, though the edits moved them and one names
         # valibot's module by its absolute path.
-        result = _type_result(report)
+        result = type_result(report)
         old = {(loc["path"], loc["rule"]) for loc in result["locations"] if loc.get("preExisting")}
         assert {("src/legacy.ts", "TS2322"), ("src/legacy.ts", "TS2551")} <= old, old
 
-        async def over_mcp() -> None:
-            async with Client(stdio_parameters(signup, forge_executable(), "serve")) as client:
-                arguments = {"moduleId": "m", "files": listed, "baseRef": "main"}
-                report = await call(client, "validate", arguments)
-                for mistake in MISTAKES:
-                    _assert_caught(report, signup, mistake)
-
-        import anyio
-
-        anyio.run(over_mcp)
-    finally:
-        git(signup, "checkout", "-q", "--", ".")
+    judged_through_cli_and_mcp(signup, listed, check)
 
 
 def test_valibot_harmless_edits_pass(signup: Path) -> None:
@@ -271,7 +241,7 @@ def test_valibot_harmless_edits_pass(signup: Path) -> None:
         done = run_forge_in(
             signup, "validate", "--files", *dict.fromkeys(listed), "--base", "main", "--json"
         )
-        result = _type_result(json.loads(done.stdout))
+        result = type_result(json.loads(done.stdout))
         assert result["newCount"] == 0, result["locations"]
         assert result["oldCount"] == 3, result["locations"]
         assert done.returncode == 0, done.stdout[-2000:]
@@ -282,6 +252,6 @@ def test_valibot_harmless_edits_pass(signup: Path) -> None:
 def test_valibot_unmodified_against_itself_nothing_counts(signup: Path) -> None:
     files = sorted(str(p.relative_to(signup)) for p in (signup / "src").glob("*.ts"))
     done = run_forge_in(signup, "validate", "--files", *files, "--base", "main", "--json")
-    result = _type_result(json.loads(done.stdout))
+    result = type_result(json.loads(done.stdout))
     assert result["newCount"] == 0 and result["oldCount"] == 3, result["message"]
     assert done.returncode == 0, done.stdout[-2000:]

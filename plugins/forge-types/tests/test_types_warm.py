@@ -4,8 +4,6 @@ used by forge validate and by forge hook's PostToolUse, never outliving its engi
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,7 +16,7 @@ from forge_types.selection import python_checker
 from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
-from types_testing import run_forge_in
+from types_testing import hook, run_forge_in
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Unix sockets, /proc")
 
@@ -38,25 +36,6 @@ def _wait_for(predicate: object, seconds: float = 60) -> None:
         time.sleep(0.1)
 
 
-def _hook(root: Path, file: str) -> subprocess.CompletedProcess[str]:
-    event = {
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "cwd": str(root),
-        "tool_input": {"file_path": file},
-    }
-    return subprocess.run(
-        [forge_executable(), "hook"],
-        cwd=root,
-        input=json.dumps(event),
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def _break(root: Path) -> None:
     path = root / "shop" / "checkout.py"
     path.write_text(
@@ -69,7 +48,7 @@ def test_the_mcp_server_keeps_a_warm_checker_that_validate_and_the_hook_use(shop
     sock = socket_path(key)
     # No long-lived process: the hook does not run a cold checker, so it says nothing.
     _break(shop)
-    assert _hook(shop, "shop/checkout.py").stdout == ""
+    assert hook(shop, "shop/checkout.py").stdout == ""
 
     async def session() -> None:
         async with Client(stdio_parameters(shop, forge_executable(), "serve")) as client:
@@ -79,7 +58,7 @@ def test_the_mcp_server_keeps_a_warm_checker_that_validate_and_the_hook_use(shop
             )
             (types,) = [r for r in report["results"] if r["type"] == "type_check"]
             assert types["newCount"] == 1 and types["locations"][0]["line"] == 6
-            done = await anyio.to_thread.run_sync(_hook, shop, "shop/checkout.py")
+            done = await anyio.to_thread.run_sync(hook, shop, "shop/checkout.py")
             decision = json.loads(done.stdout)
             assert decision["decision"] == "block"
             assert (
@@ -102,7 +81,7 @@ def test_forge_daemon_keeps_one_for_the_project_it_started_in(shop: Path) -> Non
     try:
         _wait_for(sock.exists)
         _break(shop)
-        decision = json.loads(_hook(shop, "shop/checkout.py").stdout)
+        decision = json.loads(hook(shop, "shop/checkout.py").stdout)
         assert "has no attribute `totl`" in decision["reason"]
     finally:
         stopped = run_forge_in(shop, "daemon", "stop")

@@ -3,9 +3,12 @@ several ``conftest`` modules, so tests never import from ``conftest``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from forge_testing import forge_executable
 
@@ -45,3 +48,68 @@ PACKAGE = {
         "    return price(int(cart.total()))\n"
     ),
 }
+
+
+def type_result(report: dict[str, Any]) -> dict[str, Any]:
+    """The one ``type_check`` result of a validate report (CLI ``--json`` or MCP)."""
+    (found,) = [r for r in report["results"] if r["type"] == "type_check"]
+    return dict(found)
+
+
+def judged_through_cli_and_mcp(
+    root: Path, listed: list[str], check: Callable[[dict[str, Any]], None]
+) -> None:
+    """``check`` the report of ``listed`` validated against ``main`` by the CLI, then over MCP.
+
+    The CLI must fail the module (exit 1); the working tree is restored after.
+    """
+    import anyio
+    from forge_testing import git
+    from mcp import Client
+    from mcp_client import call, stdio_parameters
+
+    try:
+        done = run_forge_in(root, "validate", "--files", *listed, "--base", "main", "--json")
+        assert done.returncode == 1, (done.stdout[-1500:], done.stderr[-1500:])
+        check(json.loads(done.stdout))
+
+        async def over_mcp() -> None:
+            async with Client(stdio_parameters(root, forge_executable(), "serve")) as client:
+                arguments = {"moduleId": "m", "files": listed, "baseRef": "main"}
+                check(await call(client, "validate", arguments))
+
+        anyio.run(over_mcp)
+    finally:
+        git(root, "checkout", "-q", "--", ".")
+
+
+#: (name, file to edit, old, new, file listed, file and text of the broken line, rule),
+#: files named relative to a folder of the project.
+Mistake = tuple[str, str, str, str, str, str, str, str]
+
+
+def assert_caught(
+    report: dict[str, Any], root: Path, folder: str, mistake: Mistake, checker: str
+) -> None:
+    """The report fails, and a new diagnostic of the mistake's rule is at its broken line."""
+    name, *_, broken_file, broken_text, rule = mistake
+    result = type_result(report)
+    assert result["checker"].startswith(checker), result
+    assert report["passed"] is False and result["passed"] is False, (name, result["message"])
+    lines = (root / folder / broken_file).read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if broken_text in text)
+    new = [loc for loc in result["locations"] if not loc.get("preExisting")]
+    assert any(
+        loc["path"] == f"{folder}/{broken_file}" and loc["line"] == line and loc["rule"] == rule
+        for loc in new
+    ), (name, line, new)
+
+
+def hook(root: Path, file: str) -> subprocess.CompletedProcess[str]:
+    """``forge hook`` told that ``file`` was just edited (Claude Code's PostToolUse)."""
+    event = {"hook_event_name": "PostToolUse", "tool_name": "Edit", "cwd": str(root),
+             "tool_input": {"file_path": file}}  # fmt: skip
+    return subprocess.run(
+        [forge_executable(), "hook"], cwd=root, input=json.dumps(event), env=dict(os.environ),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
