@@ -73,29 +73,48 @@ class Checker:
         return f"{self.kind.name} {self.version}"
 
     def warm_key(self, invocation: Invocation) -> str | None:
-        """The key of this checker's warm server for ``invocation``; None: it has no warm mode."""
-        if self.kind is not PYREFLY:
+        """The key of this checker's warm server for ``invocation``; None: it has no warm mode.
+
+        pyrefly has its language server; tsc the tsserver beside it (TypeScript 7's
+        native ``tsgo`` has none), per tsconfig.
+        """
+        if self.warm_executable is None:
             return None
         from forge_types import __version__
 
         parts = [__version__, str(invocation.root), str(self.executable), self.version]
         parts += [str(invocation.interpreter or ""), str(invocation.configured)]
+        if self.kind is TSC:
+            parts.append(str(invocation.project_file or ""))
         return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
-    def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
-        """The checker's diagnostics over ``files``; :class:`CheckerFailed` when it did not run.
+    @property
+    def warm_executable(self) -> Path | None:
+        """The program the warm checker runs (``pyrefly``, ``tsserver``); None: no warm mode."""
+        if self.kind is PYREFLY:
+            return self.executable
+        if self.kind is TSC and self.executable.name == "tsc":
+            server = self.executable.parent / "tsserver"
+            return server if server.exists() else None
+        return None
+
+    def ask_warm(
+        self, files: Sequence[Path], invocation: Invocation, timeout: float
+    ) -> list[Raw] | None:
+        """The warm checker's diagnostics over ``files``; None when none answers.
 
         A warm server of this checker for the same project, interpreter and
-        configuration answers when one runs (:mod:`forge_types.warm`); else the
-        command line runs.
+        configuration (:mod:`forge_types.warm`) answers when one runs.
         """
         key = self.warm_key(invocation)
-        if key is not None and files:
-            from forge_types.warm import ask
+        if key is None or not files:
+            return None
+        from forge_types.warm import ask
 
-            answered = ask(key, list(files), timeout)
-            if answered is not None:
-                return answered
+        return ask(key, list(files), timeout)
+
+    def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
+        """The command line's diagnostics over ``files``; :class:`CheckerFailed` when it did not run."""
         argv = self.kind.argv(self.executable, files, invocation)
         done = run_tool(argv, invocation.root, timeout)
         if done.returncode not in self.kind.ok_codes:

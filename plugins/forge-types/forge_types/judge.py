@@ -77,8 +77,12 @@ def judge(
     base_commit: str | None,
     workspace: Workspace,
     root: Path,
+    warm: bool = False,
 ) -> TypeCheckResult:
-    """The result of one language's check: what counts, what was there, what is only shown."""
+    """The result of one language's check: what counts, what was there, what is only shown.
+
+    ``warm``: the warm checker answered for the working tree (not the command line).
+    """
     head = sorted(head, key=lambda d: (d.path, d.line, d.column, d.rule))
     if base is not None:
         old_items = [item for items in base.values() for item in items]
@@ -121,6 +125,7 @@ def judge(
         files_checked=len(scope.files),
         importers=len(scope.importers),
         importers_capped_from=scope.capped_from or None,
+        warm=warm,
     )
 
 

@@ -39,3 +39,8 @@ class TypeCheckResult(CheckResult):
     importers_capped_from: int | None = Field(
         default=None, description="How many importers there were when the cap cut them."
     )
+    warm: bool = Field(
+        default=False,
+        description="The warm checker (kept by forge serve or forge daemon) answered for the "
+        "working tree; false: the checker's command line ran.",
+    )

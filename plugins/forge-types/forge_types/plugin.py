@@ -106,12 +106,17 @@ def forge_tools(project_root: Path) -> list[ExternalTool]:
 
 
 #: Warm checkers this process started, by project root: stopped with the engine.
-_WARM: dict[Path, subprocess.Popen[bytes]] = {}
+_WARM: dict[Path, list[subprocess.Popen[bytes]]] = {}
 
 
 @hookimpl
 def forge_engine_started(project_root: Path) -> None:
-    """Start pyrefly's language server for the project, when pyrefly is its Python checker."""
+    """Start the project's warm checkers: pyrefly's language server, tsserver.
+
+    pyrefly's when pyrefly is the project's Python checker; tsserver when the
+    project has its own tsc and a ``tsconfig.json`` at its root (the one a file
+    of the project is checked with when no nearer one exists).
+    """
     from forge.config import load_config
     from forge_types.checkers import PYREFLY, Invocation
     from forge_types.selection import Missing, project_interpreter, python_checker
@@ -120,30 +125,40 @@ def forge_engine_started(project_root: Path) -> None:
     options = parse_options(
         load_config(project_root).plugin_config(PLUGIN_NAME), "[tool.forge.types]"
     )
-    if "python" not in options.languages:
+    if project_root in _WARM:
         return
-    checker = python_checker(project_root, options.python_checker)
-    if isinstance(checker, Missing) or checker.kind is not PYREFLY:
-        return
-    invocation = Invocation(
-        root=project_root,
-        interpreter=project_interpreter(project_root, options.python),
-        configured=checker.source.startswith("configured"),
-    )
-    key = checker.warm_key(invocation)
-    if key is not None and project_root not in _WARM:
-        process = start(
-            key, project_root, checker.executable, invocation.interpreter, invocation.configured
-        )
-        if process is not None:
-            _WARM[project_root] = process
+    started = _WARM.setdefault(project_root, [])
+    if "python" in options.languages:
+        checker = python_checker(project_root, options.python_checker)
+        if not isinstance(checker, Missing) and checker.kind is PYREFLY:
+            invocation = Invocation(
+                root=project_root,
+                interpreter=project_interpreter(project_root, options.python),
+                configured=checker.source.startswith("configured"),
+            )
+            key = checker.warm_key(invocation)
+            if key is not None:
+                process = start(
+                    "pyrefly", key, project_root, checker.executable,
+                    invocation.interpreter, invocation.configured,
+                )  # fmt: skip
+                started.extend([process] if process else [])
+    tsconfig = project_root / "tsconfig.json"
+    if "typescript" in options.languages and tsconfig.is_file():
+        from forge_types.selection import typescript_checker
+
+        tsc = typescript_checker(project_root, project_root)
+        if not isinstance(tsc, Missing) and tsc.warm_executable is not None:
+            key = tsc.warm_key(Invocation(root=project_root, project_file=tsconfig))
+            if key is not None:
+                process = start("tsc", key, project_root, tsc.warm_executable, tsconfig, False)
+                started.extend([process] if process else [])
 
 
 @hookimpl
 def forge_engine_stopped(project_root: Path) -> None:
-    """Stop the warm checker ``forge_engine_started`` started for the project."""
+    """Stop the warm checkers ``forge_engine_started`` started for the project."""
     from forge_types.warm import stop
 
-    process = _WARM.pop(project_root, None)
-    if process is not None:
+    for process in _WARM.pop(project_root, []):
         stop(process)

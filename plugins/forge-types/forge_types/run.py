@@ -74,15 +74,25 @@ def check_language(
         return _within_budget(checker, listed, invocation, workspace, options)
     maybe = candidates(listed, language, root, options.max_importers)
     try:
-        # The checker runs over the listed files and every candidate importer while
-        # forge parses the candidates to confirm which really import them: the parse
-        # costs no time, and only confirmed importers' diagnostics are kept.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            running = pool.submit(
-                _run, checker, Scope(listed=[*listed, *maybe]), invocation, options
-            )
+        raw: list[Raw] | None = None
+        if _warm(checker, invocation):
+            # A warm checker answers per file: the fewer asked, the sooner it answers.
             scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
-            raw = running.result()
+            raw = checker.ask_warm(scope.files, invocation, options.timeout)
+            warm = raw is not None
+            if raw is None:  # it did not answer: the command line does
+                raw = _run(checker, scope, invocation, options)
+        else:
+            warm = False
+            # The checker runs over the listed files and every candidate importer while
+            # forge parses the candidates to confirm which really import them: the parse
+            # costs no time, and only confirmed importers' diagnostics are kept.
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                running = pool.submit(
+                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options
+                )
+                scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
+                raw = running.result()
         wanted = set(scope.files)
         head = diagnostics(raw, root, wanted, workspace)
         base = workspace.base
@@ -122,7 +132,7 @@ def check_language(
         return skipped(language, f"{checker.label} did not run: {exc}", checker)
     result = judge(
         checker, scope, head, old, base_commit=base.commit if base else None,
-        workspace=workspace, root=root,
+        workspace=workspace, root=root, warm=warm,
     )  # fmt: skip
     if notices:
         result = result.model_copy(update={"message": f"{result.message}; {'; '.join(notices)}"})
@@ -132,8 +142,16 @@ def check_language(
 def _run(
     checker: Checker, scope: Scope, invocation: Invocation, options: TypesOptions
 ) -> list[Raw]:
-    files = scope.files if checker.kind.language == "python" else []
-    return checker.run(files, invocation, options.timeout)
+    # tsc checks the whole project its tsconfig names (it ignores the files).
+    return checker.run(scope.files, invocation, options.timeout)
+
+
+def _warm(checker: Checker, invocation: Invocation) -> bool:
+    """Whether a warm checker serves ``invocation`` (its socket is there to ask)."""
+    from forge_types.warm import socket_path
+
+    key = checker.warm_key(invocation)
+    return key is not None and socket_path(key).exists()
 
 
 def _within_budget(
@@ -165,7 +183,9 @@ def _within_budget(
         why = "the warm checker did not answer"
         return skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
     head = diagnostics(raw, root, set(scope.files), workspace)
-    return judge(checker, scope, head, None, base_commit=None, workspace=workspace, root=root)
+    return judge(
+        checker, scope, head, None, base_commit=None, workspace=workspace, root=root, warm=True
+    )
 
 
 def _own_cache(root: Path, checker: Checker) -> Path | None:

@@ -121,6 +121,19 @@ def _twins(path: Path) -> list[Path]:
     return []
 
 
+#: A file's state on disk: (mtime in ns, size, inode); a change of any is an edit.
+Stamp = tuple[int, int, int]
+
+
+def stamp(path: Path) -> Stamp | None:
+    """``path``'s :data:`Stamp`; None when it does not exist (or cannot be read)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size, status.st_ino)
+
+
 def plain_file(path: Path) -> bool:
     """A regular file a checker may read: no FIFO, device or file of ``/proc``, ``/sys``.
 

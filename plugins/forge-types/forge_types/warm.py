@@ -26,10 +26,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from forge_types.checkers import Raw
 from forge_types.lsp import LspClient, LspError
+from forge_types.scope import Stamp, stamp
+from forge_types.tsserver import TsServerError
 
 #: A warm checker with no request for this long exits.
 IDLE_SECONDS = 1800.0
@@ -70,9 +72,13 @@ def ask(key: str, files: list[Path], timeout: float = ASK_TIMEOUT) -> list[Raw] 
 
 
 def start(
-    key: str, root: Path, exe: Path, interpreter: Path | None, configured: bool
+    kind: str, key: str, root: Path, exe: Path, extra: Path | None, configured: bool
 ) -> subprocess.Popen[bytes] | None:
-    """Start the warm checker for ``key`` in the background; None when one already answers."""
+    """Start the warm checker for ``key`` in the background; None when one already answers.
+
+    ``kind``: ``pyrefly`` (``extra``: the interpreter) or ``tsc`` (``exe``: the
+    project's tsserver, ``extra``: its tsconfig).
+    """
     path = socket_path(key)
     if _answers(path):
         return None
@@ -80,10 +86,11 @@ def start(
         sys.executable,
         "-m",
         "forge_types.warm",
+        kind,
         key,
         str(root),
         str(exe),
-        str(interpreter or ""),
+        str(extra or ""),
         "1" if configured else "0",
         str(os.getpid()),
     ]
@@ -138,8 +145,21 @@ def _read_line(connection: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
-class _Server:
-    """The language server and the documents it holds, in sync with the disk."""
+class _Server(Protocol):
+    """A warm checker: diagnostics of files as they are on disk now."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    def load(self) -> None: ...
+
+    def diagnostics(self, files: list[Path]) -> list[Raw]: ...
+
+    def close(self) -> None: ...
+
+
+class _Pyrefly:
+    """pyrefly's language server and the documents it holds, in sync with the disk."""
 
     def __init__(self, root: Path, exe: Path, interpreter: Path | None, configured: bool) -> None:
         self.root = root
@@ -147,9 +167,20 @@ class _Server:
         self.configured = configured
         self.client = LspClient([str(exe), "lsp", "--indexing-mode", "none"], root, self._settings)
         #: Documents the language server holds, by the disk stamp they were sent at.
-        self.opened: dict[Path, tuple[int, int, int]] = {}
+        self.opened: dict[Path, Stamp] = {}
         self.version = 0
+
+    def load(self) -> None:
+        """Initialize the language server; whatever stops it (SIGTERM too) stops the server."""
+        root = self.root
         folder = {"uri": root.as_uri(), "name": root.name or "project"}
+        try:
+            self._initialize(root, folder)
+        except BaseException:
+            self.close()
+            raise
+
+    def _initialize(self, root: Path, folder: dict[str, str]) -> None:
         self.client.request(
             "initialize",
             {
@@ -165,6 +196,15 @@ class _Server:
             timeout=60,
         )
         self.client.notify("initialized", {})
+
+    @property
+    def alive(self) -> bool:
+        """Whether the language server still runs."""
+        return self.client.alive
+
+    def close(self) -> None:
+        """Stop the language server."""
+        self.client.close()
 
     def _settings(self, section: str | None) -> Any:
         # The command line's settings: pyrefly's default preset where the project
@@ -208,11 +248,11 @@ class _Server:
         changed = []
         since = self.client.begun
         for path in dict.fromkeys([*files, *self.opened]):
-            stamp = _stamp(path)
-            if stamp is None or self.opened.get(path) == stamp:
+            now = stamp(path)
+            if now is None or self.opened.get(path) == now:
                 continue
             self._send(path, opened=path in self.opened)
-            self.opened[path] = stamp
+            self.opened[path] = now
             changed.append(path)
         if changed:
             # Edits reach the language server as file events too: those, not the
@@ -244,38 +284,30 @@ class _Server:
             self.client.notify("textDocument/didOpen", {"textDocument": document})
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size, status.st_ino)
-
-
 def main(argv: list[str]) -> int:
-    """``python -m forge_types.warm KEY ROOT PYREFLY INTERPRETER CONFIGURED OWNER``: serve.
+    """``python -m forge_types.warm KIND KEY ROOT EXE EXTRA CONFIGURED OWNER``: serve.
 
     Until asked to stop (SIGTERM), idle for :data:`IDLE_SECONDS`, or the process
     that started it (OWNER, a pid) is gone: a warm checker never outlives its engine.
     """
-    key, root, exe, interpreter, configured, owner = argv
+    kind, key, root, exe, extra, configured, owner = argv
     path = socket_path(key)
     path.parent.mkdir(mode=0o700, exist_ok=True)
     if path.parent.stat().st_uid != os.getuid() or path.parent.stat().st_mode & 0o077:
         return 2  # a folder someone else could write in is no place for the socket
-    server = _Server(
-        Path(root), Path(exe), Path(interpreter) if interpreter else None, configured == "1"
-    )
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    listener.bind(str(path))
-    listener.listen(8)
-    listener.settimeout(1)
+    # Asked to stop while the checker loads, it stops the checker too (load's own cleanup).
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit(0)))
+    server = _server(kind, Path(root), Path(exe), Path(extra) if extra else None, configured)
+    server.load()  # the project is read once, now, not on the first request
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     last = time.monotonic()
     try:
-        while server.client.alive and time.monotonic() - last < IDLE_SECONDS and _alive(int(owner)):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        listener.bind(str(path))
+        listener.listen(8)
+        listener.settimeout(1)
+        while server.alive and time.monotonic() - last < IDLE_SECONDS and _alive(int(owner)):
             try:
                 connection, _ = listener.accept()
             except TimeoutError:
@@ -287,8 +319,16 @@ def main(argv: list[str]) -> int:
         with contextlib.suppress(OSError):
             path.unlink()
         listener.close()
-        server.client.close()
+        server.close()
     return 0
+
+
+def _server(kind: str, root: Path, exe: Path, extra: Path | None, configured: str) -> _Server:
+    if kind == "tsc" and extra is not None:
+        from forge_types.tsserver import TsServer
+
+        return TsServer(root, exe, extra)
+    return _Pyrefly(root, exe, extra, configured == "1")
 
 
 def _alive(pid: int) -> bool:
@@ -312,7 +352,7 @@ def _serve(server: _Server, connection: socket.socket) -> None:
                 for p, line, column, rule, message in server.diagnostics(files)
             ]
         }
-    except (LspError, ValueError, KeyError, TypeError, OSError) as exc:
+    except (LspError, TsServerError, ValueError, KeyError, TypeError, OSError) as exc:
         answer = {"error": str(exc)}
     with contextlib.suppress(OSError):
         connection.sendall(json.dumps(answer).encode() + b"\n")

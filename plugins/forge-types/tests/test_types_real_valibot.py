@@ -15,15 +15,17 @@ issue is made against valibot's API or across the project's own modules.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, git, npm_installed
+from forge_testing import commit, git, live_processes_mentioning, npm_installed
 from types_testing import (
     Mistake,
     assert_caught,
+    hook,
     judged_through_cli_and_mcp,
     run_forge_in,
     type_result,
@@ -255,3 +257,49 @@ def test_valibot_unmodified_against_itself_nothing_counts(signup: Path) -> None:
     result = type_result(json.loads(done.stdout))
     assert result["newCount"] == 0 and result["oldCount"] == 3, result["message"]
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_valibot_warm_tsserver_follows_edits_of_files_never_asked_about(signup: Path) -> None:
+    """The warm checker (the project's tsserver) answers forge validate and forge hook.
+
+    Only ``app.ts`` is ever asked about; ``validator.ts``, which it imports, is edited
+    on disk: the answer about ``app.ts`` must already see the edit.
+    """
+    from forge_types import plugin
+    from forge_types.checkers import Invocation
+    from forge_types.selection import typescript_checker
+    from forge_types.warm import ask, socket_path
+
+    root = signup.resolve()
+    tsc = typescript_checker(root, root)
+    assert not isinstance(tsc, type(None))
+    key = tsc.warm_key(Invocation(root=root, project_file=root / "tsconfig.json"))  # type: ignore[union-attr]
+    assert key is not None
+    plugin.forge_engine_started(project_root=root)
+    try:
+        deadline = time.monotonic() + 120
+        while not socket_path(key).exists():
+            assert time.monotonic() < deadline, "the warm checker never listened"
+            time.sleep(0.1)
+        before = run_forge_in(signup, "validate", "--files", "src/app.ts", "--json")
+        assert before.returncode == 0, before.stdout[-2000:]
+        _apply_all(
+            signup, [("validator.ts", "  check(input: unknown)", "  validate(input: unknown)")]
+        )
+        # Asked at once, straight after the edit: the answer is the warm checker's own.
+        raw = ask(key, [root / "src" / "app.ts"])
+        assert raw is not None and [(r[1], r[2], r[3]) for r in raw] == [(9, 29, "TS2339")], raw
+        after = run_forge_in(signup, "validate", "--files", "src/app.ts", "--json")
+        result = type_result(json.loads(after.stdout))
+        broken = [(loc["path"], loc["line"], loc["rule"]) for loc in result["locations"]]
+        assert ("src/app.ts", 9, "TS2339") in broken, result
+        assert after.returncode == 1
+        # forge hook answers from the warm checker only (a cold tsc is never run on an edit).
+        decision = json.loads(hook(signup, "src/app.ts").stdout)
+        assert decision.get("decision") == "block", decision
+        assert "src/app.ts:9:29: Property 'check' does not exist" in decision["reason"]
+    finally:
+        git(signup, "checkout", "-q", "--", ".")
+        plugin.forge_engine_stopped(project_root=root)
+    assert not socket_path(key).exists()
+    assert not live_processes_mentioning(str(root / "node_modules" / ".bin" / "tsserver"))

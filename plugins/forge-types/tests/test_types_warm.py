@@ -7,16 +7,17 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
-from forge_testing import forge_executable, live_processes_mentioning
+from forge_testing import commit, forge_executable, git, live_processes_mentioning, npm_installed
 from forge_types.checkers import Invocation
-from forge_types.selection import python_checker
+from forge_types.selection import Missing, python_checker, typescript_checker
 from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
-from types_testing import hook, run_forge_in
+from types_testing import hook, run_forge_in, type_result
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Unix sockets, /proc")
 
@@ -117,3 +118,121 @@ def test_warm_answers_follow_edits_of_other_files(shop: Path) -> None:
     finally:
         plugin.forge_engine_stopped(project_root=root)
     assert not socket_path(key).exists()
+
+
+# --- TypeScript: the project's own tsserver ------------------------------------------
+
+TYPESCRIPT = "typescript@5.9.3"
+COMPILER = {
+    "strict": True,
+    "target": "es2022",
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+}
+#: A TypeScript project: an exporter, and an importer whose call and object the
+#: exporter's edits break (one of them with a chained message).
+TILL = {
+    "package.json": json.dumps({"name": "till", "private": True, "type": "module"}),
+    "tsconfig.json": json.dumps({"compilerOptions": COMPILER, "include": ["src/**/*.ts"]}),
+    "src/prices.ts": (
+        "export interface Money {\n"
+        "  amount: number;\n"
+        "  currency: string;\n"
+        "}\n\n"
+        "export function price(amount: number, currency = 'EUR'): string {\n"
+        "  return `${amount} ${currency}`;\n"
+        "}\n\n"
+        "export function format(money: Money): string {\n"
+        "  return price(money.amount, money.currency);\n"
+        "}\n"
+    ),
+    "src/checkout.ts": (
+        "import { format, price } from './prices.js';\n\n"
+        "export function pay(total: number, code: string): string {\n"
+        "  const money = { amount: total, currency: code };\n"
+        "  return price(total) + format(money);\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.fixture
+def till(tmp_path: Path) -> Path:
+    """:data:`TILL` committed on ``main``, TypeScript in its ``node_modules`` (shared, read-only)."""
+    installed = npm_installed(TYPESCRIPT)
+    root = tmp_path / "till"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
+    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
+    commit(root, TILL, "till")
+    return root
+
+
+def _edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / "src" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (name, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _new(report: dict[str, Any]) -> list[tuple[str, int, int, str, str]]:
+    (types,) = [r for r in report["results"] if r["type"] == "type_check"]
+    return [
+        (loc["path"], loc["line"], loc["column"], loc["rule"], loc["message"])
+        for loc in types["locations"]
+        if not loc.get("preExisting")
+    ]
+
+
+@pytest.mark.slow
+def test_the_mcp_server_keeps_tsserver_warm_and_answers_as_tsc_does(till: Path) -> None:
+    """``forge serve`` starts the project's tsserver; its answers are tsc's, and never stale.
+
+    The exporter changes twice (a required parameter, a narrower property type):
+    the importer breaks where tsc says, with tsc's codes and messages (one of them
+    chained over three lines), first judged cold by the CLI, then warm over MCP.
+    """
+    root = till.resolve()
+    tsc = typescript_checker(root, root)
+    assert not isinstance(tsc, Missing)
+    key = tsc.warm_key(Invocation(root=root, project_file=root / "tsconfig.json"))
+    assert key is not None
+    sock = socket_path(key)
+    _edit(till, "prices.ts", "amount: number, currency = 'EUR'", "amount: number, currency: string")
+    _edit(till, "prices.ts", "  currency: string;\n", "  currency: 'EUR' | 'USD';\n")
+    cold = run_forge_in(till, "validate", "--files", "src/prices.ts", "--base", "main", "--json")
+    assert cold.returncode == 1, cold.stdout[-2000:]
+    cold_report = json.loads(cold.stdout)
+    assert type_result(cold_report)["warm"] is False
+    expected = _new(cold_report)
+    assert [(path, rule) for path, _, _, rule, _ in expected] == [
+        ("src/checkout.ts", "TS2554"),
+        ("src/checkout.ts", "TS2345"),
+    ], expected
+    assert "Types of property 'currency' are incompatible." in expected[1][4]
+
+    async def session() -> None:
+        async with Client(stdio_parameters(till, forge_executable(), "serve")) as client:
+            await anyio.to_thread.run_sync(lambda: _wait_for(sock.exists, 120))
+            arguments = {"moduleId": "m", "files": ["src/prices.ts"], "baseRef": "main"}
+            report = await call(client, "validate", arguments)
+            assert type_result(report)["warm"] is True, type_result(report)
+            assert _new(report) == expected
+            # The importer mended, on disk only: the next answer sees it.
+            _edit(till, "checkout.ts", "price(total)", "price(total, code)")
+            _edit(till, "checkout.ts", "currency: code }", "currency: 'EUR' as const }")
+            report = await call(client, "validate", arguments)
+            assert type_result(report)["warm"] is True and report["passed"] is True, report
+            # The exporter loses a function its importer calls: found at once.
+            _edit(till, "prices.ts", "export function format(", "function format(")
+            report = await call(client, "validate", arguments)
+            assert type_result(report)["warm"] is True and report["passed"] is False
+            assert [(path, line, rule) for path, line, _, rule, _ in _new(report)] == [
+                ("src/checkout.ts", 1, "TS2459")
+            ], _new(report)
+
+    anyio.run(session)
+    tsserver = str(root / "node_modules" / ".bin" / "tsserver")
+    _wait_for(lambda: not sock.exists() and not live_processes_mentioning(key[:40]), 30)
+    assert not live_processes_mentioning(tsserver)
