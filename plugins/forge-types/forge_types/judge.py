@@ -31,11 +31,14 @@ def diagnostics(
     wanted: set[Path],
     workspace: Workspace,
     also: Path | None = None,
+    *,
+    symbols: bool = True,
 ) -> list[Diagnostic]:
     """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols.
 
     ``also``: the working tree, when ``root`` stands in for it at the base (messages
-    name its interpreter's folders there too).
+    name its interpreter's folders there too). ``symbols``: find each one's enclosing
+    symbol, which only matching against a base reads; finding it parses the file.
     """
     found = []
     # Messages may name files by absolute path (tsc's import("/abs/dir/x").default, the
@@ -51,7 +54,7 @@ def diagnostics(
             rel = path.relative_to(root).as_posix()
         except ValueError:
             continue
-        symbol = _symbol(workspace, path, line, column)
+        symbol = _symbol(workspace, path, line, column) if symbols else None
         for prefix, stand_for in prefixes:
             message = message.replace(prefix, stand_for)
         found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))

@@ -94,8 +94,8 @@ def check_language(
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
         wanted = set(scope.files)
-        head = diagnostics(raw, root, wanted, workspace)
         base = workspace.base
+        head = diagnostics(raw, root, wanted, workspace, symbols=base is not None)
         old: dict[str, list[Diagnostic]] | None = None
         notices: list[str] = []
         if base is not None:
@@ -182,7 +182,7 @@ def _within_budget(
     if raw is None:
         why = "the warm checker did not answer"
         return skipped(checker.kind.language, f"not checked within {budget:g} s: {why}", checker)
-    head = diagnostics(raw, root, set(scope.files), workspace)
+    head = diagnostics(raw, root, set(scope.files), workspace, symbols=False)
     return judge(
         checker, scope, head, None, base_commit=None, workspace=workspace, root=root, warm=True
     )
