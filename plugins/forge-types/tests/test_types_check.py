@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from forge_testing import git
+from forge_testing import forge_executable, git
 from types_testing import run_forge_in
 
 
@@ -230,3 +230,39 @@ def test_a_fifo_or_a_link_to_forge_s_own_input_is_never_read(shop: Path) -> None
     assert done.returncode == 1, done.stderr  # the FIFO and the link are not files
     result = type_result(done)
     assert (result["importers"], result["newCount"]) == (1, 0)
+
+
+def _fake_tsc(root: Path, script: str) -> None:
+    """A TypeScript project whose ``node_modules/.bin/tsc`` is the shell ``script``."""
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}\n', "utf-8")
+    (root / "a.ts").write_text("export const a: number = 1;\n", encoding="utf-8")
+    tsc = root / "node_modules" / ".bin" / "tsc"
+    tsc.parent.mkdir(parents=True)
+    tsc.write_text(f"#!/bin/sh\n{script}\n", encoding="utf-8")
+    tsc.chmod(0o755)
+
+
+def _in_3_gib() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+def test_a_checker_that_prints_without_end_is_stopped_not_read_into_memory(
+    tmp_path: Path,
+) -> None:
+    """Its output was read whole before being cut to 64 MiB: `yes` took all memory."""
+    _fake_tsc(tmp_path, "exec yes 'src/a.ts(1,1): garbage'")
+    done = subprocess.run(
+        [forge_executable(), "validate", "--files", "a.ts", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=_in_3_gib,
+    )
+    assert done.returncode == 0, done.stderr
+    result = type_result(done, "typescript")
+    assert result["skipped"] is True
+    assert result["message"] == "tsc unknown did not run: tsc printed more than 64 MiB; stopped"
