@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -130,8 +131,9 @@ class Checker:
 
 
 def _absolute(root: Path, name: str) -> Path:
+    """``name`` as the checker wrote it, absolute; ``../x.py`` (a file outside ``root``) folded."""
     path = Path(name)
-    return path if path.is_absolute() else root / path
+    return Path(os.path.normpath(path if path.is_absolute() else root / path))
 
 
 # --- pyrefly (pinned) ------------------------------------------------------------

@@ -36,6 +36,9 @@ def diagnostics(
 ) -> list[Diagnostic]:
     """The diagnostics in ``wanted`` files, paths relative to ``root``, with their symbols.
 
+    A wanted file outside ``root`` (listed by absolute path) keeps its absolute path: the
+    base, read for the working dir only, never has it, so all of its diagnostics are new.
+
     ``also``: the working tree, when ``root`` stands in for it at the base (messages
     name its interpreter's folders there too). ``symbols``: find each one's enclosing
     symbol, which only matching against a base reads; finding it parses the file.
@@ -52,8 +55,8 @@ def diagnostics(
             continue
         try:
             rel = path.relative_to(root).as_posix()
-        except ValueError:
-            continue
+        except ValueError:  # a listed file outside the working dir: named by its full path
+            rel = path.as_posix()
         symbol = _symbol(workspace, path, line, column) if symbols else None
         for prefix, stand_for in prefixes:
             message = message.replace(prefix, stand_for)

@@ -266,3 +266,20 @@ def test_a_checker_that_prints_without_end_is_stopped_not_read_into_memory(
     result = type_result(done, "typescript")
     assert result["skipped"] is True
     assert result["message"] == "tsc unknown did not run: tsc printed more than 64 MiB; stopped"
+
+
+def test_a_listed_file_outside_the_working_dir_is_judged_not_dropped(shop: Path) -> None:
+    """pyrefly names it ``../outside.py``: its diagnostics were dropped and the module passed."""
+    outside = shop.parent / "outside.py"
+    outside.write_text("def f(a: int) -> int:\n    return a\n\n\nf(1, 2)\n", encoding="utf-8")
+    for base in ([], ["--base", "main"]):
+        done = run_forge_in(shop, "validate", "--files", str(outside), *base, "--json")
+        assert done.returncode == 1, done.stdout
+        result = type_result(done)
+        assert result["newCount"] == 1, result
+        (location,) = result["locations"]
+        assert (location["path"], location["line"], location["rule"]) == (
+            str(outside),
+            5,
+            "bad-argument-count",
+        )
