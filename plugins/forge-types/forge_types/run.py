@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -63,6 +64,15 @@ def check_language(
         return skipped(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
+    if options.python and interpreter is not None and not _executable(interpreter):
+        # The checker would go on without it (pyrefly says nothing), unable to see the
+        # project's packages: a check that looks done and is not.
+        return skipped(
+            language,
+            f"the python option names no interpreter ({interpreter} is not an executable "
+            "file); not checked",
+            checker,
+        )
     invocation = Invocation(
         root=root,
         interpreter=interpreter,
@@ -186,6 +196,10 @@ def _within_budget(
     return judge(
         checker, scope, head, None, base_commit=None, workspace=workspace, root=root, warm=True
     )
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
 
 def _own_cache(root: Path, checker: Checker) -> Path | None:

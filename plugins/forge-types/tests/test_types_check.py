@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -283,3 +284,23 @@ def test_a_listed_file_outside_the_working_dir_is_judged_not_dropped(shop: Path)
             5,
             "bad-argument-count",
         )
+
+
+def test_a_python_option_that_names_no_interpreter_is_said_not_ignored(shop: Path) -> None:
+    """pyrefly goes on without a missing interpreter, blind to the project's packages."""
+    for named in ("venv-not-made/bin/python", "shop/prices.py"):
+        (shop / "pyproject.toml").write_text(
+            f'[tool.forge.types]\npython = "{named}"\n', encoding="utf-8"
+        )
+        done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json")
+        result = type_result(done)
+        assert result["skipped"] is True, result
+        assert result["message"] == (
+            f"the python option names no interpreter ({shop / named} is not an executable "
+            "file); not checked"
+        )
+    (shop / "pyproject.toml").write_text(
+        f'[tool.forge.types]\npython = "{sys.executable}"\n', encoding="utf-8"
+    )
+    result = type_result(run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json"))
+    assert result.get("skipped") is not True and result["informationalCount"] == 1, result
