@@ -3,8 +3,13 @@ used by forge validate and by forge hook's PostToolUse, never outliving its engi
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -236,3 +241,37 @@ def test_the_mcp_server_keeps_tsserver_warm_and_answers_as_tsc_does(till: Path) 
     tsserver = str(root / "node_modules" / ".bin" / "tsserver")
     _wait_for(lambda: not sock.exists() and not live_processes_mentioning(key[:40]), 30)
     assert not live_processes_mentioning(tsserver)
+
+
+def test_a_socket_in_a_temp_folder_others_can_write_is_never_asked(shop: Path) -> None:
+    """Another user who makes ``forge-types-<uid>`` first could answer "no error" for anyone."""
+    _break(shop)
+    with tempfile.TemporaryDirectory(prefix="ft-") as temp:
+        folder = Path(temp) / f"forge-types-{os.getuid()}"
+        folder.mkdir()
+        folder.chmod(0o777)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(folder / f"{_key(shop)[:24]}.sock"))
+        listener.listen()
+        asked: list[bytes] = []
+
+        def impostor() -> None:
+            with contextlib.suppress(OSError):  # closed: the test is over
+                while True:
+                    connection, _ = listener.accept()
+                    with connection:
+                        asked.append(connection.recv(1 << 16))
+                        connection.sendall(b'{"diagnostics": []}\n')
+
+        thread = threading.Thread(target=impostor, daemon=True)
+        thread.start()
+        try:
+            done = run_forge_in(
+                shop, "validate", "--files", "shop/checkout.py", "--json", env={"TMPDIR": temp}
+            )
+        finally:
+            listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
+            thread.join(5)
+    result = type_result(json.loads(done.stdout))
+    assert (result["warm"], result["newCount"], asked) == (False, 1, [])
