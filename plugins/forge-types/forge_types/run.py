@@ -88,7 +88,10 @@ def check_language(
         if _warm(checker, invocation):
             # A warm checker answers per file: the fewer asked, the sooner it answers.
             scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
-            raw = checker.ask_warm(scope.files, invocation, options.timeout)
+            from forge_types.warm import ASK_TIMEOUT
+
+            # A warm checker that hangs costs ASK_TIMEOUT at most; then the command line answers.
+            raw = checker.ask_warm(scope.files, invocation, min(options.timeout, ASK_TIMEOUT))
             warm = raw is not None
             if raw is None:  # it did not answer: the command line does
                 raw = _run(checker, scope, invocation, options)

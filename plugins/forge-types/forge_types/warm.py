@@ -21,7 +21,6 @@ import json
 import os
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from forge.daemon.address import private_dir_ok
 from forge_types.checkers import Raw
 from forge_types.lsp import LspClient, LspError
 from forge_types.scope import Stamp, stamp
@@ -51,21 +51,10 @@ def socket_path(key: str) -> Path:
     return Path(tempfile.gettempdir()) / f"forge-types-{os.getuid()}" / f"{key[:24]}.sock"
 
 
-def private(folder: Path) -> bool:
-    """Whether ``folder`` is a real folder (not a link) of this user that no one else can write."""
-    try:
-        status = os.lstat(folder)
-    except OSError:
-        return False
-    return (
-        stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o077
-    )
-
-
 def ask(key: str, files: list[Path], timeout: float = ASK_TIMEOUT) -> list[Raw] | None:
     """The warm checker's diagnostics over ``files``; None when there is none to ask."""
     path = socket_path(key)
-    if not path.exists() or not private(path.parent):
+    if not path.exists() or not private_dir_ok(str(path.parent)):
         return None  # an answer from a folder others could write in could be anyone's
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
@@ -305,7 +294,7 @@ def main(argv: list[str]) -> int:
     kind, key, root, exe, extra, configured, owner = argv
     path = socket_path(key)
     path.parent.mkdir(mode=0o700, exist_ok=True)
-    if not private(path.parent):
+    if not private_dir_ok(str(path.parent)):
         return 2  # a folder someone else could write in is no place for the socket
     # Asked to stop while the checker loads, it stops the checker too (load's own cleanup).
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit(0)))
