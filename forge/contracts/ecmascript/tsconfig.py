@@ -89,17 +89,32 @@ def tsconfig_for(folder: Path) -> PathAliases | None:
         current = parent
 
 
-_OPTIONS = ("paths", "baseUrl", "outDir", "rootDir")
+@dataclass(frozen=True)
+class _Chain:
+    """A tsconfig's ``compilerOptions`` and ``include``, its ``extends`` followed."""
+
+    #: option -> (value, folder of the file that set it); the extending file wins.
+    options: dict[str, tuple[object, str]]
+    include: tuple[str, ...]
+    include_base: str
+
+
+def compiler_option(tsconfig: Path, name: str) -> object:
+    """The value ``tsconfig`` gives the compiler option ``name``, ``extends`` followed; None if unset."""
+    path = str(tsconfig)
+    try:
+        mtime = os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+    return _chain(path, mtime).options.get(name, (None, ""))[0]
 
 
 @functools.lru_cache(maxsize=64)
-def _aliases(path: str, mtime: int) -> PathAliases | None:
-    """``path``'s options, ``extends`` followed (``mtime`` keys the cache)."""
-    leaf = os.path.dirname(path)
-    # option -> (value, folder of the file that set it); the extending file wins.
+def _chain(path: str, mtime: int) -> _Chain:
+    """``path``'s options and ``include``, ``extends`` followed (``mtime`` keys the cache)."""
     options: dict[str, tuple[object, str]] = {}
     include: list[str] = []
-    include_base = leaf
+    include_base = os.path.dirname(path)
     seen: set[str] = set()
     pending = [path]
     while pending and len(seen) < 10:
@@ -113,9 +128,8 @@ def _aliases(path: str, mtime: int) -> PathAliases | None:
         here = os.path.dirname(current)
         compiler = config.get("compilerOptions")
         if isinstance(compiler, dict):
-            for option in _OPTIONS:
-                if option in compiler and option not in options:
-                    options[option] = (compiler[option], here)
+            for option, value in compiler.items():
+                options.setdefault(option, (value, here))
         listed = config.get("include")
         if not include and isinstance(listed, list):
             include = [item for item in listed if isinstance(item, str)]
@@ -124,6 +138,15 @@ def _aliases(path: str, mtime: int) -> PathAliases | None:
         names = extends if isinstance(extends, list) else [extends]
         # The last of a list wins over the ones before it: it is read first.
         pending += [found for name in names if (found := _extended(name, here)) is not None]
+    return _Chain(options, tuple(include), include_base)
+
+
+@functools.lru_cache(maxsize=64)
+def _aliases(path: str, mtime: int) -> PathAliases | None:
+    """``path``'s module options (``mtime`` keys the cache)."""
+    leaf = os.path.dirname(path)
+    chain = _chain(path, mtime)
+    options, include, include_base = chain.options, list(chain.include), chain.include_base
 
     def folder(option: str) -> Path | None:
         value, here = options.get(option, (None, leaf))

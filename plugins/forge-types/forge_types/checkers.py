@@ -312,7 +312,19 @@ def _tsc_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
     argv = [str(exe), "--noEmit", "--pretty", "false"]
     if how.project_file is not None:
         argv += ["-p", str(how.project_file)]
+        if how.cache_dir is not None and _incremental(how.project_file):
+            # An incremental project's tsc writes its .tsbuildinfo beside the tsconfig or
+            # in outDir, in the user's tree: forge's runs keep theirs under .forge/cache.
+            # (Only then: older tsc refuses the flag on a project that is not incremental.)
+            name = hashlib.sha256(str(how.project_file).encode()).hexdigest()[:16]
+            argv += ["--tsBuildInfoFile", str(how.cache_dir / f"{name}.tsbuildinfo")]
     return argv
+
+
+def _incremental(tsconfig: Path) -> bool:
+    from forge.contracts.ecmascript.tsconfig import compiler_option
+
+    return any(compiler_option(tsconfig, name) is True for name in ("incremental", "composite"))
 
 
 def _tsc_parse(out: str, root: Path) -> list[Raw]:

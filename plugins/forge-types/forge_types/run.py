@@ -206,10 +206,11 @@ def _executable(path: Path) -> bool:
 
 
 def _own_cache(root: Path, checker: Checker) -> Path | None:
-    """Where a checker that keeps a cache (mypy) keeps it: under .forge/cache, not the project."""
-    if checker.kind.name != "mypy":
+    """Where a checker that keeps a cache (mypy's, tsc's build info) keeps it: under
+    .forge/cache, not the project."""
+    if checker.kind.name not in ("mypy", "tsc"):
         return None
-    return root / ".forge" / "cache" / "types" / "mypy"
+    return root / ".forge" / "cache" / "types" / checker.kind.name
 
 
 def _tsconfig(near: Path, root: Path) -> Path | None:

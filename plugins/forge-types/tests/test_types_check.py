@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from forge_testing import forge_executable, git
-from types_testing import run_forge_in
+import pytest
+from forge_testing import commit, forge_executable, git, npm_installed
+from types_testing import TYPESCRIPT, run_forge_in
 
 
 def type_result(
@@ -304,3 +305,39 @@ def test_a_python_option_that_names_no_interpreter_is_said_not_ignored(shop: Pat
     )
     result = type_result(run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json"))
     assert result.get("skipped") is not True and result["informationalCount"] == 1, result
+
+
+@pytest.mark.slow
+def test_an_incremental_typescript_project_gets_no_build_info_file_from_forge(
+    tmp_path: Path,
+) -> None:
+    """tsc writes an incremental project's .tsbuildinfo into the tree: forge's goes to .forge/.
+
+    ``incremental`` comes from a config the tsconfig extends, as it often does.
+    """
+    installed = npm_installed(TYPESCRIPT)
+    root = tmp_path / "ledger"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
+    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
+    base = {"compilerOptions": {"incremental": True, "strict": True, "outDir": "build"}}
+    commit(
+        root,
+        {
+            "tsconfig.base.json": json.dumps(base),
+            "tsconfig.json": json.dumps({"extends": "./tsconfig.base.json", "include": ["src"]}),
+            "src/sum.ts": "export function sum(a: number, b: number): number {\n  return a + b;\n}\n",
+            "src/main.ts": "import { sum } from './sum';\nexport const total = sum(1, 2);\n",
+        },
+        "ledger",
+    )
+    edit(root, "src/main.ts", "sum(1, 2)", "sum(1)")
+    before = _state(root)
+    for base_args in ((), ("--base", "main")):
+        done = run_forge_in(root, "validate", "--files", "src/sum.ts", *base_args, "--json")
+        result = type_result(done, "typescript")
+        assert [loc["rule"] for loc in result["locations"]] == ["TS2554"], result
+        assert _state(root) == before, base_args
+    assert not [p for p in root.rglob("*.tsbuildinfo") if ".forge" not in p.parts]
+    assert list((root / ".forge" / "cache" / "types" / "tsc").glob("*.tsbuildinfo"))

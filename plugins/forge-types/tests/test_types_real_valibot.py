@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from forge_testing import commit, git, live_processes_mentioning, npm_installed
 from types_testing import (
+    TYPESCRIPT,
     Mistake,
     assert_caught,
     hook,
@@ -34,7 +35,6 @@ from types_testing import (
 pytestmark = pytest.mark.slow
 
 VALIBOT = "valibot@1.5.0"
-TYPESCRIPT = "typescript@5.9.3"
 TSCONFIG = {
     "compilerOptions": {
         "strict": True,

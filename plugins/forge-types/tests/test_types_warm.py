@@ -22,7 +22,7 @@ from forge_types.selection import Missing, python_checker, typescript_checker
 from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
-from types_testing import hook, run_forge_in, type_result
+from types_testing import TYPESCRIPT, hook, run_forge_in, type_result
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Unix sockets, /proc")
 
@@ -127,7 +127,6 @@ def test_warm_answers_follow_edits_of_other_files(shop: Path) -> None:
 
 # --- TypeScript: the project's own tsserver ------------------------------------------
 
-TYPESCRIPT = "typescript@5.9.3"
 COMPILER = {
     "strict": True,
     "target": "es2022",

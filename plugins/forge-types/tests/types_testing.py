@@ -12,6 +12,9 @@ from typing import Any
 
 from forge_testing import forge_executable
 
+#: The TypeScript the tests install (one npm install per run, shared by every test).
+TYPESCRIPT = "typescript@5.9.3"
+
 
 def run_forge_in(
     root: Path, *args: str, env: dict[str, str] | None = None
