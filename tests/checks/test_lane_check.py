@@ -148,3 +148,28 @@ def test_the_projects_own_checkout_has_no_lane(repo: Path, run_forge: RunForge) 
     )  # fmt: skip
     assert done.returncode == 0, done.stdout
     assert lane_results(json.loads(done.stdout)) == []
+
+
+def test_bracket_globs_read_as_git_reads_them_in_plan_check_and_the_lane(
+    repo: Path, run_forge: RunForge
+) -> None:
+    # A reversed range ("[z-a]") matches its first character and an unclosed
+    # class ("[!]..." : a "]" first is a member) nothing, as in .gitignore.
+    plan = json.loads(json.dumps(PLAN))
+    plan["modules"][0]["mayChange"] = ["tests/**", "[!]notes.md", "[!z-a]x.md"]
+    plan["modules"][0]["disallowed_changes"] = ["src/legacy.py", "[z-a]*.py"]
+    (repo / ".forge" / "plans" / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    checked = run_forge("plan", "check", ".forge/plans/plan.json")
+    assert checked.returncode == 0, checked.stdout
+    wt = worktree(repo)
+    commit(wt, {"src/api.py": "def serve():\n    return 2\n", "yx.md": "y\n"}, "api work")
+    args = ["validate", "--plan", ".forge/plans/plan.json", "--module", "api", "--cwd", str(wt)]
+    done = run_forge(*args, "--base", "main", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [(target, passed, message)] = lane_results(json.loads(done.stdout))
+    assert (target, passed) == ("(lane)", True)
+    assert "2 changed files since" in message
+    commit(wt, {"zoo.py": "Z = 1\n"}, "stray")
+    failing = run_forge(*args, "--base", "main")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "disallowed_changes forbid it ([z-a]*.py)" in failing.stdout
