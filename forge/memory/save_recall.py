@@ -31,6 +31,7 @@ from forge.memory.index_refresh import read_line, refresh
 from forge.memory.ranking import best_matches, tokenize
 from forge.models import StoredRecord, WireModel
 from forge.store import (
+    MAX_JSONL_BYTES,
     append_line,
     decode_json,
     describe_bad_lines,
@@ -353,7 +354,8 @@ def _document(line: bytes) -> Document | None:
 
 @contextlib.contextmanager
 def _opened(path: Path) -> Iterator[int | None]:
-    fd = open_state_file(path)  # no link, FIFO or folder: refused like any state file
+    # No link, FIFO, folder or file over the cap: refused like any state file.
+    fd = open_state_file(path, MAX_JSONL_BYTES)
     try:
         yield fd
     finally:

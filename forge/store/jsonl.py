@@ -16,7 +16,7 @@ from typing import Any
 from forge.errors import StateError
 from forge.store.json_files import decode_json
 from forge.store.locks import locked
-from forge.store.safe_open import _BadFile, _folder_of, _open_file, _read_state
+from forge.store.safe_open import _BadFile, _folder_of, _open_file, _over_limit, _read_state
 from forge.store.writes import (
     _corrupt_name,
     _encode,
@@ -109,9 +109,7 @@ def numbered_lines(
     with os.fdopen(fd, "rb") as handle:
         size = os.fstat(fd).st_size
         if size > limit:
-            raise _BadFile(
-                path, f"is {size:,} bytes, over forge's limit of {limit:,}: move it aside"
-            )
+            raise _BadFile(path, _over_limit(size, limit))
         number = 0
         read = 0
         while read <= limit:

@@ -161,18 +161,27 @@ def _open_file(folder: int, name: str, flags: int, shown: Path, *, create: bool)
     return fd
 
 
-def open_state_file(path: Path) -> int | None:
+def open_state_file(path: Path, limit: int) -> int | None:
     """A read-only descriptor of the state file ``path``; ``None`` when there is none.
 
     Opened as every state path is (no link followed anywhere below the project,
-    non-blocking); a link, FIFO or folder there raises :class:`StateError`.
-    The caller closes the descriptor.
+    non-blocking); a link, FIFO or folder there, or a file over ``limit``
+    bytes, raises :class:`StateError`. The caller closes the descriptor.
     """
     try:
         with _folder_of(path, create=False) as (folder, name):
-            return _open_file(folder, name, os.O_RDONLY, path, create=False)
+            fd = _open_file(folder, name, os.O_RDONLY, path, create=False)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    size = os.fstat(fd).st_size
+    if size > limit:
+        os.close(fd)
+        raise _BadFile(path, _over_limit(size, limit))
+    return fd
+
+
+def _over_limit(size: int, limit: int) -> str:
+    return f"is {size:,} bytes, over forge's limit of {limit:,}: move it aside"
 
 
 def _read_fd(fd: int, shown: Path, limit: int) -> bytes:

@@ -191,3 +191,27 @@ def test_the_app_never_imports_mcp(project: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_memory_file_over_the_cap_is_refused_unread_whether_searched_or_listed(
+    project: Path,
+) -> None:
+    from forge.store import MAX_JSONL_BYTES
+    from forge.ui.models import MemoryView
+
+    memory = project / ".forge" / "memory" / "project.jsonl"
+    memory.parent.mkdir(parents=True)
+    line = b'{"id": "m1", "timestamp": "2026-01-01T00:00:00Z", "pattern": "pytest -q", '
+    line += b'"category": "test_command", "confidence": 0.9, "tags": []}\n'
+    with memory.open("wb") as handle:
+        handle.write(line)
+        handle.truncate(MAX_JSONL_BYTES + 1)  # sparse: no disk, but every byte read if read
+    with running_ui(project) as url:
+        for query in ("?q=pytest&scope=project", "?scope=project"):
+            status, _, body = request(url, "/api/memory" + query)
+            assert status == 200, body
+            view = MemoryView.model_validate_json(body)
+            assert view.items == [], query
+            [notice] = view.notices
+            assert f"{memory} is {MAX_JSONL_BYTES + 1:,} bytes, over forge's limit" in notice
+    assert sorted(path.name for path in memory.parent.iterdir()) == ["project.jsonl"]
