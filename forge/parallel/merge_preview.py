@@ -177,19 +177,20 @@ def _plan(root: Path, ask: MergeAsk) -> Plan | None:
     from forge.store import ForgeDir
 
     if ask.plan_path is not None:
-        path = root / Path(ask.plan_path).expanduser()
-        plan = read_plan(path)
-        if plan is None:
+        path, named = root / Path(ask.plan_path).expanduser(), ask.plan_path
+    else:
+        found = ForgeDir(root).run_plan(ask.run_id)
+        if found is None:
+            if ask.branches:
+                return None
             raise UsageError(
-                f"cannot read the plan {clip(ask.plan_path, 200)}: check it with forge plan check"
+                "no plan to take the modules from: give planPath, or branches for each module"
             )
-        return plan
-    found = ForgeDir(root).run_plan(ask.run_id)
-    plan = read_plan(found) if found is not None else None
-    if plan is None and not ask.branches:
-        raise UsageError(
-            "no plan to take the modules from: give planPath, or branches for each module"
-        )
+        path, named = found, str(found)
+    # The run's plan too: one that cannot be read is no reason to merge in any order.
+    plan = read_plan(path)
+    if plan is None:
+        raise UsageError(f"cannot read the plan {clip(named, 200)}: check it with forge plan check")
     return plan
 
 

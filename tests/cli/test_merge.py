@@ -86,3 +86,19 @@ def test_modules_that_fit_pass_and_arguments_are_checked(
 def test_outside_git_the_preview_is_a_usage_error(project: Path, run_forge: RunForge) -> None:
     write_plan(project, [module("a", ["a.py"])])
     assert "is not in a git repository" in one_line_error(run_forge("merge", "check"))
+
+
+def test_a_run_plan_that_cannot_be_read_is_named_not_taken_for_no_plan(
+    project: Path, run_forge: RunForge
+) -> None:
+    repo = python_repo(project)
+    write_plan(repo, [module("one", ["one.py"]), module("two", ["two.py"], dependsOn=["one"])])
+    worker_commit(repo, "one", {"one.py": "ONE = 1\n"})
+    newest = repo / ".forge" / "plans" / "zz-broken.json"
+    newest.write_text('{"modules": [', encoding="utf-8")
+    for args in ([], ["--branch", "one=forge/one"]):
+        error = one_line_error(run_forge("merge", "check", "--no-checks", *args))
+        assert f"cannot read the plan {newest}" in error, args
+        assert "forge plan check" in error
+    given = run_forge("merge", "check", "--plan", ".forge/plans/plan.json", "--no-checks")
+    assert given.returncode == 0, given.stdout + given.stderr
