@@ -105,7 +105,8 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
         if module.work.worktree is not None:
             changes = working_changes(module.work.worktree, base)
             if changes is not None and changes.uncommitted:
-                uncommitted[module.work.module_id] = list(changes.uncommitted[:SHOWN_FILES])
+                shown = _project_paths(changes.uncommitted[:SHOWN_FILES], prefix)
+                uncommitted[module.work.module_id] = list(shown)
                 notices.append(
                     f"module {module.work.module_id} has {len(changes.uncommitted)} uncommitted "
                     f"change(s) in {module.work.worktree}: not part of the preview; commit them"

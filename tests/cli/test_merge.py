@@ -7,6 +7,7 @@ from pathlib import Path
 
 from forge_testing import (
     RunForge,
+    commit,
     git,
     one_line_error,
     python_repo,
@@ -102,3 +103,19 @@ def test_a_run_plan_that_cannot_be_read_is_named_not_taken_for_no_plan(
         assert "forge plan check" in error
     given = run_forge("merge", "check", "--plan", ".forge/plans/plan.json", "--no-checks")
     assert given.returncode == 0, given.stdout + given.stderr
+
+
+def test_a_project_in_a_subfolder_lists_every_file_from_its_own_root(
+    project: Path, run_forge: RunForge
+) -> None:
+    git(project, "init", "-q")
+    app = project / "app"
+    commit(project, {"app/one.py": "ONE = 0\n", ".gitignore": ".forge/\n"}, "base")
+    write_plan(app, [module("one", ["one.py"])])
+    worktree = worker_commit(project, "one", {"app/one.py": "ONE = 1\n"})
+    (worktree / "app" / "notes.txt").write_text("not yet committed\n", encoding="utf-8")
+    done = run_forge("merge", "check", "--json", cwd=app, env={"FORGE_CWD": str(app)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    [one] = report["modules"]
+    assert (one["changedFiles"], one["uncommitted"]) == (["one.py"], ["notes.txt"])
