@@ -8,7 +8,7 @@
    ``/forge`` skill records it.
 4. ``git worktree list``: the one worktree whose branch is the id or ends in
    ``/<id>`` (``forge/api``), or whose folder is named ``<id>`` or ends in
-   ``-<id>`` (``wt-api``).
+   ``-<id>`` (``wt-api``), the project's own checkout aside.
 5. The one local branch named ``<id>`` or ending in ``/<id>``.
 
 A module found in no way, or in two ways at one step (two worktrees), is a
@@ -79,7 +79,7 @@ def locate(
             folder = session[module_id]
             work = _named(top, root, module_id, folder, "session", f"worktrees.{module_id}")
         else:
-            work = _from_worktrees(module_id, trees)
+            work = _from_worktrees(module_id, trees, top)
             if work is None:
                 if branches is None:
                     branches = local_branches(top)
@@ -130,7 +130,13 @@ def _common_dir(folder: Path, text: str | None) -> Path | None:
     return (folder / text).resolve()
 
 
-def _from_worktrees(module_id: str, trees: list[Worktree]) -> ModuleWork | None:
+def _from_worktrees(module_id: str, trees: list[Worktree], top: Path) -> ModuleWork | None:
+    """The worktree on a branch named after the module, else in a folder named after it.
+
+    The project's own checkout (``top``) is where the work merges into: whatever
+    its folder is called (``shop-api``), it is no module's folder.
+    """
+    own = top.resolve()
     by_branch = [
         tree
         for tree in trees
@@ -140,8 +146,11 @@ def _from_worktrees(module_id: str, trees: list[Worktree]) -> ModuleWork | None:
     by_folder = [
         tree
         for tree in trees
-        if tree.path.name == module_id
-        or tree.path.name.endswith((f"-{module_id}", f"_{module_id}"))
+        if (
+            tree.path.name == module_id
+            or tree.path.name.endswith((f"-{module_id}", f"_{module_id}"))
+        )
+        and tree.path.resolve() != own
     ]
     candidates = by_branch or by_folder
     if not candidates:

@@ -119,3 +119,23 @@ def test_a_project_in_a_subfolder_lists_every_file_from_its_own_root(
     report = json.loads(done.stdout)
     [one] = report["modules"]
     assert (one["changedFiles"], one["uncommitted"]) == (["one.py"], ["notes.txt"])
+
+
+def test_the_projects_own_checkout_is_no_modules_work_whatever_its_folder_is_called(
+    project: Path, run_forge: RunForge
+) -> None:
+    # The project's folder ends in -api: it is where work merges into, not module api's.
+    repo = project / "shop-api"
+    repo.mkdir()
+    python_repo(repo)
+    write_plan(repo, [module("api", ["api.py"])])
+    run = {"cwd": repo, "env": {"FORGE_CWD": str(repo)}}
+    error = one_line_error(run_forge("merge", "check", "--no-checks", **run))
+    assert "no branch or worktree found for api" in error
+    git(repo, "branch", "work-1", "main")
+    worktree = project / "wt-api"
+    git(repo, "worktree", "add", "-q", str(worktree), "work-1")
+    commit(worktree, {"api.py": "def total(items):\n    return sum(items) + 0\n"}, "api: work")
+    done = run_forge("merge", "check", "--no-checks", **run)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "MERGED   api: work-1 (worktree), 1 changed file" in done.stdout
