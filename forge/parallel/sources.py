@@ -103,9 +103,15 @@ def locate(
 def _named(
     top: Path, root: Path, module_id: str, value: str, source: Source, where: str
 ) -> ModuleWork:
-    """A revision, or a worktree folder (relative to the project root), named for a module."""
+    """A revision, or a worktree folder (relative to the project root), named for a module.
+
+    A folder of the project's own checkout (``docs`` beside a branch ``docs``)
+    is where the work merges into, never a worker's: the value is a revision.
+    """
     folder = (root / Path(value).expanduser()) if value else None
-    if folder is not None and folder.is_dir():
+    is_folder = folder is not None and folder.is_dir()
+    own = is_folder and folder is not None and _in_checkout(folder, top)
+    if is_folder and folder is not None and not own:
         commit = git_text(folder, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
         same_repository = git_text(folder, "rev-parse", "--git-common-dir")
         if commit is None or same_repository is None:
@@ -116,11 +122,22 @@ def _named(
     if value.startswith("-"):
         raise UsageError(f"{where}: {clip(value, 80)!r} is not a revision: it starts with '-'")
     commit = git_text(top, "rev-parse", "--verify", "--quiet", f"{value}^{{commit}}")
+    if commit is None and own:
+        raise UsageError(
+            f"{where}: {clip(value, 120)} is in the project's own checkout, what the work "
+            "merges into, and names no commit: give the module's branch or its worktree"
+        )
     if commit is None:
         raise UsageError(
             f"{where}: {clip(value, 120)!r} is neither a commit of {top} nor a worktree folder"
         )
     return ModuleWork(module_id, value, commit, source)
+
+
+def _in_checkout(folder: Path, top: Path) -> bool:
+    """Whether ``folder`` is in the checkout whose top-level folder is ``top``."""
+    found = git_text(folder, "rev-parse", "--show-toplevel")
+    return found is not None and Path(found).resolve() == top.resolve()
 
 
 def _common_dir(folder: Path, text: str | None) -> Path | None:

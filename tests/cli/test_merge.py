@@ -139,3 +139,21 @@ def test_the_projects_own_checkout_is_no_modules_work_whatever_its_folder_is_cal
     done = run_forge("merge", "check", "--no-checks", **run)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "MERGED   api: work-1 (worktree), 1 changed file" in done.stdout
+
+
+def test_a_branch_named_like_a_project_folder_is_the_branch(
+    project: Path, run_forge: RunForge
+) -> None:
+    # Module api's work is on branch "docs"; the project also has a docs/ folder,
+    # which is in the checkout the work merges into, not a worker's worktree.
+    repo = python_repo(project)
+    write_plan(repo, [module("api", ["api.py"], branch="docs")])
+    worker_commit(repo, "api", {"api.py": "def total(items):\n    return sum(items) + 0\n"})
+    git(repo, "branch", "docs", "forge/api")
+    commit(repo, {"docs/index.md": "# Docs\n"}, "docs")
+    for args in ([], ["--branch", "api=docs"]):
+        done = run_forge("merge", "check", "--no-checks", *args)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "api: docs (" in done.stdout and "1 changed file" in done.stdout, done.stdout
+    error = one_line_error(run_forge("merge", "check", "--branch", "api=.", "--no-checks"))
+    assert "branches.api: . is in the project's own checkout" in error
