@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, forge_executable, git, npm_installed
-from types_testing import TYPESCRIPT, run_forge_in
+from forge_testing import forge_executable, git, npm_installed
+from types_testing import TYPESCRIPT, run_forge_in, typescript_repository
 
 
 def type_result(
@@ -315,22 +315,16 @@ def test_an_incremental_typescript_project_gets_no_build_info_file_from_forge(
 
     ``incremental`` comes from a config the tsconfig extends, as it often does.
     """
-    installed = npm_installed(TYPESCRIPT)
-    root = tmp_path / "ledger"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
-    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
     base = {"compilerOptions": {"incremental": True, "strict": True, "outDir": "build"}}
-    commit(
-        root,
+    root = typescript_repository(
+        tmp_path / "ledger",
+        npm_installed(TYPESCRIPT),
         {
             "tsconfig.base.json": json.dumps(base),
             "tsconfig.json": json.dumps({"extends": "./tsconfig.base.json", "include": ["src"]}),
             "src/sum.ts": "export function sum(a: number, b: number): number {\n  return a + b;\n}\n",
             "src/main.ts": "import { sum } from './sum';\nexport const total = sum(1, 2);\n",
         },
-        "ledger",
     )
     edit(root, "src/main.ts", "sum(1, 2)", "sum(1)")
     before = _state(root)

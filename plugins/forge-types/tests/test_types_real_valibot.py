@@ -21,15 +21,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, git, live_processes_mentioning, npm_installed
+from forge_testing import git, live_processes_mentioning, npm_installed
 from types_testing import (
     TYPESCRIPT,
     Mistake,
     assert_caught,
+    assert_harmless,
     hook,
     judged_through_cli_and_mcp,
     run_forge_in,
     type_result,
+    typescript_repository,
 )
 
 pytestmark = pytest.mark.slow
@@ -200,13 +202,7 @@ def signup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     installed = npm_installed(VALIBOT, TYPESCRIPT)
     manifest = installed / "node_modules" / "valibot" / "package.json"
     assert json.loads(manifest.read_text(encoding="utf-8"))["version"] == "1.5.0"
-    root = tmp_path_factory.mktemp("valibot") / "signup"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
-    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
-    commit(root, PROJECT, "signup")
-    yield root
+    yield typescript_repository(tmp_path_factory.mktemp("valibot") / "signup", installed, PROJECT)
 
 
 def _apply_all(root: Path, edits: list[tuple[str, str, str]]) -> None:
@@ -239,16 +235,7 @@ def test_valibot_harmless_edits_pass(signup: Path) -> None:
     for _, edits, _ in HARMLESS:
         _apply_all(signup, edits)
     listed = [f"src/{name}" for _, _, names in HARMLESS for name in names]
-    try:
-        done = run_forge_in(
-            signup, "validate", "--files", *dict.fromkeys(listed), "--base", "main", "--json"
-        )
-        result = type_result(json.loads(done.stdout))
-        assert result["newCount"] == 0, result["locations"]
-        assert result["oldCount"] == 3, result["locations"]
-        assert done.returncode == 0, done.stdout[-2000:]
-    finally:
-        git(signup, "checkout", "-q", "--", ".")
+    assert_harmless(signup, listed, old_count=3)
 
 
 def test_valibot_unmodified_against_itself_nothing_counts(signup: Path) -> None:

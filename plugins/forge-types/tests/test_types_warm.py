@@ -16,13 +16,13 @@ from typing import Any
 
 import anyio
 import pytest
-from forge_testing import commit, forge_executable, git, live_processes_mentioning, npm_installed
+from forge_testing import forge_executable, live_processes_mentioning, npm_installed
 from forge_types.checkers import Invocation
 from forge_types.selection import Missing, python_checker, typescript_checker
 from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
-from types_testing import TYPESCRIPT, hook, run_forge_in, type_result
+from types_testing import TYPESCRIPT, hook, run_forge_in, type_result, typescript_repository
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Unix sockets, /proc")
 
@@ -163,14 +163,7 @@ TILL = {
 @pytest.fixture
 def till(tmp_path: Path) -> Path:
     """:data:`TILL` committed on ``main``, TypeScript in its ``node_modules`` (shared, read-only)."""
-    installed = npm_installed(TYPESCRIPT)
-    root = tmp_path / "till"
-    root.mkdir()
-    git(root, "init", "-q")
-    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
-    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
-    commit(root, TILL, "till")
-    return root
+    return typescript_repository(tmp_path / "till", npm_installed(TYPESCRIPT), TILL)
 
 
 def _edit(root: Path, name: str, old: str, new: str) -> None:

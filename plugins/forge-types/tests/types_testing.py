@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from forge_testing import forge_executable
+from forge_testing import commit, forge_executable, git
 
 #: The TypeScript the tests install (one npm install per run, shared by every test).
 TYPESCRIPT = "typescript@5.9.3"
@@ -116,3 +116,30 @@ def hook(root: Path, file: str) -> subprocess.CompletedProcess[str]:
         [forge_executable(), "hook"], cwd=root, input=json.dumps(event), env=dict(os.environ),
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
+
+
+def typescript_repository(root: Path, installed: Path, files: dict[str, str]) -> Path:
+    """``files`` committed in a new git repository at ``root``, its ``node_modules`` a link
+    to ``installed``'s (shared, read-only), ignored with ``.forge/``."""
+    root.mkdir(parents=True)
+    git(root, "init", "-q")
+    (root / ".git" / "info" / "exclude").write_text("node_modules\n.forge/\n", encoding="utf-8")
+    (root / "node_modules").symlink_to(installed / "node_modules", target_is_directory=True)
+    commit(root, files, root.name)
+    return root
+
+
+def assert_harmless(root: Path, listed: list[str], old_count: int | None = None) -> None:
+    """``listed`` validated against ``main`` passes with nothing new (and ``old_count`` old
+    diagnostics, when given); the working tree is restored after."""
+    try:
+        done = run_forge_in(
+            root, "validate", "--files", *dict.fromkeys(listed), "--base", "main", "--json"
+        )
+        result = type_result(json.loads(done.stdout))
+        assert result["newCount"] == 0, result["locations"]
+        if old_count is not None:
+            assert result["oldCount"] == old_count, result["locations"]
+        assert done.returncode == 0, done.stdout[-2000:]
+    finally:
+        git(root, "checkout", "-q", "--", ".")
