@@ -17,6 +17,7 @@ from forge.languages import LanguageRegistry, ParseCache, ParsedFile, ParseSessi
 
 if TYPE_CHECKING:
     from forge.git import Base
+    from forge.models.plugin_options import Options
     from forge.plan.locate import PlanModuleRef
 
 #: Told of each step of a validate call: (steps done so far, total if known, what was done).
@@ -119,6 +120,22 @@ class Workspace:
         merged = self.config.plugin_config(plugin)
         merged.update(self._plugin_options.get(plugin, {}))
         return merged
+
+    def plugin_options(self, plugin: str, model: type[Options]) -> Options:
+        """:meth:`options` validated as ``model`` (a :class:`forge.models.PluginOptions`).
+
+        Raises :class:`forge.models.PluginOptionsError` naming the source of a bad
+        key: ``[tool.forge.<plugin>]`` when the table is wrong on its own, else
+        ``pluginOptions.<plugin>``.
+        """
+        from forge.models.plugin_options import overlay, parse_plugin_options
+
+        table, per_call = self.config.plugin_config(plugin), self._plugin_options.get(plugin, {})
+        source = f"[tool.forge.{plugin}]"
+        parse_plugin_options(model, table, source)
+        if per_call:
+            source = f"pluginOptions.{plugin}"
+        return parse_plugin_options(model, overlay(model, table, per_call), source)
 
     def parse(self, file: str | os.PathLike[str]) -> ParsedFile | None:
         """``file``'s tree, parsed at most once per validate call whichever check asks.

@@ -9,7 +9,13 @@ import pytest
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.models import CheckDescriptor, CheckResult, ValidateRequest
+from forge.models import (
+    CheckDescriptor,
+    CheckResult,
+    PluginOptions,
+    PluginOptionsError,
+    ValidateRequest,
+)
 from forge.plugin_host import build_plugin_host
 from forge.validate.request import NothingToCheck
 from forge.validate.run import Engine
@@ -27,6 +33,33 @@ class OptionsEcho:
     @hookimpl
     def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
         options = workspace.options("echo")
+        return [
+            CheckResult(type="echo_check", target="options", passed=True, message=repr(options))
+        ]
+
+
+class EchoOptions(PluginOptions):
+    """A third-party plugin's options model."""
+
+    max_level: int = 0
+    keep: bool = False
+
+
+class ValidatedEcho:
+    """A plugin that reads its options through a model of its own, as forge's plugins do."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="echo_check", summary="Echoes its validated options.")]
+
+    @hookimpl
+    def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
+        try:
+            options = workspace.plugin_options("echo", EchoOptions)
+        except PluginOptionsError as exc:
+            return [
+                CheckResult(type="echo_check", target=exc.source, passed=False, message=str(exc))
+            ]
         return [
             CheckResult(type="echo_check", target="options", passed=True, message=repr(options))
         ]
@@ -55,6 +88,29 @@ def test_plugin_options_merge_project_config_and_call(project: Path) -> None:
     (result,) = report.results
     assert result.message == "{'level': 2, 'keep': True}"
     assert result.plugin == "echo"
+
+
+def test_plugin_options_through_a_model_take_any_spelling_and_name_a_bad_key_s_source(
+    project: Path,
+) -> None:
+    config = ForgeConfig.model_validate({"echo": {"max-level": 1, "keep": True}})
+    engine = engine_with(project, config, echo=ValidatedEcho())
+    report = engine.validate(
+        ValidateRequest(module_id="m", plugin_options={"echo": {"maxLevel": 2}})
+    )
+    assert report.results[0].message == "EchoOptions(max_level=2, keep=True)"
+    report = engine.validate(ValidateRequest(module_id="m", plugin_options={"echo": {"levl": 2}}))
+    (result,) = report.results
+    assert (result.target, result.passed) == ("pluginOptions.echo", False)
+    assert "levl" in result.message
+    bad_table = ForgeConfig.model_validate({"echo": {"keep": "maybe"}})
+    engine = engine_with(project, bad_table, echo=ValidatedEcho())
+    report = engine.validate(
+        ValidateRequest(module_id="m", plugin_options={"echo": {"maxLevel": 2}})
+    )
+    (result,) = report.results
+    assert (result.target, result.passed) == ("[tool.forge.echo]", False)
+    assert result.message.startswith("[tool.forge.echo]: ") and "keep" in result.message
 
 
 def test_a_plugin_returning_the_wrong_type_fails_alone(project: Path) -> None:

@@ -10,8 +10,9 @@ your own check, return :class:`Language` from ``forge_languages`` and
 :class:`PlanFinding` from ``forge_check_plan``.
 
 The models live in submodules by job: :mod:`~forge.models.wire` (the base and
-limits), :mod:`~forge.models.request`, :mod:`~forge.models.results` and
-:mod:`~forge.models.descriptors`. Import them from ``forge.models``.
+limits), :mod:`~forge.models.request`, :mod:`~forge.models.results`,
+:mod:`~forge.models.descriptors` and :mod:`~forge.models.plugin_options` (a
+plugin's own options). Import them from ``forge.models``.
 """
 
 from typing import TYPE_CHECKING
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
         Severity,
         SyntaxAuthority,
         SyntaxVerdict,
+    )
+    from forge.models.plugin_options import (
+        PluginOptions,
+        PluginOptionsError,
+        parse_plugin_options,
     )
     from forge.models.request import ContractPair, ModuleId, OptionalRunId, ValidateRequest
     from forge.models.results import (
@@ -74,6 +80,9 @@ _DEFINED_IN = {
     "Severity": "descriptors",
     "SyntaxAuthority": "descriptors",
     "SyntaxVerdict": "descriptors",
+    "PluginOptions": "plugin_options",
+    "PluginOptionsError": "plugin_options",
+    "parse_plugin_options": "plugin_options",
     "ContractPair": "request",
     "ModuleId": "request",
     "OptionalRunId": "request",
@@ -135,6 +144,8 @@ __all__ = [
     "PathText",
     "PlanFinding",
     "PlanRuleDescriptor",
+    "PluginOptions",
+    "PluginOptionsError",
     "Severity",
     "StoredRecord",
     "SyntaxAuthority",
@@ -144,4 +155,5 @@ __all__ = [
     "TestCounts",
     "ValidateRequest",
     "WireModel",
+    "parse_plugin_options",
 ]

@@ -8,20 +8,11 @@ so a typo is reported instead of silently ignored.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import (
-    AliasChoices,
-    AliasGenerator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-)
-from pydantic.alias_generators import to_camel
+from pydantic import Field, field_validator
 
-from forge.errors import describe_validation_error
+from forge.models import PluginOptions
 from forge_stubs.models import Kind
 
 #: The plugin's name: its entry-point name, its config table, its pluginOptions key.
@@ -52,19 +43,8 @@ EXEMPT_DECORATORS = (
 )
 
 
-def _aliases(name: str) -> AliasChoices:
-    return AliasChoices(name, name.replace("_", "-"), to_camel(name))
-
-
-class StubOptions(BaseModel):
+class StubOptions(PluginOptions):
     """What ``stub_check`` looks for and what it leaves alone."""
-
-    model_config = ConfigDict(
-        alias_generator=AliasGenerator(validation_alias=_aliases),
-        extra="forbid",
-        frozen=True,
-        defer_build=True,
-    )
 
     markers: tuple[str, ...] = Field(
         default=("TODO", "FIXME", "XXX"),
@@ -134,20 +114,3 @@ class StubOptions(BaseModel):
     def exempt_decorators(self) -> frozenset[str]:
         """Every decorator name that exempts a function, built-in ones included."""
         return frozenset(EXEMPT_DECORATORS) | frozenset(self.ignore_decorators)
-
-
-class OptionsError(ValueError):
-    """Options that do not validate; the message names where they came from and what is wrong."""
-
-
-def parse_options(raw: dict[str, Any], source: str) -> StubOptions:
-    """Validate ``raw`` options; :class:`OptionsError` names ``source`` and each bad key.
-
-    The message is one line of bounded length whatever the options hold.
-    """
-    try:
-        return StubOptions.model_validate(raw)
-    except ValidationError as exc:
-        raise OptionsError(
-            f"{source}: {describe_validation_error(exc, subject='options')}"
-        ) from None

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from forge import hookimpl
 from forge.languages import NotParsed, ParsedFile
-from forge.models import CheckDescriptor, Location, ValidateRequest
+from forge.models import CheckDescriptor, Location, PluginOptionsError, ValidateRequest
 from forge.workspace import Workspace
 from forge_stubs import __version__
 from forge_stubs.models import CHECK_TYPE, StubFinding, StubResult
-from forge_stubs.options import PLUGIN_NAME, OptionsError, StubOptions, parse_options
+from forge_stubs.options import PLUGIN_NAME, StubOptions
 
 if TYPE_CHECKING:  # listing plugins imports this module: it must not load tree-sitter
     from forge_stubs.inheritance import Replacement
@@ -29,14 +29,6 @@ MAX_FINDINGS = 50
 SHOWN_IN_MESSAGE = 5
 #: The declaration file TypeScript pairs with each kind of compiled JavaScript.
 DECLARATIONS = {".js": ".d.ts", ".cjs": ".d.cts", ".mjs": ".d.mts"}
-
-
-def load_options(request: ValidateRequest, workspace: Workspace) -> StubOptions:
-    """The merged options, validated; :class:`OptionsError` says which source is wrong."""
-    parse_options(workspace.config.plugin_config(PLUGIN_NAME), "[tool.forge.stubs]")
-    per_call = request.plugin_options.get(PLUGIN_NAME)
-    source = "pluginOptions.stubs" if per_call else "[tool.forge.stubs]"
-    return parse_options(workspace.options(PLUGIN_NAME), source)
 
 
 def is_ignored(file: str, path: Path, workspace: Workspace, options: StubOptions) -> bool:
@@ -240,9 +232,9 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Stu
     Bad options give a single failing result naming the bad key instead.
     """
     try:
-        options = load_options(request, workspace)
-    except OptionsError as exc:
-        source = str(exc).split(":", 1)[0]
+        options = workspace.plugin_options(PLUGIN_NAME, StubOptions)
+    except PluginOptionsError as exc:
+        source = exc.source
         return [
             StubResult(type=CHECK_TYPE, target=source, passed=False, message=f"bad options: {exc}")
         ]

@@ -5,30 +5,18 @@ Keys may be kebab-case, snake_case or camelCase; unknown keys are errors.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import AliasChoices, AliasGenerator, BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
-from forge.errors import describe_validation_error
+from forge.models import PluginOptions
 
 #: The plugin's name: its entry-point name, its config table, its pluginOptions key.
 PLUGIN_NAME = "types"
 
 
-def _aliases(name: str) -> AliasChoices:
-    return AliasChoices(name, name.replace("_", "-"), to_camel(name))
-
-
-class TypesOptions(BaseModel):
+class TypesOptions(PluginOptions):
     """Which checkers run, on what, for how long."""
-
-    model_config = ConfigDict(
-        alias_generator=AliasGenerator(validation_alias=_aliases),
-        extra="forbid",
-        frozen=True,
-        defer_build=True,
-    )
 
     languages: tuple[Literal["python", "typescript"], ...] = Field(
         default=("python", "typescript"), description="Languages to type-check ([] turns it off)."
@@ -47,17 +35,3 @@ class TypesOptions(BaseModel):
         default=50, ge=0, le=2000, description="Importers of the listed files checked, at most."
     )
     timeout: float = Field(default=300.0, gt=0, le=3600, description="Seconds per checker run.")
-
-
-class OptionsError(ValueError):
-    """Options that do not validate; the message says where and what."""
-
-
-def parse_options(raw: dict[str, Any], source: str) -> TypesOptions:
-    """``raw`` validated; :class:`OptionsError` names ``source`` and the bad key."""
-    try:
-        return TypesOptions.model_validate(raw)
-    except ValidationError as exc:
-        raise OptionsError(
-            f"{source}: {describe_validation_error(exc, subject='options')}"
-        ) from None

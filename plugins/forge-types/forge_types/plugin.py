@@ -11,11 +11,17 @@ import subprocess
 from pathlib import Path
 
 from forge import hookimpl
-from forge.models import CheckDescriptor, ExternalTool, ValidateRequest
+from forge.models import (
+    CheckDescriptor,
+    ExternalTool,
+    PluginOptionsError,
+    ValidateRequest,
+    parse_plugin_options,
+)
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.models import CHECK_TYPE, TypeCheckResult
-from forge_types.options import PLUGIN_NAME, OptionsError, TypesOptions, parse_options
+from forge_types.options import PLUGIN_NAME, TypesOptions
 
 
 @hookimpl
@@ -37,8 +43,8 @@ def forge_checks() -> list[CheckDescriptor]:
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[TypeCheckResult]:
     """One result per language among the listed files (Python, TypeScript and JavaScript)."""
     try:
-        options = _options(request, workspace)
-    except OptionsError as exc:
+        options = workspace.plugin_options(PLUGIN_NAME, TypesOptions)
+    except PluginOptionsError as exc:
         return [
             TypeCheckResult(
                 type=CHECK_TYPE, target="options", passed=False, message=f"bad options: {exc}",
@@ -61,25 +67,22 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Typ
     return results
 
 
-def _options(request: ValidateRequest, workspace: Workspace) -> TypesOptions:
-    parse_options(workspace.config.plugin_config(PLUGIN_NAME), "[tool.forge.types]")
-    source = (
-        "pluginOptions.types" if request.plugin_options.get(PLUGIN_NAME) else "[tool.forge.types]"
-    )
-    return parse_options(workspace.options(PLUGIN_NAME), source)
+def _configured(project_root: Path) -> TypesOptions:
+    """The project's ``[tool.forge.types]``, validated (no request: ``forge plugins``, serving)."""
+    from forge.config import load_config
+
+    table = load_config(project_root).plugin_config(PLUGIN_NAME)
+    return parse_plugin_options(TypesOptions, table, f"[tool.forge.{PLUGIN_NAME}]")
 
 
 @hookimpl
 def forge_tools(project_root: Path) -> list[ExternalTool]:
     """The checker each language gets in ``project_root``, as ``forge plugins`` shows it."""
-    from forge.config import load_config
     from forge_types.selection import Missing, python_checker, typescript_checker
 
     try:
-        options = parse_options(
-            load_config(project_root).plugin_config(PLUGIN_NAME), "[tool.forge.types]"
-        )
-    except OptionsError as exc:
+        options = _configured(project_root)
+    except PluginOptionsError as exc:
         return [ExternalTool(language="python", name="-", found=False, note=str(exc))]
     tools = []
     for language in options.languages:
@@ -117,14 +120,11 @@ def forge_engine_started(project_root: Path) -> None:
     project has its own tsc and a ``tsconfig.json`` at its root (the one a file
     of the project is checked with when no nearer one exists).
     """
-    from forge.config import load_config
     from forge_types.checkers import PYREFLY, Invocation
     from forge_types.selection import Missing, project_interpreter, python_checker
     from forge_types.warm import start
 
-    options = parse_options(
-        load_config(project_root).plugin_config(PLUGIN_NAME), "[tool.forge.types]"
-    )
+    options = _configured(project_root)
     if project_root in _WARM:
         return
     started = _WARM.setdefault(project_root, [])
