@@ -131,11 +131,11 @@ class Workspace:
         from forge.models.plugin_options import overlay, parse_plugin_options
 
         table, per_call = self.config.plugin_config(plugin), self._plugin_options.get(plugin, {})
-        source = f"[tool.forge.{plugin}]"
-        parse_plugin_options(model, table, source)
-        if per_call:
-            source = f"pluginOptions.{plugin}"
-        return parse_plugin_options(model, overlay(model, table, per_call), source)
+        from_table = parse_plugin_options(model, table, f"[tool.forge.{plugin}]")
+        if not per_call:
+            return from_table
+        merged = overlay(model, table, per_call)
+        return parse_plugin_options(model, merged, f"pluginOptions.{plugin}")
 
     def parse(self, file: str | os.PathLike[str]) -> ParsedFile | None:
         """``file``'s tree, parsed at most once per validate call whichever check asks.
