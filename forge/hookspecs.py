@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         ValidateRequest,
     )
     from forge.plan import Plan
+    from forge.plugin_host import KnownChecks
     from forge.workspace import Workspace
 
 hookspec = pluggy.HookspecMarker("forge")
@@ -230,7 +231,9 @@ def forge_tools(project_root: Path) -> list[ExternalTool] | None:
 
 
 @hookspec
-def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding] | None:
+def forge_check_plan(
+    plan: Plan, project_root: Path, checks: KnownChecks
+) -> list[PlanFinding] | None:
     """Check a parsed plan and report errors and warnings.
 
     **When:** once per plan, by the ``validate_plan`` tool and ``forge plan
@@ -247,6 +250,11 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding] | None
         of ``schema`` errors (do not report them as unknown).
     :param project_root: the project root, for resolving paths such as
         ``./scripts/test.sh`` in verify commands. Never execute anything.
+    :param checks: the ids of the checks ``validate`` would judge here, the
+        plugins' and the core's (``syntax_check in checks``), a
+        :class:`forge.plugin_host.KnownChecks`: a set found the first time it is
+        read (which may import the check plugins), so read it only when a
+        plan needs it. ``checks.disabled`` names the plugins disabled here.
 
     **Returns:** a list of :class:`forge.models.PlanFinding` with
     ``severity`` ``"error"`` (the plan is invalid) or ``"warning"``, naming

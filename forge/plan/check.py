@@ -120,8 +120,9 @@ def run_rules(plan: Plan, project_root: Path, plugins: PluginHost) -> list[PlanF
         PlanFinding(type="plugin_error", message=f"plan rule plugin {p.plugin}: {p.message}")
         for p in plugins.plan_rules.problems
     )
+    checks = plugins.known_checks()
     for returned in plugins.call(
-        "forge_check_plan", PlanFinding, plan=plan, project_root=project_root
+        "forge_check_plan", PlanFinding, plan=plan, project_root=project_root, checks=checks
     ):
         if returned.failure is None:
             findings.extend(returned.items)

@@ -10,7 +10,8 @@
   (:class:`PluginInfo`, a line of ``forge plugins``) and of each answer a hook
   gave (checked against the spec's model, attributed).
 - :mod:`~forge.plugin_host.catalog`: what checks and plan rules exist, from the
-  descriptors their plugins declare; ids unique.
+  descriptors their plugins declare; ids unique. :class:`KnownChecks`, the check
+  ids plan rules receive, read lazily.
 - :mod:`~forge.plugin_host.entry_points`: the entry points of the installed
   distributions, remembered in ``FORGE_HOME/cache`` while nothing is installed
   or removed, so a fresh command reads no distribution metadata.
@@ -31,6 +32,9 @@ from forge import lazy_exports
 if TYPE_CHECKING:
     from forge.plugin_host.catalog import (
         Catalog as Catalog,
+    )
+    from forge.plugin_host.catalog import (
+        KnownChecks as KnownChecks,
     )
     from forge.plugin_host.catalog import (
         build_catalog as build_catalog,
@@ -83,7 +87,9 @@ if TYPE_CHECKING:
 
 #: The module of this package each public name comes from.
 _HOMES = {
-    **dict.fromkeys(("Catalog", "build_catalog", "core_checks", "core_plan_rules"), "catalog"),
+    **dict.fromkeys(
+        ("Catalog", "KnownChecks", "build_catalog", "core_checks", "core_plan_rules"), "catalog"
+    ),
     **dict.fromkeys(
         ("EntryPointCache", "FoundEntryPoint", "installed_version", "one_reading", "open_cache"),
         "entry_points",

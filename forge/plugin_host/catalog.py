@@ -11,7 +11,9 @@ taken id is a problem naming both plugins, and its declaration is not used.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from forge.models import CheckDescriptor, PlanRuleDescriptor
@@ -112,6 +114,8 @@ def build_catalog(
             catalog.problems.append(
                 PluginProblem(returned.plugin, f"{hook_name} {returned.failure}")
             )
+        else:
+            host.learn_declared(hook_name, returned.plugin, [item.id for item in returned.items])
         offered.extend((returned.plugin, descriptor) for descriptor in returned.items)
     for plugin, descriptor in offered:
         owner = catalog.owners.get(descriptor.id)
@@ -138,3 +142,32 @@ def build_catalog(
             if info.status == "loaded" and runs in info.hooks and info.name not in declaring
         )
     return catalog
+
+
+class KnownChecks(Set[str]):
+    """The ids of the checks validate would judge here, as plan rules receive them.
+
+    A set read lazily: the ids are found the first time it is read (which may
+    import the check plugins), so a rule that has nothing to look up costs
+    nothing. The core's ``acceptance`` is no criterion's check (validate runs a
+    criterion so named as a command), so it is left out.
+    """
+
+    def __init__(self, load: Callable[[], frozenset[str]], disabled: Iterable[str] = ()) -> None:
+        self._load = load
+        #: Plugins disabled here (``FORGE_DISABLE_PLUGINS``, ``[tool.forge] disable``):
+        #: the checks they would declare are unknown, and a message may say why.
+        self.disabled = tuple(disabled)
+
+    @cached_property
+    def _ids(self) -> frozenset[str]:
+        return self._load() - {"acceptance"}
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._ids))
+
+    def __len__(self) -> int:
+        return len(self._ids)

@@ -22,7 +22,9 @@ valid while the fingerprint above is unchanged.
 
 It also remembers which hooks each plugin module implements (learnt the
 first time it is imported), so a command imports a plugin only when one of
-its hooks is called (:class:`forge.plugin_host.host.PluginHost`). Those names
+its hooks is called (:class:`forge.plugin_host.host.PluginHost`), and the
+check ids each one declares (learnt when its ``forge_checks`` is called), so
+``forge plan check`` knows which checks exist without importing them. Both
 are valid while the installed distributions are unchanged (the fingerprint
 above) and while every file defining the plugin or one of its hook
 implementations keeps its modification time and size: editing a plugin in
@@ -218,9 +220,41 @@ class EntryPointCache:
             except OSError:
                 return  # nothing to check it against later: not remembered
             rows.append([file, stat.st_mtime_ns, stat.st_size])
-        entry = {"hooks": sorted(hooks), "files": rows}
-        if rows and self._hooks.get(value) != entry:
-            self._hooks[value] = entry
+        entry: dict[str, Any] = {"hooks": sorted(hooks), "files": rows}
+        known = self._hooks.get(value)
+        if not rows or (
+            isinstance(known, dict) and all(known.get(k) == v for k, v in entry.items())
+        ):
+            return  # unchanged: what it declares (learnt later) stays
+        self._hooks[value] = entry
+        self._dirty = True
+
+    def declared(self, value: str, hook: str) -> list[str] | None:
+        """The ids plugin ``value`` returned from ``hook`` (``forge_checks``), if known and current.
+
+        Learnt with :meth:`learn_declared`, valid while its hooks are
+        (:meth:`hooks`): a plugin's declarations are taken to depend on its
+        code and the installed distributions only, as its hooks do.
+        """
+        if self.hooks(value) is None:
+            return None
+        declares = self._hooks[value].get("declares")
+        ids = declares.get(hook) if isinstance(declares, dict) else None
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            return None
+        return ids
+
+    def learn_declared(self, value: str, hook: str, ids: Iterable[str]) -> None:
+        """Remember the ids plugin ``value`` returned from ``hook``; only once its hooks are known."""
+        if self.hooks(value) is None:
+            return
+        entry = self._hooks[value]
+        declares = entry.get("declares")
+        if not isinstance(declares, dict):
+            declares = entry["declares"] = {}
+        wanted = sorted(set(ids))
+        if declares.get(hook) != wanted:
+            declares[hook] = wanted
             self._dirty = True
 
     def save(self) -> None:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
     from forge.models import CheckDescriptor, PlanRuleDescriptor
-    from forge.plugin_host.catalog import Catalog
+    from forge.plugin_host.catalog import Catalog, KnownChecks
 
 logger = logging.getLogger("forge.plugins")
 
@@ -97,9 +97,11 @@ class PluginHost:
         from forge.models import CheckDescriptor
         from forge.plugin_host.catalog import build_catalog, core_checks
 
-        return build_catalog(
+        catalog = build_catalog(
             self, "forge_checks", CheckDescriptor, core_checks(), runs="forge_run_checks"
         )
+        self._save_cache()  # what each plugin declared: plan check reads it (known_checks)
+        return catalog
 
     @cached_property
     def plan_rules(self) -> Catalog[PlanRuleDescriptor]:
@@ -108,6 +110,41 @@ class PluginHost:
         from forge.plugin_host.catalog import build_catalog, core_plan_rules
 
         return build_catalog(self, "forge_plan_rules", PlanRuleDescriptor, core_plan_rules())
+
+    def known_checks(self) -> KnownChecks:
+        """The check ids validate would judge here, read only when a plan rule asks.
+
+        From the entry-point cache when it knows what every check plugin
+        declares (``forge plan check`` then imports no check), else from
+        :attr:`checks`, which imports them and teaches the cache.
+        """
+        from forge.plugin_host.catalog import KnownChecks
+
+        disabled = [info.name for info in self.plugins if info.status == "disabled"]
+        return KnownChecks(self._check_ids, disabled)
+
+    def _check_ids(self) -> frozenset[str]:
+        from forge.plugin_host.catalog import core_checks
+
+        if "checks" not in self.__dict__ and self._cache is not None:
+            ids = {descriptor.id for descriptor in core_checks()}
+            for info in self.plugins:
+                if info.status != "loaded" or "forge_checks" not in info.hooks:
+                    continue
+                declared = self._cache.declared(info.module, "forge_checks")
+                if declared is None:
+                    break
+                ids.update(declared)
+            else:
+                return frozenset(ids)
+        return frozenset(self.checks.descriptors)
+
+    def learn_declared(self, hook_name: str, plugin: str, ids: Iterable[str]) -> None:
+        """Remember in the entry-point cache the ids ``plugin`` declared from ``hook_name``."""
+        at = self._rank.get(plugin)
+        if self._cache is None or at is None or self.plugins[at].status != "loaded":
+            return
+        self._cache.learn_declared(self.plugins[at].module, hook_name, ids)
 
     def require(self, *hook_names: str, only: Collection[str] | None = None) -> None:
         """Import and register every plugin not imported yet that implements one of ``hook_names``.

@@ -100,8 +100,12 @@ def loaded(modules: set[str], *prefixes: str) -> list[str]:
 
 
 def test_plan_check_imports_no_check_language_or_tool(project: Path, tmp_path: Path) -> None:
+    """Not even to know which checks an acceptance criterion may name: the entry-point
+    cache remembers what each check plugin declares."""
+    criteria = [{"check": "syntax_check"}, {"check": "contract_chek"}]
     plan = {"modules": [{"id": "m", "title": "M", "objective": "o", "files": ["a.py"],
-                         "verify": ["true"], "doneWhen": "done"}]}  # fmt: skip
+                         "verify": ["true"], "doneWhen": "done",
+                         "acceptance_criteria": criteria}]}  # fmt: skip
     (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     scratch = tmp_path / "probe"
     scratch.mkdir()

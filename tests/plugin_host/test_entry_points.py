@@ -226,3 +226,23 @@ def test_one_command_reads_the_installed_distributions_once(site: Path, tmp_path
     assert after is not first
     assert "during_rule" in names(after.entry_points(GROUP))
     assert open_cache(home) is not after
+
+
+def test_declared_check_ids_last_as_long_as_the_plugin_s_hooks(site: Path, tmp_path: Path) -> None:
+    """What a plugin declares is kept when it is imported again unchanged, and forgotten
+    with its hooks when a file defining it changes."""
+    module = site / "declaring_plugin.py"
+    module.write_text("# v1\n", encoding="utf-8")
+    home = tmp_path / "home"
+    cache = EntryPointCache(home)
+    cache.learn_declared("declaring_plugin", "forge_checks", ["a_check"])  # hooks unknown yet
+    cache.learn("declaring_plugin", ["forge_checks", "forge_run_checks"], [str(module)])
+    assert cache.declared("declaring_plugin", "forge_checks") is None
+    cache.learn_declared("declaring_plugin", "forge_checks", ["b_check", "a_check"])
+    cache.save()
+    again = EntryPointCache(home)
+    again.learn("declaring_plugin", ["forge_run_checks", "forge_checks"], [str(module)])
+    assert again.declared("declaring_plugin", "forge_checks") == ["a_check", "b_check"]
+    assert again.declared("declaring_plugin", "forge_plan_rules") is None
+    module.write_text("# v2, longer\n", encoding="utf-8")
+    assert EntryPointCache(home).declared("declaring_plugin", "forge_checks") is None

@@ -85,22 +85,19 @@ def test_a_blocking_criterion_that_fails_fails_the_module(
         [
             {"check": f"{PYTHON} -c 'import sys; sys.exit(1)'", "expected": "exit 0"},
             {"check": "contract_check"},
-            {"check": "no_such_check"},
         ],
     )
     done = run_forge("validate", "--plan", plan, "--module", "api", "--json")
     assert done.returncode == 1
     report = json.loads(done.stdout)
-    failing, contracts, missing = acceptance(report)
+    failing, contracts = acceptance(report)
     assert failing["passed"] is False and failing["exitCode"] == 1
     assert contracts["passed"] is False
     assert (
         contracts["message"] == "no contract_check result in this validate: it checked nothing here"
     )
-    assert missing["exitCode"] == 127
-    assert "neither a forge check nor a program" in missing["message"]
     assert report["recommendation"] == "RETRY"
-    keys = {f"acceptance:{r['target']}" for r in (failing, contracts, missing)}
+    keys = {f"acceptance:{r['target']}" for r in (failing, contracts)}
     history = json.loads((project / ".forge" / "iterations" / "api.json").read_text("utf-8"))
     assert keys <= set(history["attempts"][-1]["failures"])
 
@@ -114,3 +111,14 @@ def test_a_verify_command_named_as_a_criterion_runs_once(
     done = run_forge("validate", "--plan", plan, "--module", "api", "--json")
     assert done.returncode == 0, done.stdout
     assert counter.read_text(encoding="utf-8") == "run\n"
+
+
+def test_a_criterion_naming_no_check_is_refused_before_any_work(
+    project: Path, run_forge: RunForge
+) -> None:
+    """It ran as a command after the work was done (exit 127): the plan's unknown_check says so first."""
+    plan = write_plan(project, [{"check": "no_such_check"}])
+    done = run_forge("validate", "--plan", plan, "--module", "api")
+    assert done.returncode == 2
+    assert '"no_such_check" is neither a forge check nor a program on PATH' in done.stderr
+    assert not (project / ".forge" / "iterations" / "api.json").exists()
