@@ -68,6 +68,19 @@ def git_text(cwd: Path, *args: str) -> str | None:
     return out.decode("utf-8", errors="surrogateescape").strip() or None
 
 
+def commit_of(cwd: Path, revision: str) -> str | None:
+    """The full commit id ``revision`` names, or None when it names no commit.
+
+    ``--end-of-options`` makes git read ``revision`` as a revision whatever it
+    starts with: a user's ``--output=x`` names nothing, it is never an option.
+    For the merge check's revisions: rev-parse knew the flag long before
+    ``merge-tree --write-tree`` (git 2.38), which the merge check needs anyway.
+    """
+    return git_text(
+        cwd, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"
+    )
+
+
 def failure(exc: BaseException) -> str:
     """What went wrong with a git command, on one line: git's own message when it gave one."""
     if isinstance(exc, subprocess.CalledProcessError) and exc.stderr:

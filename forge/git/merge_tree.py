@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from forge.git.command import failure, git_text, run_git, split_z
+from forge.git.command import commit_of, failure, run_git, split_z
 from forge.git.revisions import GitError, read_blobs
 
 #: Who the preview's own commit objects are by (never on a branch: no ref points at them).
@@ -66,17 +66,19 @@ class MergeOutcome:
 
 def merge_tree(top: Path, first: str, second: str) -> MergeOutcome:
     """Merge commits ``first`` and ``second`` in the object store; :class:`GitError` if git cannot."""
+    commits = []
     for revision in (first, second):
         # merge-tree answers an unknown revision with exit 1, as it does a conflict:
-        # anything but a commit id the caller resolved is looked up first.
-        if _HEX.fullmatch(revision):
-            continue
-        if git_text(top, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}") is None:
+        # anything but a commit id the caller resolved is looked up first, and
+        # merge-tree is given the id, never a name git could read as an option.
+        found = revision if _HEX.fullmatch(revision) else commit_of(top, revision)
+        if found is None:
             raise GitError(f"git merge-tree: {revision[:80]!r} is not a commit of {top}")
+        commits.append(found)
     try:
         out = run_git(
             top,
-            ["merge-tree", "--write-tree", "-z", "--name-only", "--messages", first, second],
+            ["merge-tree", "--write-tree", "-z", "--name-only", "--messages", *commits],
             ok_codes=(0, 1),
         )
     except (OSError, subprocess.SubprocessError) as exc:
@@ -130,7 +132,8 @@ def commit_tree(top: Path, tree: str, parents: list[str], message: str) -> str:
 def tree_of(top: Path, revision: str) -> str:
     """The top-level tree id of ``revision``."""
     try:
-        return run_git(top, ["rev-parse", f"{revision}^{{tree}}"]).decode("ascii").strip()
+        out = run_git(top, ["rev-parse", "--verify", "--end-of-options", f"{revision}^{{tree}}"])
+        return out.decode("ascii").strip()
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"no tree for {revision[:40]!r}: {failure(exc)}") from None
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from forge.errors import UsageError, clip
-from forge.git.command import git_text
+from forge.git.command import commit_of, git_text
 from forge.git.worktrees import Worktree, local_branches, worktrees
 from forge.plan.model import PlanModule
 
@@ -121,7 +121,7 @@ def _named(
         return ModuleWork(module_id, value, commit, source, folder.resolve())
     if value.startswith("-"):
         raise UsageError(f"{where}: {clip(value, 80)!r} is not a revision: it starts with '-'")
-    commit = git_text(top, "rev-parse", "--verify", "--quiet", f"{value}^{{commit}}")
+    commit = commit_of(top, value)
     if commit is None and own:
         raise UsageError(
             f"{where}: {clip(value, 120)} is in the project's own checkout, what the work "

@@ -88,6 +88,19 @@ def test_merging_unknown_commits_is_an_error(repo: Path) -> None:
         merge_tree(repo, "main", "no-such-branch")
 
 
+def test_a_revision_like_an_option_is_a_revision_that_names_nothing(repo: Path) -> None:
+    """git reads it after --end-of-options: never --output=<file>, never a help page."""
+    before = repository_state(repo)
+    for revision in ("--output=owned.txt", "-h", "--help"):
+        with pytest.raises(GitError, match="is not a commit"):
+            merge_tree(repo, "main", revision)
+        with pytest.raises(GitError, match="no tree for"):
+            tree_of(repo, revision)
+    assert tree_of(repo, "main") == git(repo, "rev-parse", "main^{tree}")
+    assert repository_state(repo) == before
+    assert not (repo / "owned.txt").exists()
+
+
 def test_a_tree_is_written_out_and_searched(repo: Path, tmp_path: Path) -> None:
     (repo / "run.sh").write_text("#!/bin/sh\n", encoding="utf-8")
     (repo / "run.sh").chmod(0o755)
