@@ -14,7 +14,7 @@ from forge.cli.command import (
     add_plan_flag,
     emit,
 )
-from forge.cli.output import paint
+from forge.cli.output import paint, printable
 
 if TYPE_CHECKING:
     from forge.parallel.models import MergeCheckReport
@@ -109,22 +109,23 @@ def render(report: MergeCheckReport) -> str:
         mark = paint("MERGED  ", "green") if module.merged else paint("CONFLICT", "red")
         count = len(module.changed_files)
         lines.append(
-            f"{mark} {module.module_id}: {module.ref} ({module.source}), "
+            f"{mark} {module.module_id}: {printable(module.ref)} ({module.source}), "
             f"{count} changed file{'' if count == 1 else 's'}"
         )
     for conflict in report.conflicts:
-        lines.append(f"{paint('CONFLICT', 'red')} {conflict.message}")
+        lines.append(f"{paint('CONFLICT', 'red')} {printable(conflict.message)}")
     for found in report.integration_breaks:
         lines.append(
-            f"{paint('BREAK   ', 'red')} {found.type} {found.target}: {found.message} "
-            f"[modules {', '.join(found.modules) or '?'}]"
+            f"{paint('BREAK   ', 'red')} {printable(f'{found.type} {found.target}: {found.message}')}"
+            f" [modules {', '.join(found.modules) or '?'}]"
         )
         lines.extend(
-            f"    {location_line(place, place.path or found.target)}" for place in found.locations
+            f"    {printable(location_line(place, place.path or found.target))}"
+            for place in found.locations
         )
     for stale in report.stale:
-        lines.append(f"{paint('STALE   ', 'yellow')} {stale.message}")
-    lines.extend(f"note: {notice}" for notice in report.notices)
+        lines.append(f"{paint('STALE   ', 'yellow')} {printable(stale.message)}")
+    lines.extend(f"note: {printable(notice)}" for notice in report.notices)
     if report.passed:
         merged = f"; merged commit {report.merged_commit[:12]}" if report.merged_commit else ""
         verdict = paint("PASSED", "green")

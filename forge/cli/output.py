@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import gc
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -23,6 +24,31 @@ def paint(text: str, color: str, stream: TextIO = sys.stdout) -> str:
     """``text`` in ``color`` (red, green, yellow, dim, bold) when colours are on."""
     codes = {"red": "31", "green": "32", "yellow": "33", "dim": "2", "bold": "1"}
     return f"\033[{codes[color]}m{text}\033[0m" if use_color(stream) else text
+
+
+#: Characters that would break a line of text output or drive the terminal: C0 and C1
+#: controls, DEL, and the Unicode line and paragraph separators.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` for one line of text output: each control character as its escape (``\\n``).
+
+    A file may be named ``bad\\nname.py``: printed raw, its finding would span
+    two lines (the second read as a finding of its own) and an escape sequence
+    in a name would drive the terminal. Only text output escapes; JSON, SARIF
+    and JUnit carry the real name.
+    """
+    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forge.cli.output import paint, table
+from forge.cli.output import paint, printable, table
 from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def _reason(run: ModuleRun) -> str:
         return ""
     first = failures[0]
     more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
-    return f"{first.type} {first.target}: {first.message}{more}"
+    return printable(f"{first.type} {first.target}: {first.message}{more}")
 
 
 def render_report(report: ValidateReport) -> str:
@@ -82,7 +82,10 @@ def render_report(report: ValidateReport) -> str:
                 mark = paint("OLD ", "yellow")
             elif result.advisory:
                 mark = paint("WARN", "yellow")
-        lines.append(f"{mark} {result.type.ljust(width)}  {result.target}: {result.message}")
+        # Escaped: a file named "a\nb.py" must not split its finding over two lines.
+        lines.append(
+            f"{mark} {printable(f'{result.type.ljust(width)}  {result.target}: {result.message}')}"
+        )
         # A passing result's places are shown for information (counted nowhere).
         if not result.passed or result.locations:
             lines.extend(_details(result))
@@ -97,7 +100,7 @@ def render_report(report: ValidateReport) -> str:
         f"{baseline}{attempt} -> {report.recommendation}"
         + (f" ({report.reason})" if report.recommendation == "ESCALATE" else "")
     )
-    lines.extend(f"note: {notice}" for notice in report.notices)
+    lines.extend(f"note: {printable(notice)}" for notice in report.notices)
     return "\n".join(lines)
 
 
@@ -126,7 +129,7 @@ def _details(result: CheckResult) -> list[str]:
     # path:line:col: message at the start of a line, the form editors and CI
     # annotators (problem matchers, errorformat) recognise; the source under it.
     for location in result.locations:
-        details.append(location_line(location, location.path or result.target))
+        details.append(printable(location_line(location, location.path or result.target)))
         if isinstance(location, SyntaxLocation) and location.source_line.strip():
             pad = "".join(
                 "\t" if char == "\t" else " "

@@ -548,3 +548,23 @@ def test_jobs_1_runs_one_module_at_a_time(run_forge: RunForge, project: Path) ->
         line.split()[0]: line.split()[1] for line in completed.stdout.splitlines() if line.split()
     }
     assert (rows["first"], rows["second"], rows["after"]) == ("failed", "passed", "skipped")
+
+
+def test_a_file_name_with_a_newline_is_one_escaped_line_of_text_and_itself_in_json(
+    run_forge: RunForge, project: Path
+) -> None:
+    """Printed raw, one finding spanned two lines (the second looking like a finding of its own)."""
+    broken, missing = "bad\nname.py", "gone\r\x1b[31mred.py"
+    (project / broken).write_text("def f(:\n", encoding="utf-8")
+    done = run_forge("validate", "--files", broken, missing)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0] == r"PASS file_check    bad\nname.py: exists"
+    assert lines[1].startswith(r"FAIL file_check    gone\r\x1b[31mred.py: ")
+    assert lines[1].endswith(r"gone\r\x1b[31mred.py does not exist")
+    assert lines[2].startswith(r"FAIL syntax_check  bad\nname.py: 1 syntax error (python)")
+    assert lines[3] == r"bad\nname.py:1:7: missing `)`"
+    assert "\r" not in done.stdout and "\x1b" not in done.stdout
+    report = json.loads(run_forge("validate", "--files", broken, missing, "--json").stdout)
+    targets = [(result["type"], result["target"]) for result in report["results"]]
+    assert ("syntax_check", broken) in targets and ("file_check", missing) in targets
