@@ -47,3 +47,7 @@ class Diagnostic:
 
 class CheckerFailed(Exception):
     """The checker did not run to the end (crashed, timed out, printed no readable output)."""
+
+
+class CheckerTimedOut(CheckerFailed):
+    """The checker took longer than it was given (and was stopped)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from forge_types.diagnostics import CheckerFailed
+from forge_types.diagnostics import CheckerFailed, CheckerTimedOut
 
 #: Bytes of a checker's output read at most (a project with very many diagnostics).
 MAX_OUTPUT = 64 * 1024 * 1024
@@ -39,8 +39,9 @@ def run_tool(
 
     Its output is read as it comes, never more than :data:`MAX_OUTPUT` of each stream
     held: a checker that prints without end is killed, not read until memory runs out.
-    Raises :class:`CheckerFailed` when it cannot start, takes longer than ``timeout``
-    or prints more than :data:`MAX_OUTPUT` on stdout.
+    Raises :class:`CheckerFailed` when it cannot start or prints more than
+    :data:`MAX_OUTPUT` on stdout, :class:`CheckerTimedOut` when it takes longer than
+    ``timeout``.
     """
     try:
         process = subprocess.Popen(
@@ -62,7 +63,7 @@ def run_tool(
         for reader in (out, err):
             reader.join(max(deadline - time.monotonic(), 0.0))
         if out.is_alive() or err.is_alive():
-            raise CheckerFailed(f"{Path(argv[0]).name} took longer than {timeout:g} s")
+            raise CheckerTimedOut(f"{Path(argv[0]).name} took longer than {timeout:g} s")
         if out.overflowed:
             limit = MAX_OUTPUT // (1024 * 1024)
             raise CheckerFailed(f"{Path(argv[0]).name} printed more than {limit} MiB; stopped")
@@ -71,7 +72,7 @@ def run_tool(
     except subprocess.TimeoutExpired:
         _kill_group(process)
         _finish(process, out, err)
-        raise CheckerFailed(f"{Path(argv[0]).name} took longer than {timeout:g} s") from None
+        raise CheckerTimedOut(f"{Path(argv[0]).name} took longer than {timeout:g} s") from None
     except BaseException:
         _kill_group(process)
         _finish(process, out, err)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from forge_types.checkers import PYREFLY, PYTHON_KINDS, TSC, Checker, Kind
+from forge_types.diagnostics import CheckerTimedOut
 from forge_types.processes import run_tool
 
 if sys.version_info >= (3, 11):
@@ -70,12 +71,12 @@ def python_checker(root: Path, wanted: str | None) -> Checker | Missing:
         found = _executable(kind.name, root)
         if found is None:
             return Missing("python", f"{kind.name} is not installed ({INSTALL[kind.name]})")
-        return _checker(kind, found, "chosen in [tool.forge.types]")
+        return _checker(kind, found, "chosen in [tool.forge.types]", root)
     configured = configured_checkers(root)
     for name, where in configured:
         found = _executable(name, root)
         if found is not None:
-            return _checker(PYTHON_KINDS[name], found, f"configured in {where}")
+            return _checker(PYTHON_KINDS[name], found, f"configured in {where}", root)
     found = _executable(PYREFLY.name, root)
     if found is None:
         return Missing("python", f"pyrefly is not installed ({INSTALL['pyrefly']})")
@@ -83,7 +84,7 @@ def python_checker(root: Path, wanted: str | None) -> Checker | Missing:
     if configured:
         name, where = configured[0]
         note = f"; {where} configures {name}, which is not installed"
-    return _checker(PYREFLY, found, f"pinned by forge-types{note}")
+    return _checker(PYREFLY, found, f"pinned by forge-types{note}", root)
 
 
 def typescript_checker(root: Path, near: Path) -> Checker | Missing:
@@ -92,7 +93,7 @@ def typescript_checker(root: Path, near: Path) -> Checker | Missing:
         for name in ("tsc", "tsgo"):
             exe = folder / "node_modules" / ".bin" / name
             if os.access(exe, os.X_OK):
-                return _checker(TSC, exe, f"{_shown(exe, root)}")
+                return _checker(TSC, exe, f"{_shown(exe, root)}", root)
         if folder == root:
             break
     return Missing(
@@ -200,13 +201,27 @@ def _executable(name: str, root: Path) -> Path | None:
 
 #: Versions by (executable, mtime): asking a checker costs a process.
 _VERSIONS: dict[tuple[str, int], str] = {}
+#: Seconds a checker is given to print its version when no package says it. It prints it
+#: before any work: one that has not by then is stuck or broken, and is skipped, not
+#: waited for (the wait came before anything else, at every call).
+VERSION_TIMEOUT = 5.0
+#: The npm package each TypeScript compiler comes in.
+TS_PACKAGES = {"tsc": "typescript", "tsgo": "@typescript/native-preview"}
 
 
-def _checker(kind: Kind, exe: Path, source: str) -> Checker:
-    return Checker(kind=kind, executable=exe, version=_version(kind, exe), source=source)
+def _checker(kind: Kind, exe: Path, source: str, root: Path) -> Checker | Missing:
+    version = _version(kind, exe)
+    if version is None:
+        return Missing(
+            kind.language,
+            f"{_shown(exe, root)} did not answer --version within {VERSION_TIMEOUT:g} s; "
+            "not checked",
+        )
+    return Checker(kind=kind, executable=exe, version=version, source=source)
 
 
-def _version(kind: Kind, exe: Path) -> str:
+def _version(kind: Kind, exe: Path) -> str | None:
+    """``exe``'s version: from its package when one says it, else asked; None: no answer in time."""
     try:
         key = (str(exe), exe.stat().st_mtime_ns)
     except OSError:
@@ -214,19 +229,15 @@ def _version(kind: Kind, exe: Path) -> str:
     if key in _VERSIONS:
         return _VERSIONS[key]
     version = _package_version(kind, exe) or _asked_version(exe)
-    _VERSIONS[key] = version
+    if version is not None:  # a checker that did not answer is asked again next time
+        _VERSIONS[key] = version
     return version
 
 
 def _package_version(kind: Kind, exe: Path) -> str | None:
     """The version from package metadata, without starting the checker."""
     if kind is TSC:
-        package = exe.resolve().parent.parent / "package.json"
-        try:
-            version = json.loads(package.read_text(encoding="utf-8")).get("version")
-        except (OSError, ValueError):
-            return None
-        return str(version) if version else None
+        return _npm_version(exe)
     if exe.parent == Path(sys.executable).parent:
         from importlib.metadata import PackageNotFoundError, version
 
@@ -234,13 +245,49 @@ def _package_version(kind: Kind, exe: Path) -> str | None:
             return str(version(kind.name))
         except PackageNotFoundError:
             return None
+    return _venv_version(kind, exe)
+
+
+def _npm_version(exe: Path) -> str | None:
+    """The compiler's version from its npm package: where ``.bin/tsc`` links to, else beside it.
+
+    npm links ``node_modules/.bin/tsc`` to ``../typescript/bin/tsc``; pnpm, yarn and
+    copies put a shim there instead, which is no link, so the package is looked
+    for in the ``node_modules`` holding ``.bin`` too.
+    """
+    package_name = TS_PACKAGES.get(exe.name, TS_PACKAGES["tsc"])
+    candidates = [exe.resolve().parent.parent / "package.json"]
+    if exe.parent.name == ".bin":
+        candidates.append(exe.parent.parent.joinpath(*package_name.split("/"), "package.json"))
+    for package in candidates:
+        try:
+            found = json.loads(package.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(found, dict) and found.get("name") == package_name and found.get("version"):
+            return str(found["version"])
     return None
 
 
-def _asked_version(exe: Path) -> str:
+def _venv_version(kind: Kind, exe: Path) -> str | None:
+    """The version of a checker installed in a virtual environment, from its ``.dist-info``."""
+    if exe.parent.name != "bin":
+        return None
+    pattern = f"lib/python*/site-packages/{kind.name}-*.dist-info"
+    found = [path.name for path in exe.parent.parent.glob(pattern)]
+    if len(found) != 1:
+        return None
+    version = found[0][len(kind.name) + 1 : -len(".dist-info")]
+    return version if version[:1].isdigit() else None
+
+
+def _asked_version(exe: Path) -> str | None:
+    """What ``exe --version`` prints; None when it does not answer within the timeout."""
     try:
-        done = run_tool([str(exe), "--version"], exe.parent, timeout=30)
-    except Exception:
+        done = run_tool([str(exe), "--version"], exe.parent, timeout=VERSION_TIMEOUT)
+    except CheckerTimedOut:
+        return None
+    except Exception:  # it cannot start, or printed without end: the run will say why
         return "unknown"
     match = re.search(r"\d+\.\d+(?:\.\d+)?(?:[-.\w]*)", done.stdout + done.stderr)
     return match.group(0) if match else "unknown"

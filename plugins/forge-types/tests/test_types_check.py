@@ -335,3 +335,43 @@ def test_an_incremental_typescript_project_gets_no_build_info_file_from_forge(
         assert _state(root) == before, base_args
     assert not [p for p in root.rglob("*.tsbuildinfo") if ".forge" not in p.parts]
     assert list((root / ".forge" / "cache" / "types" / "tsc").glob("*.tsbuildinfo"))
+
+
+def test_a_tsc_that_never_answers_its_version_is_skipped_in_one_line_not_waited_for(
+    tmp_path: Path,
+) -> None:
+    """It cost a fixed 30 s before anything else, then the checker's own run waited too."""
+    _fake_tsc(tmp_path, "exec sleep 600")
+    done = subprocess.run(
+        [forge_executable(), "validate", "--files", "a.ts", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,  # a hang guard: the old wait alone was 30 s, then the run's 300 s
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result = type_result(done, "typescript")
+    assert result["skipped"] is True
+    assert result["message"] == (
+        "node_modules/.bin/tsc did not answer --version within 5 s; not checked"
+    )
+
+
+def test_tsc_s_version_is_read_from_its_package_beside_the_binary(tmp_path: Path) -> None:
+    """A shim (pnpm, a copy) is no link into node_modules/typescript: the package is still
+    there, and its version is read, not asked of a tsc that would not answer."""
+    _fake_tsc(tmp_path, "exec sleep 600")
+    package = tmp_path / "node_modules" / "typescript" / "package.json"
+    package.parent.mkdir()
+    package.write_text('{"name": "typescript", "version": "5.4.5"}\n', encoding="utf-8")
+    done = subprocess.run(
+        [forge_executable(), "plugins"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "  typescript: tsc 5.4.5 (types: node_modules/.bin/tsc)" in done.stdout
