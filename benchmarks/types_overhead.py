@@ -9,6 +9,10 @@
 - ``typescript cold``: got (its 24 modules, checked by its own ``tsc`` through a
   ``checkJs`` tsconfig, as the tests do) against ``tsc --noEmit -p tsconfig.json``.
   Target: ratio <= 1.20.
+- ``python all``: the same files with every one of forge's checks on, in its own
+  process: what the type check adds to the run (with it against without it),
+  as a share of the bare checker's time. The checker runs beside forge's other
+  checks (``concurrent``), so the share is under 1.00 (1.00: one after the other).
 - ``python warm``: the MCP server's engine in this process, its warm checker
   started (``Engine.start_serving``), the base cached: one module of rich edited,
   then validated with its importers against the base, each time. Target: <= 300 ms.
@@ -119,6 +123,37 @@ def python_cold(rich: Path, runs: int) -> None:
     report(what, "pyrefly", *interleaved(runs, bare, forge, rich, env))
 
 
+def python_every_check(rich: Path, runs: int) -> None:
+    """What the type check adds to forge validate with every check on, against the bare checker.
+
+    The type check runs beside forge's other checks (its ``concurrent`` descriptor),
+    so it adds less than the checker's own time. Every plugin but the verify
+    commands' (there are none) against every plugin but types and commands.
+    """
+    files = sorted(str(p.relative_to(rich)) for p in (rich / "rich").glob("*.py"))
+    checked = [str(p.relative_to(rich)) for p in scope_of(rich, [rich / f for f in files])]
+    bare = [str(BIN / "pyrefly"), "check", "--output-format", "json", "--summary", "none",
+            "--preset", "default", *checked]  # fmt: skip
+    forge = [str(BIN / "forge"), "validate", "--json", "--files", *files]
+    every = {**os.environ, "FORGE_DISABLE_PLUGINS": "command", "FORGE_CWD": str(rich),
+             "FORGE_DAEMON": "0"}  # fmt: skip
+    others = {**every, "FORGE_DISABLE_PLUGINS": "command,types"}
+    timed(forge, rich, every), timed(forge, rich, others), timed(bare, rich)  # caches
+    times: dict[str, list[float]] = {"bare": [], "every": [], "others": []}
+    for _ in range(runs):
+        times["bare"].append(timed(bare, rich))
+        times["others"].append(timed(forge, rich, others))
+        times["every"].append(timed(forge, rich, every))
+    bare_s, every_s, others_s = (statistics.median(times[k]) for k in ("bare", "every", "others"))
+    added = every_s - others_s
+    print(
+        f"python all       rich, {len(files)} files, every check, own process: without types "
+        f"{others_s * 1000:.0f} ms, with {every_s * 1000:.0f} ms: types add {added * 1000:.0f} "
+        f"ms, {added / bare_s:.2f} of the bare pyrefly's {bare_s * 1000:.0f} ms (1.00: one "
+        "after the other; less: beside the other checks)"
+    )
+
+
 def install_got(got: Path) -> bool:
     """got's dependencies and its own TypeScript, a checkJs tsconfig; False without network."""
     manifest = json.loads((got / "package.json").read_text(encoding="utf-8"))
@@ -162,9 +197,8 @@ def warm(
     Also each file's scope (it and its importers) and the checkers that answered.
     """
     os.environ["FORGE_DISABLE_PLUGINS"] = OTHERS_OFF
-    from forge_types.checkers import Invocation
+    from forge_types.checkers import Invocation, socket_path
     from forge_types.selection import typescript_checker
-    from forge_types.warm import socket_path
 
     from forge.models import ValidateRequest
     from forge.validate.run import Engine
@@ -285,6 +319,7 @@ def main() -> int:
         try:
             if only in (None, "python"):
                 python_cold(rich, runs)
+                python_every_check(rich, runs)
             if only in (None, "typescript") and has_got:
                 typescript_cold(got, runs)
         finally:

@@ -101,7 +101,9 @@ def forge_checks() -> list[CheckDescriptor] | None:
     attempt), ``targets_file`` (a result's ``target`` is a file path, so
     reports point at it even without a line) and ``judges_edits`` (a failure
     blocks an agent's edit in ``forge hook``: only for quick checks that judge
-    a file as written, never work in progress). ``None`` or ``[]`` declares
+    a file as written, never work in progress), ``read_only`` (the check runs
+    none of the module's programs and writes nothing in the working dir) and
+    ``concurrent`` (see ``forge_run_checks``). ``None`` or ``[]`` declares
     nothing. Every result type the plugin's ``forge_run_checks`` returns must be
     one of its ids (convention 8): a plugin that runs checks but declares none
     is an error at start-up (``forge plugins``, and a failing ``plugin_error``
@@ -146,6 +148,16 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     after the request has been checked. Implementations are called one at a
     time, ``tryfirst`` ones first. The working dir is checked by the built-in
     ``cwd_check`` plugin, which runs first: when it fails, no other check runs.
+
+    **Concurrent checks:** a plugin that declares a ``concurrent`` check (one
+    that spends its time waiting on another program, as a type checker does)
+    is called in a thread of its own where its turn comes, and runs beside the
+    plugins that follow as long as their checks are all ``read_only``; forge
+    waits for it before calling the first plugin with a check that is not (the
+    verify commands, which may write what it reads). Such a plugin shares the
+    workspace with the other thread (its parse cache is safe to share), and
+    its ``workspace.report_progress`` calls are not passed on: forge reports
+    its step when it collects the results.
 
     :param request: the validated :class:`forge.models.ValidateRequest`.
         Options meant for your plugin are in

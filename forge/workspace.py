@@ -8,6 +8,7 @@ whichever checks look at it.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,9 +45,12 @@ class Workspace:
         self.base = base
         self._plan_lookup = plan_module
         self._plan_module: PlanModuleRef | None = None
+        self._plan_lock = threading.Lock()
         self._cwd_prefix = str(cwd).rstrip("/") + "/"
         self._progress = progress
         self._steps = 0
+        #: The thread of the call: the one progress is told from.
+        self._thread = threading.get_ident()
         self.config = config
         #: Seconds the caller can wait for the checks (``forge hook`` answers an agent's
         #: edit: its budget), None without a limit. A check that cannot answer in time
@@ -70,9 +74,10 @@ class Workspace:
         ``planPath``, ``FORGE_PLAN``, the newest plan), so a call whose checks
         never ask reads no plan.
         """
-        if self._plan_lookup is not None:
-            lookup, self._plan_lookup = self._plan_lookup, None
-            self._plan_module = lookup()
+        with self._plan_lock:  # a concurrent check may ask at the same time
+            if self._plan_lookup is not None:
+                lookup, self._plan_lookup = self._plan_lookup, None
+                self._plan_module = lookup()
         return self._plan_module
 
     def resolve(self, file: str) -> Path:
@@ -107,7 +112,9 @@ class Workspace:
         forge itself calls it after each plugin's checks. Steps only go up; the
         total is not known in advance. A failing listener never fails the check.
         """
-        if self._progress is None:
+        if self._progress is None or threading.get_ident() != self._thread:
+            # A concurrent check's thread cannot reach an MCP client's event loop;
+            # the engine reports its plugin's step when it collects the results.
             return
         self._steps += 1
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from forge.models import (
     ValidateRequest,
 )
 from forge.plugin_host import build_plugin_host
+from forge.validate.cancellation import Cancelled, cancellable, cancelled
 from forge.validate.request import NothingToCheck
 from forge.validate.run import Engine
 from forge.validate.verdict import Score
@@ -183,3 +185,107 @@ def test_a_result_returned_again_keeps_its_attributed_copy_for_one_call(project:
     plugin.result = CheckResult(type="kept_check", target="t", passed=False)
     (third,) = engine.validate(request).results
     assert third is not first and (third.plugin, third.passed) == ("kept", False)
+
+
+class Meeting:
+    """Three plugins that meet: a concurrent check, a read-only one, one that runs programs.
+
+    The concurrent check waits until the read-only check has run: it passes only
+    when the two ran at the same time. The program-running check records whether
+    the concurrent one had finished before it started.
+    """
+
+    def __init__(self) -> None:
+        self.reader_ran = threading.Event()
+        self.concurrent_done = threading.Event()
+        self.saw_cancelled: bool | None = None
+
+    def plugins(self) -> dict[str, object]:
+        meeting = self
+
+        class Waits:
+            @hookimpl
+            def forge_checks(self) -> list[CheckDescriptor]:
+                return [
+                    CheckDescriptor(
+                        id="waits_check", summary="Waits.", read_only=True, concurrent=True
+                    )
+                ]
+
+            @hookimpl(tryfirst=True)  # called before the reader: it must not wait for it
+            def forge_run_checks(self) -> list[CheckResult]:
+                met = meeting.reader_ran.wait(timeout=5)
+                meeting.saw_cancelled = cancelled()
+                meeting.concurrent_done.set()
+                return [CheckResult(type="waits_check", target="t", passed=met)]
+
+        class Reads:
+            @hookimpl
+            def forge_checks(self) -> list[CheckDescriptor]:
+                return [CheckDescriptor(id="reads_check", summary="Reads.", read_only=True)]
+
+            @hookimpl
+            def forge_run_checks(self) -> list[CheckResult]:
+                meeting.reader_ran.set()
+                return [CheckResult(type="reads_check", target="t", passed=True)]
+
+        class Runs:
+            @hookimpl
+            def forge_checks(self) -> list[CheckDescriptor]:
+                return [CheckDescriptor(id="runs_check", summary="Runs programs.")]
+
+            @hookimpl(trylast=True)
+            def forge_run_checks(self) -> list[CheckResult]:
+                done = meeting.concurrent_done.is_set()
+                return [CheckResult(type="runs_check", target="t", passed=done)]
+
+        return {"waits": Waits(), "reads": Reads(), "runs": Runs()}
+
+
+def test_a_concurrent_check_runs_beside_the_read_only_ones_and_ends_before_programs_run(
+    project: Path,
+) -> None:
+    meeting = Meeting()
+    engine = engine_with(project, ForgeConfig(), **meeting.plugins())
+    assert engine.plugins.call_order("forge_run_checks").index("waits") < (
+        engine.plugins.call_order("forge_run_checks").index("reads")
+    )
+    report = engine.validate(ValidateRequest(module_id="m", files=["a"]))
+    by_type = {result.type: result for result in report.results}
+    assert by_type["waits_check"].passed, "the concurrent check did not run beside the reader"
+    assert by_type["runs_check"].passed, "a check that runs programs started before it ended"
+    assert by_type["waits_check"].plugin == "waits"
+    assert meeting.saw_cancelled is False
+
+
+def test_a_concurrent_check_runs_in_the_call_s_cancellation_scope(project: Path) -> None:
+    meeting = Meeting()
+    engine = engine_with(project, ForgeConfig(), **meeting.plugins())
+    with cancellable() as event:
+        event.set()
+        with pytest.raises(Cancelled):
+            engine.validate(ValidateRequest(module_id="m", files=["a"]))
+    assert meeting.saw_cancelled is True
+
+
+class RaisesApart:
+    """A concurrent check whose plugin raises."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="apart_check", summary="Raises.", concurrent=True)]
+
+    @hookimpl
+    def forge_run_checks(self) -> list[CheckResult]:
+        raise RuntimeError("boom")
+
+
+def test_a_concurrent_check_that_raises_fails_alone(project: Path) -> None:
+    engine = engine_with(project, ForgeConfig(), apart=RaisesApart(), echo=OptionsEcho())
+    report = engine.validate(ValidateRequest(module_id="m", commands=["true"]))
+    assert [(r.type, r.target, r.passed) for r in report.results] == [
+        ("plugin_error", "apart", False),
+        ("command", "true", True),
+        ("echo_check", "options", True),
+    ]
+    assert "boom" in report.results[0].message

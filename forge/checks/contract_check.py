@@ -302,5 +302,6 @@ def forge_checks() -> list[CheckDescriptor]:
             ),
             order=40,
             judges_edits=True,
+            read_only=True,
         )
     ]

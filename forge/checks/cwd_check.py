@@ -48,5 +48,6 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="The module's working directory exists.",
             order=0,
             halts_on_failure=True,
+            read_only=True,
         )
     ]

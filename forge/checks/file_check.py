@@ -52,5 +52,6 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="A file the module must produce exists.",
             order=20,
             targets_file=True,
+            read_only=True,
         )
     ]

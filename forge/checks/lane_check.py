@@ -104,5 +104,6 @@ def forge_checks() -> list[CheckDescriptor]:
             # forge hook blocks an edit that leaves the lane at once (it asks only
             # when the edited file is outside the lane: an edit inside costs nothing).
             judges_edits=True,
+            read_only=True,
         )
     ]

@@ -85,5 +85,6 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="No test in a listed test file was newly skipped, focused away or emptied.",
             order=45,
             targets_file=True,
+            read_only=True,
         )
     ]

@@ -284,5 +284,6 @@ def forge_checks() -> list[CheckDescriptor]:
             order=30,
             targets_file=True,
             judges_edits=True,
+            read_only=True,
         )
     ]

@@ -35,6 +35,18 @@ class CheckDescriptor(WireModel):
         description="A failure blocks an agent's edit (``forge hook`` on PostToolUse): the "
         "check is quick and judges a file as written, never work still in progress.",
     )
+    read_only: bool = Field(
+        default=False,
+        description="The check only reads the working dir: it runs none of the module's "
+        "programs and writes nothing there, so a concurrent check may run beside it.",
+    )
+    concurrent: bool = Field(
+        default=False,
+        description="The check spends its time waiting on another program that only reads the "
+        "working dir (a type checker): forge runs its plugin's checks in a thread of their own, "
+        "started first, beside the read-only checks of the other plugins, and collects them "
+        "before the first plugin with a check that is not read-only (the verify commands).",
+    )
 
 
 class ExternalTool(WireModel):

@@ -209,6 +209,17 @@ class PluginHost:
                 )
             yield outcome
 
+    def call_order(self, hook_name: str, *, only: Collection[str] | None = None) -> list[str]:
+        """The plugins :meth:`call` would call for ``hook_name``, in the order it would.
+
+        :param only: these plugins alone (default: every plugin implementing the hook).
+        """
+        self.require(hook_name, only=only)
+        impls = getattr(self._pm.hook, hook_name).get_hookimpls()
+        if only is not None:
+            impls = [impl for impl in impls if impl.plugin_name in only]
+        return [impl.plugin_name for impl in self._call_order(impls)]
+
     def _call_order(self, impls: list[pluggy.HookImpl]) -> list[pluggy.HookImpl]:
         """``impls`` in the order pluggy calls them had every plugin registered eagerly.
 

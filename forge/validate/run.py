@@ -10,9 +10,11 @@ validation logic of its own.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import threading
 from collections.abc import Collection, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +24,7 @@ from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
+from forge.plugin_host.records import Returned
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
@@ -132,30 +135,64 @@ class Engine:
         )
         previous, attributed = self._attributed, {}
         undeclared: dict[tuple[str, str], None] = {}
-        for returned in self.plugins.call(
-            "forge_run_checks", CheckResult, only=plugins, request=request, workspace=workspace
-        ):
-            workspace.report_progress(f"{returned.plugin}: checked")
-            if returned.failure is not None:
-                message = f"plugin {returned.plugin} {returned.failure}"
-                results.append(_plugin_failure(returned.plugin, message))
-                continue
-            for result in returned.items:
-                if catalog.owners.get(result.type) not in (returned.plugin, CORE):
-                    # Convention 8: a plugin's results are of the ids it declares;
-                    # anything else (a typo, another plugin's id) counts for nothing.
-                    undeclared[(returned.plugin, result.type)] = None
+
+        def take(called: list[Returned[CheckResult]]) -> bool:
+            """Keep each plugin's results, in turn; True when one of them halts the rest."""
+            for returned in called:
+                workspace.report_progress(f"{returned.plugin}: checked")
+                if returned.failure is not None:
+                    message = f"plugin {returned.plugin} {returned.failure}"
+                    results.append(_plugin_failure(returned.plugin, message))
                     continue
-                if result.plugin == returned.plugin:
-                    results.append(result)
+                for result in returned.items:
+                    if catalog.owners.get(result.type) not in (returned.plugin, CORE):
+                        # Convention 8: a plugin's results are of the ids it declares;
+                        # anything else (a typo, another plugin's id) counts for nothing.
+                        undeclared[(returned.plugin, result.type)] = None
+                        continue
+                    if result.plugin == returned.plugin:
+                        results.append(result)
+                        continue
+                    kept = previous.get(id(result))
+                    if kept is None or kept[0] is not result or kept[1].plugin != returned.plugin:
+                        kept = (result, result.model_copy(update={"plugin": returned.plugin}))
+                    attributed[id(result)] = kept
+                    results.append(kept[1])
+                if self.halted(returned.items):
+                    return True
+            return False
+
+        def call(names: Collection[str]) -> list[Returned[CheckResult]]:
+            called = self.plugins.call(
+                "forge_run_checks", CheckResult, only=names, request=request, workspace=workspace
+            )
+            return list(called)
+
+        order = self.plugins.call_order("forge_run_checks", only=plugins)
+        apart = _concurrent_plugins(catalog) & set(order)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # The concurrent plugins start where the first of them would be called
+            # (after cwd_check, which runs first) and run beside the read-only checks.
+            running: Future[list[Returned[CheckResult]]] | None = None
+            halted = False
+            for name in order:
+                if name in apart:
+                    if running is None:
+                        # In this call's context: a cancelled call stops its checker too.
+                        running = pool.submit(contextvars.copy_context().run, call, apart)
                     continue
-                kept = previous.get(id(result))
-                if kept is None or kept[0] is not result or kept[1].plugin != returned.plugin:
-                    kept = (result, result.model_copy(update={"plugin": returned.plugin}))
-                attributed[id(result)] = kept
-                results.append(kept[1])
-            if self.halted(returned.items):
-                break
+                if running is not None and not _reads_only(catalog, name):
+                    # A check that runs the module's programs may write what the
+                    # concurrent checks read: they finish first.
+                    halted, running = take(running.result()), None
+                if halted or take(call((name,))):
+                    halted = True
+                    break
+            if running is not None:
+                # Waited for even after a halt: its checker must not outlive the call.
+                finished = running.result()
+                if not halted:
+                    take(finished)
         self._attributed = attributed
         results.extend(_undeclared(catalog, undeclared))
         results.sort(key=lambda result: catalog.rank(result.type))
@@ -247,6 +284,23 @@ def _usable_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def _concurrent_plugins(catalog: Catalog[CheckDescriptor]) -> set[str]:
+    """The plugins with a ``concurrent`` check: their checks run in a thread of their own."""
+    return {
+        catalog.owners[type_]
+        for type_, descriptor in catalog.descriptors.items()
+        if descriptor.concurrent and catalog.owners[type_] != CORE
+    }
+
+
+def _reads_only(catalog: Catalog[CheckDescriptor], plugin: str) -> bool:
+    """Whether every check ``plugin`` declared is ``read_only`` (False when it declared none)."""
+    declared = [
+        catalog.descriptors[id_] for id_, owner in catalog.owners.items() if owner == plugin
+    ]
+    return bool(declared) and all(descriptor.read_only for descriptor in declared)
 
 
 def _undeclared(

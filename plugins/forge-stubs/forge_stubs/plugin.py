@@ -221,6 +221,7 @@ def forge_checks() -> list[CheckDescriptor]:
             summary="A file holds no placeholder implementations.",
             order=60,
             targets_file=True,
+            read_only=True,
         )
     ]
 

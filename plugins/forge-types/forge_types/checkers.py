@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -372,3 +373,12 @@ TSC = Kind(
 
 #: Python checkers by name: the pinned one first.
 PYTHON_KINDS = {kind.name: kind for kind in (PYREFLY, MYPY, TY, BASEDPYRIGHT, PYRIGHT)}
+
+
+def socket_path(key: str) -> Path:
+    """Where the warm checker for ``key`` listens: a private folder of the temp dir.
+
+    Here, beside :meth:`Checker.warm_key`, so asking whether one listens costs no
+    import of the warm machinery (:mod:`forge_types.warm`).
+    """
+    return Path(tempfile.gettempdir()) / f"forge-types-{os.getuid()}" / f"{key[:24]}.sock"

@@ -35,6 +35,9 @@ def forge_checks() -> list[CheckDescriptor]:
             order=45,
             # Judged on each edit by forge hook, from a warm checker only (Workspace.budget).
             judges_edits=True,
+            # The checker runs beside forge's other checks, started before them.
+            read_only=True,
+            concurrent=True,
         )
     ]
 

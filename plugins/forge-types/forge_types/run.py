@@ -11,7 +11,7 @@ from forge.contracts import normalize
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
-from forge_types.checkers import Checker, Invocation, Raw
+from forge_types.checkers import Checker, Invocation, Raw, socket_path
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
@@ -161,8 +161,6 @@ def _run(
 
 def _warm(checker: Checker, invocation: Invocation) -> bool:
     """Whether a warm checker serves ``invocation`` (its socket is there to ask)."""
-    from forge_types.warm import socket_path
-
     key = checker.warm_key(invocation)
     return key is not None and socket_path(key).exists()
 
@@ -180,7 +178,7 @@ def _within_budget(
     Without a warm checker to ask, the importers are not even searched. With no
     base, only the rules that mean the code cannot run count.
     """
-    from forge_types.warm import ask, socket_path
+    from forge_types.warm import ask
 
     key = checker.warm_key(invocation)
     budget = workspace.budget or 0.0

@@ -239,12 +239,11 @@ def _package_version(kind: Kind, exe: Path) -> str | None:
     if kind is TSC:
         return _npm_version(exe)
     if exe.parent == Path(sys.executable).parent:
-        from importlib.metadata import PackageNotFoundError, version
+        # From forge's cache of installed versions: importlib.metadata would cost
+        # tens of milliseconds before the checker can start.
+        from forge.plugin_host.entry_points import installed_version
 
-        try:
-            return str(version(kind.name))
-        except PackageNotFoundError:
-            return None
+        return installed_version(kind.name)
     return _venv_version(kind, exe)
 
 

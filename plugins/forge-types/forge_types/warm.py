@@ -23,13 +23,12 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
 from forge.daemon.address import private_dir_ok
-from forge_types.checkers import Raw
+from forge_types.checkers import Raw, socket_path
 from forge_types.lsp import LspClient, LspError
 from forge_types.scope import Stamp, stamp
 from forge_types.tsserver import TsServerError
@@ -44,11 +43,6 @@ SETTLE_GRACE = 1.0
 SETTLE_QUIET = 0.05
 #: Largest request or answer, in bytes.
 MAX_MESSAGE = 64 * 1024 * 1024
-
-
-def socket_path(key: str) -> Path:
-    """Where the warm checker for ``key`` listens: a private folder of the temp dir."""
-    return Path(tempfile.gettempdir()) / f"forge-types-{os.getuid()}" / f"{key[:24]}.sock"
 
 
 def ask(key: str, files: list[Path], timeout: float = ASK_TIMEOUT) -> list[Raw] | None:

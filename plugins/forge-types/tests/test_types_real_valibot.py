@@ -253,9 +253,9 @@ def test_valibot_warm_tsserver_follows_edits_of_files_never_asked_about(signup: 
     on disk: the answer about ``app.ts`` must already see the edit.
     """
     from forge_types import plugin
-    from forge_types.checkers import Invocation
+    from forge_types.checkers import Invocation, socket_path
     from forge_types.selection import typescript_checker
-    from forge_types.warm import ask, socket_path
+    from forge_types.warm import ask
 
     root = signup.resolve()
     tsc = typescript_checker(root, root)

@@ -17,9 +17,8 @@ from typing import Any
 import anyio
 import pytest
 from forge_testing import forge_executable, live_processes_mentioning, npm_installed
-from forge_types.checkers import Invocation
+from forge_types.checkers import Invocation, socket_path
 from forge_types.selection import Missing, python_checker, typescript_checker
-from forge_types.warm import socket_path
 from mcp import Client
 from mcp_client import call, stdio_parameters
 from types_testing import TYPESCRIPT, hook, run_forge_in, type_result, typescript_repository
