@@ -185,12 +185,7 @@ class PluginHost:
         :param only: call these plugins' implementations alone (default: every plugin's).
         :param kwargs: the hook's arguments.
         """
-        self.require(hook_name, only=only)
-        caller = getattr(self._pm.hook, hook_name)
-        impls = caller.get_hookimpls()
-        if only is not None:
-            impls = [impl for impl in impls if impl.plugin_name in only]
-        for impl in self._call_order(impls):
+        for impl in self._ordered(hook_name, only):
             name = impl.plugin_name
             started = time.perf_counter()
             try:
@@ -214,14 +209,10 @@ class PluginHost:
 
         :param only: these plugins alone (default: every plugin implementing the hook).
         """
-        self.require(hook_name, only=only)
-        impls = getattr(self._pm.hook, hook_name).get_hookimpls()
-        if only is not None:
-            impls = [impl for impl in impls if impl.plugin_name in only]
-        return [impl.plugin_name for impl in self._call_order(impls)]
+        return [impl.plugin_name for impl in self._ordered(hook_name, only)]
 
-    def _call_order(self, impls: list[pluggy.HookImpl]) -> list[pluggy.HookImpl]:
-        """``impls`` in the order pluggy calls them had every plugin registered eagerly.
+    def _ordered(self, hook_name: str, only: Collection[str] | None) -> list[pluggy.HookImpl]:
+        """``hook_name``'s implementations (``only`` theirs) as pluggy calls them eagerly loaded.
 
         Plugins imported on demand register in the order their hooks are first
         called, so pluggy's own list can be out of registration order: rebuild
@@ -230,6 +221,10 @@ class PluginHost:
         refused at registration), in registration rank, then reverse it as
         pluggy does (last registered first).
         """
+        self.require(hook_name, only=only)
+        impls = getattr(self._pm.hook, hook_name).get_hookimpls()
+        if only is not None:
+            impls = [impl for impl in impls if impl.plugin_name in only]
         ranked = sorted(impls, key=lambda impl: self._rank.get(impl.plugin_name, len(self._rank)))
         ordered: list[pluggy.HookImpl] = []
         for impl in ranked:
