@@ -157,7 +157,11 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     verify commands, which may write what it reads). Such a plugin shares the
     workspace with the other thread (its parse cache is safe to share), and
     its ``workspace.report_progress`` calls are not passed on: forge reports
-    its step when it collects the results.
+    its step when it collects the results. When the call ends early (Ctrl-C,
+    a halting check, a cancelled MCP request), forge still waits for it, so
+    work that waits long must poll ``forge.validate.cancellation.cancelled()``
+    and stop (forge-types kills its checker); threads it starts must run in a
+    copy of its context (``contextvars.copy_context().run``) to see it.
 
     :param request: the validated :class:`forge.models.ValidateRequest`.
         Options meant for your plugin are in

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +290,48 @@ def test_a_concurrent_check_that_raises_fails_alone(project: Path) -> None:
         ("echo_check", "options", True),
     ]
     assert "boom" in report.results[0].message
+
+
+class WaitsForCancel:
+    """A concurrent check that waits (up to 10 s) until its call is cancelled."""
+
+    def __init__(self) -> None:
+        self.saw_cancel = False
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="patient_check", summary="Waits.", concurrent=True)]
+
+    @hookimpl(tryfirst=True)
+    def forge_run_checks(self) -> list[CheckResult]:
+        deadline = time.monotonic() + 10
+        while not cancelled() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.saw_cancel = cancelled()
+        return [CheckResult(type="patient_check", target="t", passed=True)]
+
+
+class Halts:
+    """A check whose failure halts the rest, called after the concurrent one started."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [
+            CheckDescriptor(
+                id="halting_check", summary="Halts.", halts_on_failure=True, read_only=True
+            )
+        ]
+
+    @hookimpl
+    def forge_run_checks(self) -> list[CheckResult]:
+        return [CheckResult(type="halting_check", target="t", passed=False)]
+
+
+def test_a_halt_stops_the_concurrent_checks_rather_than_wait_for_them(project: Path) -> None:
+    patient = WaitsForCancel()
+    engine = engine_with(project, ForgeConfig(), patient=patient, halts=Halts())
+    started = time.monotonic()
+    report = engine.validate(ValidateRequest(module_id="m", files=["a"]))
+    assert time.monotonic() - started < 5, "the call waited for a concurrent check after a halt"
+    assert patient.saw_cancel
+    assert [r.type for r in report.results] == ["halting_check"]

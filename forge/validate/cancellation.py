@@ -5,7 +5,8 @@ for minutes. The MCP adapter opens a :func:`cancellable` scope around each
 call (the worker thread inherits it: ``anyio.to_thread`` copies the context)
 and sets its event when the client sends ``notifications/cancelled``; it calls
 :func:`shut_down` when stdin closes. Long-running work polls :func:`cancelled`
-and stops: :mod:`forge.checks.command` kills the command's process group.
+and stops: :mod:`forge.checks.command` kills the command's process group, and
+forge-types its checker's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from contextvars import ContextVar
 
 from forge.errors import ForgeError
 
-_current: ContextVar[threading.Event | None] = ContextVar("forge_cancel", default=None)
+#: The events of the scopes the current work runs in, outermost first: any one set stops it.
+_current: ContextVar[tuple[threading.Event, ...]] = ContextVar("forge_cancel", default=())
 #: Set once the process is shutting down (the MCP client went away): every
 #: call's work stops. Process-wide, as the client is.
 _shutdown = threading.Event()
@@ -28,10 +30,15 @@ class Cancelled(ForgeError):
 
 
 @contextlib.contextmanager
-def cancellable() -> Iterator[threading.Event]:
-    """A scope whose work stops once the yielded event is set."""
-    event = threading.Event()
-    token = _current.set(event)
+def cancellable(event: threading.Event | None = None) -> Iterator[threading.Event]:
+    """A scope whose work stops once the yielded event (``event``, else a new one) is set.
+
+    Scopes nest: work inside stops when its own scope's event or an enclosing
+    one's is set (the engine stops a concurrent check's thread on its own when
+    the call ends early; the MCP client's cancel stops it too).
+    """
+    event = event if event is not None else threading.Event()
+    token = _current.set((*_current.get(), event))
     try:
         yield event
     finally:
@@ -40,8 +47,7 @@ def cancellable() -> Iterator[threading.Event]:
 
 def cancelled() -> bool:
     """Whether the work of the current call should stop now."""
-    event = _current.get()
-    return _shutdown.is_set() or (event is not None and event.is_set())
+    return _shutdown.is_set() or any(event.is_set() for event in _current.get())
 
 
 def shut_down() -> None:

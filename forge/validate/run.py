@@ -28,7 +28,7 @@ from forge.plugin_host.records import Returned
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
-from forge.validate.cancellation import Cancelled, cancelled
+from forge.validate.cancellation import Cancelled, cancellable, cancelled
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import (
@@ -168,9 +168,16 @@ class Engine:
             )
             return list(called)
 
+        def call_apart() -> list[Returned[CheckResult]]:
+            with cancellable(abandoned):
+                return call(apart)
+
         order = self.plugins.call_order("forge_run_checks", only=plugins)
         apart = _concurrent_plugins(catalog) & set(order)
-        with ThreadPoolExecutor(max_workers=1) as pool:
+        # Set when this call ends early (Ctrl-C, a halting check): the concurrent
+        # checks stop rather than keep the call waiting for results nobody reads.
+        abandoned = threading.Event()
+        with ThreadPoolExecutor(max_workers=1) as pool, _setting_on_error(abandoned):
             # The concurrent plugins start where the first of them would be called
             # (after cwd_check, which runs first) and run beside the read-only checks.
             running: Future[list[Returned[CheckResult]]] | None = None
@@ -179,7 +186,7 @@ class Engine:
                 if name in apart:
                     if running is None:
                         # In this call's context: a cancelled call stops its checker too.
-                        running = pool.submit(contextvars.copy_context().run, call, apart)
+                        running = pool.submit(contextvars.copy_context().run, call_apart)
                     continue
                 if running is not None and not _reads_only(catalog, name):
                     # A check that runs the module's programs may write what the
@@ -189,6 +196,8 @@ class Engine:
                     halted = True
                     break
             if running is not None:
+                if halted:
+                    abandoned.set()
                 # Waited for even after a halt: its checker must not outlive the call.
                 finished = running.result()
                 if not halted:
@@ -284,6 +293,16 @@ def _usable_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def _setting_on_error(event: threading.Event) -> Iterator[None]:
+    """Set ``event`` when the block is left by an exception (then let it go on)."""
+    try:
+        yield
+    except BaseException:
+        event.set()
+        raise
 
 
 def _concurrent_plugins(catalog: Catalog[CheckDescriptor]) -> set[str]:

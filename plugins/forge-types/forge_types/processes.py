@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from forge.validate.cancellation import cancelled
 from forge_types.diagnostics import CheckerFailed, CheckerTimedOut
 
 #: Bytes of a checker's output read at most (a project with very many diagnostics).
 MAX_OUTPUT = 64 * 1024 * 1024
+#: Seconds between looks at whether the call was cancelled while a checker runs.
+CANCEL_POLL = 0.05
 #: Bytes read from a pipe at a time.
 READ_SIZE = 1024 * 1024
 #: Seconds a killed checker's group is given to be gone and its pipes to close.
@@ -61,7 +64,10 @@ def run_tool(
     try:
         deadline = time.monotonic() + timeout
         for reader in (out, err):
-            reader.join(max(deadline - time.monotonic(), 0.0))
+            while reader.is_alive() and (left := deadline - time.monotonic()) > 0:
+                reader.join(min(left, CANCEL_POLL))
+                if cancelled():  # the call was cancelled or ended early: so does the checker
+                    raise CheckerFailed(f"{Path(argv[0]).name} stopped: the call was cancelled")
         if out.is_alive() or err.is_alive():
             raise CheckerTimedOut(f"{Path(argv[0]).name} took longer than {timeout:g} s")
         if out.overflowed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -101,9 +102,11 @@ def check_language(
             # forge parses the candidates to confirm which really import them: the parse
             # costs no time, and only confirmed importers' diagnostics are kept.
             with ThreadPoolExecutor(max_workers=1) as pool:
+                # In this call's context, so a cancelled call stops the checker.
                 running = pool.submit(
-                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options
-                )
+                    contextvars.copy_context().run,
+                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options,
+                )  # fmt: skip
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
         wanted = set(scope.files)
