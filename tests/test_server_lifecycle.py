@@ -7,6 +7,7 @@ are still running afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -223,3 +224,33 @@ def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
     finally:
         server.close()
         unmount(project)
+
+
+def test_a_cancelled_validate_kills_its_type_checker(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The type checker runs in a thread of its own, beside the other checks: a cancel reaches it."""
+    pytest.importorskip("forge_types")
+    monkeypatch.setenv("FORGE_DISABLE_PLUGINS", "stubs")  # forge-types on, for this server
+    sleep = long_sleep() + ".5"
+    (project / "pyproject.toml").write_text("[tool.mypy]\nstrict = true\n", encoding="utf-8")
+    (project / "app.py").write_text("x: int = 1\n", encoding="utf-8")
+    fake = project / ".venv" / "bin" / "mypy"  # the project's own mypy, which never ends
+    fake.parent.mkdir(parents=True)
+    fake.write_text(
+        f'#!/bin/sh\n[ "$1" = --version ] && {{ echo "mypy 1.0.0"; exit 0; }}\nexec {sleep}\n',
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    with contextlib.closing(Wire(project)) as wire:
+        wire.initialize()
+        wire.call(1, "validate", {"moduleId": "m1", "files": ["app.py"]})
+        deadline = time.monotonic() + PATIENCE
+        while not live_processes_mentioning(sleep):
+            assert time.monotonic() < deadline, "the checker never started"
+            time.sleep(0.05)
+        cancel = {"requestId": 1}
+        wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+        assert gone_within(sleep, 5), "the cancelled call's checker is still running"
+        wire.call(2, "memory_recall", {"query": "anything"})
+        assert "result" in wire.wait_for(2)  # still serving
