@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any, get_args
 
 from forge.cli.command import add_command, add_json_flag, out, print_json, reader_gone, warn
-from forge.cli.output import paint
+from forge.cli.output import paint, printable
 from forge.errors import clip
 
 if TYPE_CHECKING:
@@ -129,17 +129,19 @@ def _print(entries: list[LogEntry], *, as_json: bool) -> None:
 
 def format_entry(entry: LogEntry) -> str:
     """``09:44:00.123 WARN  validation  validate  auth  passed=false score=0.5 ...``."""
+    # Each part escaped (printable) before it is painted: the log holds what agents and
+    # plans wrote, and JSON encoding leaves C1 controls and U+2028 as they are.
     clock = entry.timestamp[11:23] if len(entry.timestamp) >= 23 else entry.timestamp
-    severity = entry.severity.upper().ljust(5)
+    severity = printable(entry.severity.upper()).ljust(5)
     parts = [
-        clock,
+        printable(clock),
         paint(severity, _SEVERITY_COLORS.get(entry.severity, "bold")),
-        entry.phase.ljust(10),
-        entry.event,
+        printable(entry.phase).ljust(10),
+        printable(entry.event),
     ]
     if entry.module_id:
-        parts.append(paint(entry.module_id, "bold"))
-    data = " ".join(f"{key}={_short(value)}" for key, value in entry.data.items())
+        parts.append(paint(printable(entry.module_id), "bold"))
+    data = " ".join(f"{printable(key)}={_short(value)}" for key, value in entry.data.items())
     if data:
         parts.append(clip(data, DATA_WIDTH))
     return " ".join(parts)
@@ -147,5 +149,7 @@ def format_entry(entry: LogEntry) -> str:
 
 def _short(value: Any) -> str:
     if isinstance(value, str):
-        return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        shown = value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    else:
+        shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return printable(shown)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge.cli.command import add_actions, add_command, add_json_flag, out, print_json
-from forge.cli.output import paint
+from forge.cli.output import paint, printable
 
 if TYPE_CHECKING:
     from forge.plan import PlanReport
@@ -139,15 +139,19 @@ def _check(args: argparse.Namespace) -> int:
 def render_reports(reports: list[tuple[str, PlanReport]]) -> str:
     """Findings as ``path: error: message  [type]`` lines, a line per valid plan, a summary."""
     lines: list[str] = []
-    for shown, report in reports:
+    for named, report in reports:
+        # Escaped: a finding quotes the plan's own text (a dependency, a command, a path),
+        # and a newline or an escape sequence there would split the line or drive the
+        # terminal. --json carries the real text.
+        shown = printable(named)
         for finding in report.errors:
-            lines.append(f"{shown}: {paint('error', 'red')}: {finding.message}  [{finding.type}]")
+            message = printable(f"{finding.message}  [{finding.type}]")
+            lines.append(f"{shown}: {paint('error', 'red')}: {message}")
         for finding in report.warnings:
-            lines.append(
-                f"{shown}: {paint('warning', 'yellow')}: {finding.message}  [{finding.type}]"
-            )
+            message = printable(f"{finding.message}  [{finding.type}]")
+            lines.append(f"{shown}: {paint('warning', 'yellow')}: {message}")
         if report.valid:
-            path = " -> ".join(report.critical_path)
+            path = printable(" -> ".join(report.critical_path))
             lines.append(
                 f"{shown}: {paint('ok', 'green')}: {_count(report.module_count, 'module')} in "
                 f"{_count(len(report.layers), 'layer')}; critical path "

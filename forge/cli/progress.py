@@ -13,6 +13,8 @@ import time
 from types import TracebackType
 from typing import TextIO
 
+from forge.cli.output import printable
+
 #: Seconds between redraws.
 TICK = 0.1
 _SPINNER = "|/-\\"
@@ -70,7 +72,9 @@ class Progress:
     def update(self, text: str) -> None:
         """Show ``text`` from now on; its clock starts at zero."""
         with self._lock:
-            self._text = text
+            # One line redrawn in place: a plan title's newline or escape sequence must
+            # neither break it nor drive the terminal.
+            self._text = printable(text)
             self._since = time.monotonic()
         self._draw()
 

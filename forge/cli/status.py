@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from forge.cli.command import add_command, out, print_json, reader_gone
-from forge.cli.output import paint, table, use_color
+from forge.cli.output import paint, printable, table, use_color
 from forge.cli.progress import format_duration
 
 if TYPE_CHECKING:
@@ -142,10 +142,11 @@ def render_line(status: Status) -> str:
         parts[0] += f" ({counts.failed} failed)"
     phase = status.current_phase or status.last_tool
     if phase:
-        parts.append(phase.upper())
+        parts.append(printable(phase.upper()))
     current = _current_module(status)
     if current is not None:
-        parts.append(current.title)
+        # Escaped: the title is the plan's text, and a terminal's status line shows it.
+        parts.append(printable(current.title))
     if status.started_at:
         parts.append(format_duration(max(0.0, _age(status.started_at))))
     return " | ".join(parts)
@@ -172,11 +173,14 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
     """The plan, the progress bar, and the module table."""
     counts = status.counts
     lines = []
-    plan = status.plan_path or "(no plan)"
-    objective = f" — {status.objective}" if status.objective else ""
+    # Escaped (forge.cli.output.printable): the plan's path, objective and titles are
+    # the planner's text, as written; a newline or an escape sequence in them would
+    # split a row or drive the terminal. --json carries them as they are.
+    plan = printable(status.plan_path or "(no plan)")
+    objective = f" — {printable(status.objective)}" if status.objective else ""
     lines.append(f"{paint('plan', 'bold')}  {plan}{objective}")
-    run = status.run_id or "-"
-    phase = status.current_phase or "-"
+    run = printable(status.run_id or "-")
+    phase = printable(status.current_phase or "-")
     lines.append(
         f"{paint('run', 'bold')}   {run}   phase {phase}   updated {_ago(status.updated_at)}"
     )
@@ -190,8 +194,8 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
     if status.modules:
         rows = [
             [
-                module.id,
-                module.title,
+                printable(module.id),
+                printable(module.title),
                 module.state,
                 str(module.attempts),
                 f"{module.score:.2f}" if module.score is not None else "-",

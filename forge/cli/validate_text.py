@@ -19,7 +19,7 @@ SHOWN_OUTPUT_LINES = 12
 def module_line(run: ModuleRun) -> str:
     """One line as a module finishes: PASS/FAIL/SKIP, the id, the score, the time."""
     if run.report is None:
-        return f"{paint('SKIP', 'yellow')} {run.module_id}: {run.skipped}"
+        return f"{paint('SKIP', 'yellow')} {printable(f'{run.module_id}: {run.skipped}')}"
     mark = paint("PASS", "green") if run.report.passed else paint("FAIL", "red")
     return f"{mark} {run.module_id} (score {run.report.score:.2f}, {format_duration(run.seconds)})"
 
@@ -29,7 +29,9 @@ def render_summary(runs: list[ModuleRun]) -> str:
     lines: list[str] = []
     for run in runs:
         if run.report is not None and not run.report.passed:
-            lines.append(paint(f"== {run.module_id}: {run.title or run.module_id}", "bold"))
+            # The title is the plan's text: escaped, as every name text output shows.
+            heading = printable(f"{run.module_id}: {run.title or run.module_id}")
+            lines.append(paint(f"== {heading}", "bold"))
             lines.append(render_report(run.report))
             lines.append("")
     rows = [
@@ -122,6 +124,21 @@ def place_text(location: Location) -> str:
     return text
 
 
+def source_and_caret_pad(source_line: str, column: int) -> tuple[str, str]:
+    """A line of source as text output shows it, and what goes before a caret under ``column``.
+
+    Control characters are escaped (:func:`~forge.cli.output.printable`): the line is
+    the file's own text, and an escape sequence in a string literal would drive the
+    terminal. Tabs stay tabs, and the pad keeps them, so the caret lines up under an
+    indented line; every other character before the column pads as wide as it is shown.
+    """
+    shown = "\t".join(printable(part) for part in source_line.split("\t"))
+    pad = "".join(
+        "\t" if char == "\t" else " " * len(printable(char)) for char in source_line[: column - 1]
+    )
+    return shown, pad
+
+
 def _details(result: CheckResult) -> list[str]:
     from forge.models import SyntaxLocation
 
@@ -131,11 +148,8 @@ def _details(result: CheckResult) -> list[str]:
     for location in result.locations:
         details.append(printable(location_line(location, location.path or result.target)))
         if isinstance(location, SyntaxLocation) and location.source_line.strip():
-            pad = "".join(
-                "\t" if char == "\t" else " "
-                for char in location.source_line[: location.column - 1]
-            )
-            details.append(paint(f"    {location.source_line}", "dim"))
+            shown, pad = source_and_caret_pad(location.source_line, location.column)
+            details.append(paint(f"    {shown}", "dim"))
             details.append(f"    {pad}^")
     if getattr(result, "error_count", 0) > len(result.locations):
         details.append(f"    ... and {result.error_count - len(result.locations)} more")  # type: ignore[attr-defined]

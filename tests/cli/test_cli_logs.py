@@ -112,3 +112,22 @@ def test_follow_prints_new_events_as_json_lines(project: Path) -> None:
             assert json.loads(process.stdout.readline())["event"] == "iteration_update"
         finally:
             process.terminate()
+
+
+def test_control_characters_in_an_event_are_escaped_in_text_and_real_in_json(
+    run_forge: RunForge, project: Path
+) -> None:
+    """A value without spaces was printed raw, and JSON encoding leaves C1 controls as they are."""
+    raw = {"reason": "x\x1b[31mred\ny", "title": "a b\x85c", "plan\x1bPath": "p"}
+    logs = project / ".forge" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "run-1.jsonl").write_text(
+        _entry("validate\x07", moduleId="auth", data=raw), encoding="utf-8"
+    )
+    shown = run_forge("logs").stdout
+    assert shown.splitlines() == [
+        r"09:44:00.123 INFO  validation validate\x07 auth reason=x\x1b[31mred\ny "
+        r'title="a b\x85c" plan\x1bPath=p'
+    ]
+    entry = json.loads(run_forge("logs", "--json").stdout)["entries"][0]
+    assert (entry["event"], entry["data"]) == ("validate\x07", raw)

@@ -253,3 +253,42 @@ def test_watch_redraws_in_place(project: Path) -> None:
             process.kill()
             process.wait()
         os.close(controller)
+
+
+def test_a_plan_title_with_control_characters_is_escaped_in_text_and_real_in_json(
+    run_forge: RunForge, project: Path
+) -> None:
+    """A plan's title and objective reach status.json as written: printed raw, an escape
+    sequence in them drove the terminal and a newline split the module's row in two."""
+    title, objective = "x\x1b[31mred\ny", "obj\rX\x1b]0;owned\x07\x85"
+    plan = {
+        "objective": objective,
+        "modules": [
+            {
+                "id": "m1",
+                "title": title,
+                "objective": "Deliver m1.",
+                "files": ["a.py"],
+                "verify": ["test -f a.py"],
+                "doneWhen": "a.py is there.",
+            }
+        ],
+    }
+    (project / ".forge" / "plans").mkdir(parents=True)
+    (project / ".forge" / "plans" / "p.json").write_text(json.dumps(plan), encoding="utf-8")
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    ran = run_forge("validate", "--plan", ".forge/plans/p.json", "--all", "--run-id", "r1")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    for args in (("status",), ("status", "--line")):
+        shown = run_forge(*args).stdout
+        assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", shown), (args, shown)
+        assert r"x\x1b[31mred\ny" in shown, (args, shown)
+    table = run_forge("status").stdout.splitlines()
+    assert table[0] == r"plan  .forge/plans/p.json — obj\rX\x1b]0;owned\x07\x85"
+    assert table[-1].split()[:3] == ["m1", r"x\x1b[31mred\ny", "done"]
+    status = json.loads(run_forge("status", "--json").stdout)
+    assert (status["objective"], status["modules"][0]["title"]) == (objective, title)
+    # On a terminal, validate's progress line names the module by its title too.
+    drawn = _pty_output(project, "validate", "--plan", ".forge/plans/p.json", "--all")
+    assert rb"validating m1 (x\x1b[31mred\ny)" in drawn
+    assert title.encode() not in drawn

@@ -568,3 +568,25 @@ def test_a_file_name_with_a_newline_is_one_escaped_line_of_text_and_itself_in_js
     report = json.loads(run_forge("validate", "--files", broken, missing, "--json").stdout)
     targets = [(result["type"], result["target"]) for result in report["results"]]
     assert ("syntax_check", broken) in targets and ("file_check", missing) in targets
+
+
+def test_the_source_line_under_a_syntax_error_is_escaped_and_the_caret_still_points(
+    run_forge: RunForge, project: Path
+) -> None:
+    """The line of source under a syntax error was printed raw: an escape sequence in a
+    string literal drove the terminal. Tabs stay tabs, so the caret lines up under them."""
+    source_line = '\tx = "\x1b[31mred\x7f" + )'
+    (project / "bad.py").write_text(f"if True:\n{source_line}\n", encoding="utf-8")
+    done = run_forge("validate", "--files", "bad.py")
+    assert done.returncode == 1
+    assert "\x1b" not in done.stdout and "\x7f" not in done.stdout
+    lines = done.stdout.splitlines()
+    at = lines.index("    \t" + r'x = "\x1b[31mred\x7f" + )')
+    report = json.loads(run_forge("validate", "--files", "bad.py", "--json").stdout)
+    (place,) = next(r for r in report["results"] if r["type"] == "syntax_check")["locations"]
+    assert place["sourceLine"] == source_line
+    assert source_line[place["column"] - 1] == ")"
+    # The caret under the `)` as shown, past the escapes' wider text.
+    shown, caret = lines[at][4:], lines[at + 1][4:]
+    assert caret.endswith("^") and set(caret[:-1]) <= {" ", "\t"}
+    assert shown[len(caret) - 1] == ")"

@@ -172,3 +172,24 @@ def test_matrix_of_an_invalid_plan_prints_its_errors_and_exits_1(run_forge: RunF
     done = run_forge("plan", "matrix", str(REPO / "examples/plans/broken/cycle.json"))
     assert done.returncode == 1 and done.stdout == ""
     assert "dependency cycle: invoices -> payments -> ledger -> invoices" in done.stderr
+
+
+def test_a_finding_quoting_control_characters_is_one_escaped_line(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    """A finding quotes the plan's own text (a dependency, a command): printed raw, an
+    escape sequence in it drove the terminal and a newline split the finding in two."""
+    _write(
+        project / "plan.json",
+        {"modules": [make_module("a", dependsOn=["b\x1b[2J\nc"], verify=["no\x9bprog x"])]},
+    )
+    result = run_forge("plan", "check", "plan.json")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3, lines
+    assert 'depends on "b\\x1b[2J\\nc"' in lines[0]
+    assert 'runs "no\\x9bprog"' in lines[1]
+    assert "\x1b" not in result.stdout and "\x9b" not in result.stdout
+    report = json.loads(run_forge("plan", "check", "plan.json", "--json").stdout)
+    messages = [error["message"] for error in report["plans"][0]["errors"]]
+    assert any("b\x1b[2J\nc" in message for message in messages)
