@@ -17,12 +17,19 @@ MAX_FINDINGS = 6
 MAX_REASON = 2_000
 
 
-def block(heading: str, lines: list[str], *, limit: int | None = None) -> dict[str, str]:
-    """``{"decision": "block", "reason": ...}``: the reason is what the model reads next."""
+def block(
+    heading: str, lines: list[str], *, limit: int | None = None, notes: list[str] | None = None
+) -> dict[str, str]:
+    """``{"decision": "block", "reason": ...}``: the reason is what the model reads next.
+
+    ``lines`` are the findings (the first ``limit`` of them shown); ``notes``, what
+    was not judged, follow them.
+    """
     shown = lines if limit is None else lines[:limit]
     more = len(lines) - len(shown)
     tail = [f"... and {more} more"] if more > 0 else []
-    return {"decision": "block", "reason": clip_reason("\n".join([heading, *shown, *tail]))}
+    text = "\n".join([heading, *shown, *tail, *(notes or [])])
+    return {"decision": "block", "reason": clip_reason(text)}
 
 
 def allow(message: str) -> dict[str, str]:

@@ -5,6 +5,10 @@ The checks an edit answers to are those declared to judge edits
 (``CheckDescriptor.judges_edits``); verify commands and work-in-progress checks
 wait for the stop. A Python file that imports only the standard library and
 compiles is allowed without loading any check (:func:`_clean_python`).
+
+A file over ``[tool.forge] max-parse-bytes`` is not judged, and the answer says
+so: no check reads it, its importers are not searched, and the edit is allowed
+with a message (:func:`_not_judged`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.hook.answers import MAX_FINDINGS, absolute, block, display, path_key, shown
+from forge.hook.answers import MAX_FINDINGS, absolute, allow, block, display, path_key, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -78,31 +82,45 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     files = [path for path in (absolute(cwd, name) for name in written) if path.is_file()]
     if not files:
         return None
-    ref = find_module_ref(cwd)
-    importers: list[Path] = []
-    complete = True
-    if ref is not None or find_project_root(cwd) is not None:
-        # A forge project: an edit answers to the files that import it, whichever
-        # module owns them. Found by their text, with the standard library alone.
-        from forge.hook.importers import find_importers
+    from forge.cli.output import fresh_command
+    from forge.hook.importers import MAX_READ, find_importers
 
-        importers, complete = find_importers(ref.working_dir if ref else cwd, files)
+    ref = find_module_ref(cwd)
+    # A forge project: an edit answers to the files that import it, whichever
+    # module owns them. Found by their text, with the standard library alone.
+    search = (ref.working_dir if ref else cwd) if ref or find_project_root(cwd) else None
+    if any(_size(path) > MAX_READ for path in files):
+        # A large file goes straight to the checks' side, which knows [tool.forge]
+        # max-parse-bytes: compiled here in full, a 20 MB file took the hook 5 to 40 s
+        # (its budget is 2). Its importers are searched there, if it is judged at all.
+        with fresh_command():
+            return _check_edit(cwd, files, None, search)
+    importers, complete = find_importers(search, files) if search else ([], True)
     if ref is None and not importers and complete and all(_clean_python(p, cwd) for p in files):
         return None  # nothing forge could find: no need to load it
-    from forge.cli.output import fresh_command
-
     with fresh_command():
-        return _check_edit(cwd, files, importers)
+        return _check_edit(cwd, files, importers, search)
 
 
-def _check_edit(cwd: Path, files: list[Path], importers: list[Path]) -> dict[str, str] | None:
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # gone since: the checks say so
+
+
+def _check_edit(
+    cwd: Path, files: list[Path], importers: list[Path] | None, search: Path | None
+) -> dict[str, str] | None:
     """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding.
 
     ``importers``: project files whose text names an edited file; with the
     files of the plan's modules that do, they are checked against the edit,
-    and a finding in another module's file names that module.
+    and a finding in another module's file names that module. None: not searched
+    yet; they are searched under ``search`` (a forge project's folder) for the
+    files within the parse limit.
     """
-    from forge.hook.importers import mentioning
+    from forge.hook.importers import find_importers, mentioning
     from forge.hook.target import edit_target, file_owners, find_project_root
     from forge.models import ValidateRequest
     from forge.validate.request import workspace_for
@@ -112,8 +130,12 @@ def _check_edit(cwd: Path, files: list[Path], importers: list[Path]) -> dict[str
     target = edit_target(cwd)
     base, plan = _lane_of(engine, target, files)
     files = [path for path in files if engine.languages.for_path(path) is not None or base]
+    files, note = _not_judged(files, engine.config.max_parse_bytes, cwd)
     if not files:
-        return None  # no language forge knows: not forge's business
+        # No language forge knows: not forge's business; too large: said so.
+        return allow(note) if note else None
+    if importers is None:
+        importers = find_importers(search, files)[0] if search else []
     edited = {path_key(path) for path in files}
     owners = file_owners(cwd)
     own_module = target.module.id if target is not None else None
@@ -152,11 +174,34 @@ def _check_edit(cwd: Path, files: list[Path], importers: list[Path]) -> dict[str
             suffix = f" (in module {owner})" if owner else ""
             findings.extend(line + suffix for line in result_findings(result, cwd))
     if not findings:
-        return None
+        return allow(note) if note else None
     names = ", ".join(shown(path, cwd) for path in files)
     return block(
-        f"forge: {names} has problems; fix them before going on:", findings, limit=MAX_FINDINGS
+        f"forge: {names} has problems; fix them before going on:",
+        findings,
+        limit=MAX_FINDINGS,
+        notes=[note] if note else [],
     )
+
+
+def _not_judged(files: list[Path], max_parse_bytes: int, cwd: Path) -> tuple[list[Path], str]:
+    """``files`` within the parse limit, and a line naming those over it (``""``: none).
+
+    A file over the limit is not judged at all: the syntax check would pass it
+    with a note, the contract check fail its importers ("cannot check"), and a
+    type checker take its whole budget on it. Known from its size, nothing read.
+    """
+    from forge.languages import over_parse_limit
+
+    kept: list[Path] = []
+    over: list[str] = []
+    for path in files:
+        problem = over_parse_limit(path, max_parse_bytes)
+        if problem is None:
+            kept.append(path)
+        else:
+            over.append(f"forge: {shown(path, cwd)} not checked (too large to judge): {problem}")
+    return kept, "\n".join(over)
 
 
 def _lane_of(
@@ -205,7 +250,8 @@ def _clean_python(path: Path, cwd: Path) -> bool:
     defers to) and that imports nothing but the standard library, none of it
     shadowed by a file or folder of the project, has no syntax error and no
     contract to break. Anything else, or any doubt, is left to the checks: this
-    only ever allows, so it can never disagree with them about a block.
+    only ever allows, so it can never disagree with them about a block. Asked only
+    of files of at most ``importers.MAX_READ`` bytes (:func:`after_edit`).
     """
     if path.suffix.lower() not in {".py", ".pyi"}:
         return False

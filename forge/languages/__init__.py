@@ -5,7 +5,8 @@
   loaded at most once; :class:`ParsedFile` (a tree, its syntax verdict) or
   :class:`NotParsed` (why not).
 - :mod:`~forge.languages.parse_cache`: each file read and parsed once
-  (:class:`ParseSession` per validate call, :class:`ParseCache` between calls).
+  (:class:`ParseSession` per validate call, :class:`ParseCache` between calls);
+  :func:`over_parse_limit`, a file too large to parse, known from its size.
 - forge's built-in languages, one plugin module each, registered like
   third-party ones: :mod:`~forge.languages.python`, :mod:`~forge.languages.javascript`,
   :mod:`~forge.languages.typescript`, :mod:`~forge.languages.tsx` and
@@ -15,7 +16,13 @@
   inside ``load_grammar``, so listing languages costs no grammar import.
 """
 
-from forge.languages.parse_cache import DEFAULT_CACHE_BYTES, RACY_NS, ParseCache, ParseSession
+from forge.languages.parse_cache import (
+    DEFAULT_CACHE_BYTES,
+    RACY_NS,
+    ParseCache,
+    ParseSession,
+    over_parse_limit,
+)
 from forge.languages.registry import LanguageRegistry, NotParsed, ParsedFile
 
 __all__ = [
@@ -26,4 +33,5 @@ __all__ = [
     "ParseCache",
     "ParseSession",
     "ParsedFile",
+    "over_parse_limit",
 ]

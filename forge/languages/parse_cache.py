@@ -212,6 +212,21 @@ def _stat(path: Path) -> os.stat_result:
     return status
 
 
+def over_parse_limit(path: Path, max_file_bytes: int) -> NotParsed | None:
+    """``path``'s ``too_large`` outcome when it is over ``max_file_bytes``, known from its size
+    alone (nothing read); None when it is within the limit or cannot be looked at (a
+    parse says why)."""
+    try:
+        size = path.stat().st_size
+    except (OSError, ValueError):
+        return None
+    try:
+        _check_size(path, size, max_file_bytes)
+    except NotParsed as exc:
+        return exc
+    return None
+
+
 def _check_size(path: Path, size: int, limit: int) -> None:
     if size > limit:
         raise NotParsed(

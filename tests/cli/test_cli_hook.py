@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -653,3 +654,55 @@ def test_checks_that_do_not_judge_edits_are_not_even_run(project: Path) -> None:
     assert completed.stdout == ""  # allowed
     # Its plugin declares its check (the catalog needs it); its detector never runs.
     assert completed.stderr.strip() == "['forge.validate.run', 'forge_stubs.plugin']"
+
+
+# --- a file too large to judge ----------------------------------------------------------
+
+
+def _huge_python(path: Path) -> Path:
+    """About 20 MB of valid Python importing only the standard library: 400,000 assignments."""
+    pad = "#" * 38
+    path.write_text(
+        "import os\n" + "".join(f"x_{n} = {n}  {pad}\n" for n in range(400_000)), "utf-8"
+    )
+    assert path.stat().st_size > 20_000_000
+    return path
+
+
+def _timed_hook(event: dict[str, Any], cwd: Path) -> tuple[dict[str, Any] | None, float]:
+    started = time.monotonic()
+    decision, stderr = run_hook(event, cwd=cwd)
+    assert stderr == ""
+    return decision, time.monotonic() - started
+
+
+@pytest.mark.parametrize("where", ["a plain folder", "a forge project, imported by app.py"])
+def test_a_file_over_the_parse_limit_is_answered_in_time_as_not_judged(
+    project: Path, where: str
+) -> None:
+    """CPython's parse of a 20 MB file took the hook 5 to 40 s (its budget is 2 s, Claude
+    Code's timeout 30 s); in a project its importer's contract check failed ("cannot
+    check"), blocking an edit forge never judged. Over the limit: neither, and it says so."""
+    if "project" in where:
+        forge_project(project)
+        write(project / "app.py", "from big import x_1\n\nprint(x_1)\n")
+    big = _huge_python(project / "big.py")
+    decision, seconds = _timed_hook(
+        post_tool_use(project, "Write", {"file_path": str(big)}), project
+    )
+    assert seconds < 10, f"{seconds:.1f} s"  # generous: a loaded machine, a cold start
+    assert decision is not None and "decision" not in decision  # allowed, not blocked
+    message = decision["systemMessage"]
+    assert message.startswith("forge: big.py not checked (too large to judge): ")
+    assert "over the 5,242,880-byte parse limit ([tool.forge] max-parse-bytes)" in message
+
+
+def test_the_configured_parse_limit_decides_what_is_too_large(project: Path) -> None:
+    write(project / "pyproject.toml", "[tool.forge]\nmax-parse-bytes = 1000\n")
+    small = write(project / "calc.py", "def add(a, b:\n" + "# padding\n" * 200)
+    decision, _ = run_hook(post_tool_use(project, "Write", {"file_path": str(small)}), cwd=project)
+    assert decision is not None and "decision" not in decision  # its syntax error unjudged
+    assert "over the 1,000-byte parse limit" in decision["systemMessage"]
+    write(project / "pyproject.toml", "[tool.forge]\nmax-parse-bytes = 100000\n")
+    decision, _ = run_hook(post_tool_use(project, "Write", {"file_path": str(small)}), cwd=project)
+    assert decision is not None and decision["decision"] == "block"
