@@ -53,7 +53,7 @@ FORGE_STATE = (".forge/",)
 class LaneViolation:
     """One changed file a module may not change."""
 
-    #: Relative to the project root (to the repository when outside the project).
+    #: Relative to the project root: ``../other/x.py`` for a file outside the project.
     path: str
     #: The ``disallowed_changes`` glob that forbids it; None: it is only outside the lane.
     disallowed_by: str | None
@@ -61,10 +61,19 @@ class LaneViolation:
     owners: tuple[str, ...]
     #: Whether the change is committed (else staged, unstaged or untracked).
     committed: bool
+    #: The project's folder in its repository (``sub/``) when the file is outside it.
+    outside_project: str | None = None
 
     def message(self, module_id: str) -> str:
         """One line for the worker: what it changed, whose it is, what to do."""
         how = "committed" if self.committed else "not committed"
+        if self.outside_project is not None:
+            # No plan path reaches it (a plan describes its project), so no advice to
+            # add it to mayChange: the lane cannot hold it.
+            return (
+                f"changed ({how}) outside the project ({self.outside_project} of its "
+                f"repository), so outside module {module_id}'s lane: revert it"
+            )
         if self.disallowed_by is not None:
             return (
                 f"changed ({how}), but module {module_id}'s disallowed_changes forbid it "
@@ -129,16 +138,33 @@ def lane_violations(
         forbidden = matches(path, module.disallowed_changes) if path is not None else None
         if forbidden is None and repo_path in ignored:
             continue
-        shown = path if path is not None else repo_path
         found.append(
             LaneViolation(
-                path=shown,
+                # Outside the project, as a path from its root (``../other/x.py``): the
+                # repository's own spelling (``other/x.py``) reads as a file inside it.
+                path=path if path is not None else from_project(repo_path, prefix),
                 disallowed_by=forbidden,
-                owners=tuple(_owners(plan, module.id, shown, root)) if path is not None else (),
+                owners=tuple(_owners(plan, module.id, path, root)) if path is not None else (),
                 committed=repo_path in committed,
+                outside_project=prefix if path is None else None,
             )
         )
     return found
+
+
+def from_project(repo_path: str, prefix: str) -> str:
+    """``repo_path`` (from the repository's top) as a path from the project root at ``prefix``.
+
+    ``from_project("other/x.py", "sub/")`` is ``../other/x.py``;
+    ``from_project("a/c/x.py", "a/b/")`` is ``../c/x.py``. Computed on the two
+    strings alone (``posixpath.relpath`` would ask for the working dir).
+    """
+    folder = [part for part in prefix.split("/") if part]
+    parts = repo_path.split("/")
+    shared = 0
+    while shared < len(folder) and shared < len(parts) - 1 and folder[shared] == parts[shared]:
+        shared += 1
+    return "/".join([".."] * (len(folder) - shared) + parts[shared:])
 
 
 def in_lane(path: str, module: PlanModule, listed: set[str]) -> bool:

@@ -173,3 +173,51 @@ def test_bracket_globs_read_as_git_reads_them_in_plan_check_and_the_lane(
     failing = run_forge(*args, "--base", "main")
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "disallowed_changes forbid it ([z-a]*.py)" in failing.stdout
+
+
+def test_a_change_outside_a_project_in_a_subfolder_is_shown_outside_it(
+    tmp_path: Path, run_forge: RunForge
+) -> None:
+    """The project is sub/ of its repository: a change to other/x.py was shown as
+    ``other/x.py``, a path inside the project (sub/other/x.py), which misled."""
+    repo = tmp_path / "repo"
+    sub = repo / "sub"
+    (sub / ".forge" / "plans").mkdir(parents=True)
+    (sub / ".forge" / "plans" / "plan.json").write_text(json.dumps(PLAN), encoding="utf-8")
+    git(repo, "init", "-q")
+    commit(
+        repo,
+        {
+            "sub/.gitignore": ".forge/\n",
+            "sub/src/api.py": "def serve():\n    return 1\n",
+            "sub/src/db.py": "def store():\n    return 1\n",
+            "other/x.py": "X = 1\n",
+        },
+        "base",
+    )
+    wt = tmp_path / "wt-api"
+    git(repo, "worktree", "add", "-q", "-b", "forge/api", str(wt))
+    commit(wt, {"other/x.py": "X = 2\n", "top.py": "T = 1\n"}, "strays")
+    (wt / "sub" / "src" / "db.py").write_text("changed = True\n", encoding="utf-8")
+    args = ["validate", "--plan", ".forge/plans/plan.json", "--module", "api", "--base", "main"]
+    args += ["--cwd", str(wt / "sub")]
+    env = {"FORGE_CWD": str(sub)}
+    done = run_forge(*args, "--json", cwd=sub, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lanes = lane_results(json.loads(done.stdout))
+    assert [(target, passed) for target, passed, _ in lanes] == [
+        ("../other/x.py", False),
+        ("src/db.py", False),
+        ("../top.py", False),
+    ]  # in the repository's path order
+    outside = "changed (committed) outside the project (sub/ of its repository), so outside"
+    assert lanes[0][2].startswith(outside) and lanes[2][2].startswith(outside)
+    assert "belongs to module db" in lanes[1][2]
+    shown = [
+        line.split(None, 2)[2]
+        for line in run_forge(*args, cwd=sub, env=env).stdout.splitlines()
+        if line.startswith("FAIL lane_check ")
+    ]
+    assert shown[0].startswith(f"../other/x.py: {outside}")
+    assert shown[1].startswith("src/db.py: changed (not committed)")
+    assert shown[2].startswith(f"../top.py: {outside}")
