@@ -42,6 +42,12 @@ class Kind:
     parse: Callable[[str, Path], list[Raw]]
     #: Exit codes that mean "ran, found diagnostics" rather than "failed to run".
     ok_codes: frozenset[int] = frozenset({0, 1})
+    #: Whether (rule, message), of a ``fatal`` rule, does not mean it: the rule covers more.
+    not_fatal: Callable[[str, str], bool] = lambda rule, message: False
+
+    def cannot_run(self, rule: str, message: str) -> bool:
+        """Whether a diagnostic means the code cannot run as written (without a base, it fails)."""
+        return rule in self.fatal and not self.not_fatal(rule, message)
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,7 @@ def _one(error: dict[str, Any]) -> str:
     return str(error.get("description") or error.get("concise_description") or "")
 
 
+_UNION_MEMBER = re.compile(r"Object of (?:class `NoneType`|type `[^`\n]*\|[^`\n]*`) has no attr")
 PYREFLY = Kind(
     name="pyrefly",
     language="python",
@@ -180,6 +187,12 @@ PYREFLY = Kind(
     ),
     argv=_pyrefly_argv,
     parse=_pyrefly_parse,
+    # A member missing from one side of a union (None of an Optional, or a type spelled
+    # A | B) may be narrowed away at run time: mypy (union-attr) and pyright
+    # (reportOptionalMemberAccess) tell it apart; pyrefly says missing-attribute.
+    not_fatal=lambda rule, message: (
+        rule == "missing-attribute" and bool(_UNION_MEMBER.match(message))
+    ),
 )
 
 
@@ -222,6 +235,8 @@ MYPY = Kind(
     argv=_mypy_argv,
     parse=_mypy_parse,
     ok_codes=frozenset({0, 1}),
+    # operator is also an unsupported operand ("x" in an Optional): only a call counts.
+    not_fatal=lambda rule, message: rule == "operator" and not message.endswith("not callable"),
 )
 
 

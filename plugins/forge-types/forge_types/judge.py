@@ -97,7 +97,7 @@ def judge(
         informational = [False] * len(head)
     else:
         old = [False] * len(head)
-        counted = [d.rule in checker.kind.fatal for d in head]
+        counted = [checker.kind.cannot_run(d.rule, d.message) for d in head]
         informational = [not c for c in counted]
     new = [d for d, c in zip(head, counted, strict=True) if c]
     order = sorted(range(len(head)), key=lambda i: (not counted[i], not old[i]))
