@@ -199,6 +199,26 @@ def signal_as_soon_as_started(
     return process
 
 
+def signal_another_thread(pid: int, signum: int) -> None:
+    """Send ``signum`` to one of process ``pid``'s threads other than its main one.
+
+    The kernel may hand a process's signal (a terminal's Ctrl-C) to any of its
+    threads; ``tgkill`` picks one, so a test does not depend on luck. Skips where
+    the system call's number is not known here.
+    """
+    import ctypes
+    import platform
+
+    tgkill = {"x86_64": 234, "aarch64": 131}.get(platform.machine())
+    if tgkill is None:
+        pytest.skip(f"tgkill's number on {platform.machine()} is not known here")
+    tids = (int(task.name) for task in Path(f"/proc/{pid}/task").iterdir())
+    threads = sorted(tid for tid in tids if tid != pid)
+    assert threads, f"process {pid} has no thread but its main one"
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.syscall(tgkill, pid, threads[0], signum) == 0, ctypes.get_errno()
+
+
 def one_line_error(completed: subprocess.CompletedProcess[str]) -> str:
     """The stderr of a command that failed as documented: exit 2, one line, no traceback."""
     assert completed.returncode == 2, (completed.returncode, completed.stderr)

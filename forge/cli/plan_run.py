@@ -23,6 +23,7 @@ from forge.cli.command import warn
 from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
+from forge.validate.cancellation import cancellable, stopped_on_error, waited
 
 if TYPE_CHECKING:
     from forge.plan import Plan, PlanModule
@@ -166,11 +167,15 @@ def validate_all(
     runs: list[ModuleRun] = []
 
     def one(module: PlanModule) -> ModuleRun:
-        if on_start is not None:
-            on_start(module, position[module.id], len(order))
-        return validate_module(service, module, options, plan=plan, plan_path=plan_path)
+        with cancellable(stopped):  # Ctrl-C stops the module's commands, not waits for them
+            if on_start is not None:
+                on_start(module, position[module.id], len(order))
+            return validate_module(service, module, options, plan=plan, plan_path=plan_path)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="forge-module") as pool:
+    with (
+        ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="forge-module") as pool,
+        stopped_on_error() as stopped,
+    ):
         for layer in layers:
             pending: dict[str, Future[ModuleRun]] = {}
             for module_id in layer:
@@ -180,7 +185,7 @@ def validate_all(
             for module_id in layer:
                 module = by_id[module_id]
                 if module_id in pending:
-                    run = pending[module_id].result()
+                    run = waited(pending[module_id])
                 else:
                     blocked = [dep for dep in module.depends_on if outcome.get(dep) != "passed"]
                     why = ", ".join(f"{dep} {outcome.get(dep, 'not run')}" for dep in blocked)

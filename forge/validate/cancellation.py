@@ -14,7 +14,10 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextvars import ContextVar
+from typing import TypeVar
 
 from forge.errors import ForgeError
 
@@ -23,6 +26,12 @@ _current: ContextVar[tuple[threading.Event, ...]] = ContextVar("forge_cancel", d
 #: Set once the process is shutting down (the MCP client went away): every
 #: call's work stops. Process-wide, as the client is.
 _shutdown = threading.Event()
+#: Seconds the main thread waits at a time for work in another thread: a signal
+#: (Ctrl-C) that the kernel hands to another thread wakes no thread blocked without
+#: a timeout, so the main thread must look for it.
+SIGNAL_POLL = 0.1
+
+T = TypeVar("T")
 
 
 class Cancelled(ForgeError):
@@ -53,3 +62,27 @@ def cancelled() -> bool:
 def shut_down() -> None:
     """Stop the work of every call in this process, for good."""
     _shutdown.set()
+
+
+@contextlib.contextmanager
+def stopped_on_error() -> Iterator[threading.Event]:
+    """An event set when the block is left by an exception (Ctrl-C), which then goes on.
+
+    Work the block starts in threads of their own runs in ``cancellable(event)``:
+    when the call ends early it stops, rather than keep the exit waiting for it.
+    """
+    event = threading.Event()
+    try:
+        yield event
+    except BaseException:
+        event.set()
+        raise
+
+
+def waited(future: Future[T]) -> T:
+    """``future``'s result, waited for in slices of :data:`SIGNAL_POLL` so Ctrl-C is seen."""
+    while True:
+        try:
+            return future.result(timeout=SIGNAL_POLL)
+        except FutureTimeout:
+            continue

@@ -28,7 +28,13 @@ from forge.plugin_host.records import Returned
 from forge.store import ForgeDir, ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
-from forge.validate.cancellation import Cancelled, cancellable, cancelled
+from forge.validate.cancellation import (
+    Cancelled,
+    cancellable,
+    cancelled,
+    stopped_on_error,
+    waited,
+)
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import (
@@ -176,8 +182,7 @@ class Engine:
         apart = _concurrent_plugins(catalog) & set(order)
         # Set when this call ends early (Ctrl-C, a halting check): the concurrent
         # checks stop rather than keep the call waiting for results nobody reads.
-        abandoned = threading.Event()
-        with ThreadPoolExecutor(max_workers=1) as pool, _setting_on_error(abandoned):
+        with ThreadPoolExecutor(max_workers=1) as pool, stopped_on_error() as abandoned:
             # The concurrent plugins start where the first of them would be called
             # (after cwd_check, which runs first) and run beside the read-only checks.
             running: Future[list[Returned[CheckResult]]] | None = None
@@ -191,7 +196,7 @@ class Engine:
                 if running is not None and not _reads_only(catalog, name):
                     # A check that runs the module's programs may write what the
                     # concurrent checks read: they finish first.
-                    halted, running = take(running.result()), None
+                    halted, running = take(waited(running)), None
                 if halted or take(call((name,))):
                     halted = True
                     break
@@ -199,7 +204,7 @@ class Engine:
                 if halted:
                     abandoned.set()
                 # Waited for even after a halt: its checker must not outlive the call.
-                finished = running.result()
+                finished = waited(running)
                 if not halted:
                     take(finished)
         self._attributed = attributed
@@ -293,16 +298,6 @@ def _usable_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
-
-
-@contextlib.contextmanager
-def _setting_on_error(event: threading.Event) -> Iterator[None]:
-    """Set ``event`` when the block is left by an exception (then let it go on)."""
-    try:
-        yield
-    except BaseException:
-        event.set()
-        raise
 
 
 def _concurrent_plugins(catalog: Catalog[CheckDescriptor]) -> set[str]:

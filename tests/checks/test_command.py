@@ -209,3 +209,26 @@ def test_ctrl_c_in_the_cli_kills_the_running_command(project: Path) -> None:
         assert forge.returncode == 130, stderr
         assert "Traceback" not in stderr
         assert survivors(f"sleep {seconds}") == []
+
+
+def test_ctrl_c_stops_a_plan_validated_modules_at_once(project: Path) -> None:
+    """``--all --jobs 2``: modules run in threads; Ctrl-C stops theirs commands and forge at once.
+
+    The kernel may hand the signal to any thread: the main thread, waiting for the
+    modules, must still see it (it did not, and waited for every command to end).
+    """
+    for _ in range(3):
+        seconds = unique_sleep_seconds()
+        modules = [
+            {"id": module_id, "title": module_id, "objective": "wait", "files": ["plan.json"],
+             "verify": [f"sleep {seconds}"], "doneWhen": "it ran"}
+            for module_id in ("a", "b")
+        ]  # fmt: skip
+        plan = project / "plan.json"
+        plan.write_text(json.dumps({"modules": modules}), encoding="utf-8")
+        argv = [forge_executable(), "validate", "--plan", str(plan), "--all", "--jobs", "2"]
+        forge = signal_as_soon_as_started(argv, f"sleep {seconds}", signal.SIGINT, project)
+        _, stderr = forge.communicate(timeout=30)
+        assert forge.returncode == 130, stderr
+        assert "Traceback" not in stderr
+        assert survivors(f"sleep {seconds}") == []
