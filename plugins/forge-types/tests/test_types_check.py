@@ -466,3 +466,23 @@ def test_without_a_base_mypy_s_operator_counts_only_a_call_of_something_not_call
     ]
     shown = [loc for loc in result["locations"] if loc.get("informational")]
     assert [(loc["line"], loc["rule"]) for loc in shown] == [(2, "operator")]
+
+
+def test_without_a_base_a_member_missing_from_every_side_of_a_union_still_counts(
+    shop: Path,
+) -> None:
+    """No narrowing makes ``value.bit_lenth()`` run when neither ``int`` nor ``str`` has it:
+    pyrefly lists every member as missing it, and the typo fails as it does on an ``int``."""
+    (shop / "shop" / "every.py").write_text(
+        "def spelled(value: int | str) -> int:\n    return value.bit_lenth()\n\n\n"
+        "def some(value: bytes | list[bytes] | None) -> str:\n    return value.decode()\n",
+        encoding="utf-8",
+    )
+    done = run_forge_in(shop, "validate", "--files", "shop/every.py", "--json")
+    result = type_result(done)
+    assert result["checker"].startswith("pyrefly ")
+    counted = [loc for loc in result["locations"] if not loc.get("informational")]
+    assert [(loc["line"], loc["rule"]) for loc in counted] == [(2, "missing-attribute")]
+    shown = [loc["line"] for loc in result["locations"] if loc.get("informational")]
+    assert shown == [6], result["locations"]
+    assert done.returncode == 1
