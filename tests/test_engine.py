@@ -397,3 +397,34 @@ def test_a_concurrent_check_called_after_a_writer_starts_after_it_and_once(
         ("late_check", True),
         ("quick_check", True),
     ], "a concurrent check ran before the writer, or was called again"
+
+
+class Counted:
+    """A concurrent check that counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="counted_check", summary="Counts.", concurrent=True)]
+
+    @hookimpl
+    def forge_run_checks(self) -> list[CheckResult]:
+        self.calls += 1
+        return [CheckResult(type="counted_check", target="t", passed=True)]
+
+
+def test_a_halt_stops_a_concurrent_check_still_waiting_its_turn_before_it_starts(
+    project: Path,
+) -> None:
+    """Two concurrent plugins started before a halting check: the second waits its turn
+    behind the first, and after the halt it is never called (its checker never started)."""
+    patient, counted = WaitsForCancel(), Counted()
+    engine = engine_with(project, ForgeConfig(), patient=patient, halts=Halts(), counted=counted)
+    order = engine.plugins.call_order("forge_run_checks")
+    assert order.index("patient") < order.index("counted") < order.index("halts")
+    report = engine.validate(ValidateRequest(module_id="m", files=["a"]))
+    assert patient.saw_cancel
+    assert [r.type for r in report.results] == ["halting_check"]
+    assert counted.calls == 0

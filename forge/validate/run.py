@@ -174,11 +174,15 @@ class Engine:
 
         def collect(started: list[Future[list[Returned[CheckResult]]]], halted: bool) -> bool:
             """Wait for the concurrent plugins started, in turn; keep their results until one
-            halts the rest (then the others are told to stop, and waited for all the same:
-            a checker must not outlive the call)."""
-            for future in started:
+            halts the rest: then those not begun never are, and the one running is told to
+            stop and waited for all the same (a checker must not outlive the call)."""
+            for at, future in enumerate(started):
                 if halted:
                     abandoned.set()
+                    for waiting in started[at:]:
+                        waiting.cancel()  # not begun yet: it never will be
+                if future.cancelled():
+                    continue
                 finished = future.result()
                 if not halted:
                     halted = take(finished)
@@ -189,7 +193,7 @@ class Engine:
         # Set when this call ends early (Ctrl-C, a halting check): the concurrent
         # checks stop rather than keep the call waiting for results nobody reads.
         abandoned = threading.Event()
-        with ThreadPoolExecutor(max_workers=1) as pool, _setting_on_error(abandoned):
+        with ThreadPoolExecutor(max_workers=1) as pool, _setting_on_error(abandoned, pool):
             # Each concurrent plugin starts where its turn comes (after cwd_check, which
             # runs first), one after the other in the pool's thread, and runs beside the
             # read-only checks that follow it.
@@ -302,12 +306,14 @@ def _usable_dir(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def _setting_on_error(event: threading.Event) -> Iterator[None]:
-    """Set ``event`` when the block is left by an exception (then let it go on)."""
+def _setting_on_error(event: threading.Event, pool: ThreadPoolExecutor) -> Iterator[None]:
+    """Set ``event`` and drop ``pool``'s work not started when the block is left by an
+    exception (then let it go on): the work started is still waited for."""
     try:
         yield
     except BaseException:
         event.set()
+        pool.shutdown(wait=False, cancel_futures=True)
         raise
 
 
