@@ -486,3 +486,34 @@ def test_without_a_base_a_member_missing_from_every_side_of_a_union_still_counts
     shown = [loc["line"] for loc in result["locations"] if loc.get("informational")]
     assert shown == [6], result["locations"]
     assert done.returncode == 1
+
+
+def test_a_call_cancelled_while_the_checker_tells_its_version_leaves_no_version_behind(
+    tmp_path: Path,
+) -> None:
+    """In a long-lived engine (the MCP server), a call cancelled while ``mypy --version``
+    ran made its version "unknown" for every later call, until mypy was reinstalled."""
+    import threading
+
+    from forge.models import ValidateRequest
+    from forge.validate.cancellation import Cancelled, cancellable
+    from forge.validate.run import Engine
+
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text("x: int = 1\n", encoding="utf-8")
+    fake = tmp_path / ".venv" / "bin" / "mypy"
+    fake.parent.mkdir(parents=True)
+    fake.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { sleep 1; echo "mypy 1.2.3"; exit 0; }\nexit 0\n',
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    engine = Engine.for_project(tmp_path)
+    request = ValidateRequest(module_id="m", files=["app.py"])
+    with cancellable() as cancel:
+        threading.Timer(0.3, cancel.set).start()
+        with pytest.raises(Cancelled):
+            engine.validate(request)
+    report = engine.validate(request)
+    (result,) = [r for r in report.results if r.type == "type_check"]
+    assert getattr(result, "checker", None) == "mypy 1.2.3", result
