@@ -20,7 +20,7 @@ from typing import Any
 
 from forge_types.diagnostics import CheckerFailed
 from forge_types.processes import run_tool
-from forge_types.unions import lacking_on_one_side
+from forge_types.unions import lacking_on_one_side, optional_operand
 
 #: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it.
 Raw = tuple[Path, int, int, str, str]
@@ -233,8 +233,8 @@ MYPY = Kind(
     argv=_mypy_argv,
     parse=_mypy_parse,
     ok_codes=frozenset({0, 1}),
-    # operator is also an unsupported operand ("x" in an Optional): only a call counts.
-    not_fatal=lambda rule, message: rule == "operator" and not message.endswith("not callable"),
+    # operator is also an operand that may be None ("x" in an Optional): not counted.
+    not_fatal=lambda rule, message: rule == "operator" and optional_operand(message),
 )
 
 

@@ -1,4 +1,4 @@
-"""pyrefly's ``missing-attribute`` on a union: on one side of it, or on every side."""
+"""A diagnostic on one side of a union (None of an Optional), or on every side of it."""
 
 from __future__ import annotations
 
@@ -39,3 +39,17 @@ def _top_level_members(union: str) -> list[str]:
             members.append(union[start:at])
             start = at + 1
     return [*members, union[start:]]
+
+
+#: A type mypy quotes that may be None: ``"None"``, ``"str | None"``, ``"None | int"``.
+_MAY_BE_NONE = re.compile(r'"(?:[^"]*\| )?None(?: \|[^"]*)?"')
+
+
+def optional_operand(message: str) -> bool:
+    """Whether mypy's ``operator`` is about an operand that may be None (not narrowed).
+
+    ``Unsupported operand types for + ("None" and "int")``, ``Unsupported right
+    operand type for in ("str | None")``: narrowed at run time, the code runs.
+    ``1 + "a"`` or a call of an ``int`` fails whatever runs first.
+    """
+    return not message.endswith("not callable") and bool(_MAY_BE_NONE.search(message))

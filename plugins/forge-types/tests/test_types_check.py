@@ -517,3 +517,22 @@ def test_a_call_cancelled_while_the_checker_tells_its_version_leaves_no_version_
     report = engine.validate(request)
     (result,) = [r for r in report.results if r.type == "type_check"]
     assert getattr(result, "checker", None) == "mypy 1.2.3", result
+
+
+def test_without_a_base_mypy_s_operator_on_no_optional_still_counts(shop: Path) -> None:
+    """``1 + "a"`` raises TypeError whatever runs first: only an operand that may be None
+    (an Optional not narrowed) is shown, not counted."""
+    (shop / "pyproject.toml").write_text("[tool.mypy]\n", encoding="utf-8")
+    (shop / "shop" / "ops.py").write_text(
+        "def total(count: int | None) -> int:\n    return count + 1\n\n\n"
+        'def broken() -> int:\n    return 1 + "a"\n',
+        encoding="utf-8",
+    )
+    done = run_forge_in(shop, "validate", "--files", "shop/ops.py", "--json")
+    result = type_result(done)
+    assert result["checker"].startswith("mypy ")
+    counted = [loc for loc in result["locations"] if not loc.get("informational")]
+    assert [(loc["line"], loc["rule"]) for loc in counted] == [(6, "operator")]
+    shown = [loc["line"] for loc in result["locations"] if loc.get("informational")]
+    assert shown == [2], result["locations"]
+    assert done.returncode == 1
