@@ -120,6 +120,7 @@ def _check_edit(
     yet; they are searched under ``search`` (a forge project's folder) for the
     files within the parse limit.
     """
+    from forge.checks.lane_check import CHECK_ID as LANE_CHECK
     from forge.hook.importers import find_importers, mentioning
     from forge.hook.target import edit_target, file_owners, find_project_root
     from forge.models import ValidateRequest
@@ -163,7 +164,7 @@ def _check_edit(
         checks.owners[check_id]
         for check_id, declared in checks.descriptors.items()
         if declared.halts_on_failure
-        or (declared.judges_edits and (files or check_id == "lane_check"))
+        or (declared.judges_edits and (files or check_id == LANE_CHECK))
     }
     findings: list[str] = []
     workspace = workspace_for(engine, request, base=base, plan=plan)
@@ -172,7 +173,7 @@ def _check_edit(
         declared = checks.get(result.type)
         if result.passed or declared is None or not declared.judges_edits:
             continue
-        if _concerns(result, edited | lane_only if result.type == "lane_check" else edited, cwd):
+        if _concerns(result, edited | lane_only if result.type == LANE_CHECK else edited, cwd):
             owner = _other_module(result, owners, own_module, edited, cwd)
             suffix = f" (in module {owner})" if owner else ""
             findings.extend(line + suffix for line in result_findings(result, cwd))
