@@ -335,3 +335,96 @@ def test_a_halt_stops_the_concurrent_checks_rather_than_wait_for_them(project: P
     assert time.monotonic() - started < 5, "the call waited for a concurrent check after a halt"
     assert patient.saw_cancel
     assert [r.type for r in report.results] == ["halting_check"]
+
+
+class Generates:
+    """A check that runs the module's programs: it writes ``generated.py``."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="generates_check", summary="Writes a file.")]
+
+    @hookimpl
+    def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
+        (workspace.cwd / "generated.py").write_text("x = 1\n", encoding="utf-8")
+        return [CheckResult(type="generates_check", target="generated.py", passed=True)]
+
+
+class Quick:
+    """A concurrent check called first: it passes at once."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="quick_check", summary="Quick.", concurrent=True)]
+
+    @hookimpl(tryfirst=True)
+    def forge_run_checks(self) -> list[CheckResult]:
+        return [CheckResult(type="quick_check", target="t", passed=True)]
+
+
+class SeesGenerated:
+    """A concurrent check called after the writer: it reads what the writer wrote."""
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="late_check", summary="Reads.", read_only=True, concurrent=True)]
+
+    @hookimpl(trylast=True)
+    def forge_run_checks(self, workspace: Workspace) -> list[CheckResult]:
+        seen = (workspace.cwd / "generated.py").exists()
+        return [CheckResult(type="late_check", target="generated.py", passed=seen)]
+
+
+def test_a_concurrent_check_called_after_a_writer_starts_after_it_and_once(
+    project: Path,
+) -> None:
+    """Two concurrent plugins, a check that writes between them in the call order: the
+    second started with the first, before the writer, and judged a tree it had not written;
+    then every concurrent plugin was called again at each one's turn after a writer."""
+    engine = engine_with(
+        project,
+        ForgeConfig(),
+        quick=Quick(),
+        generates=Generates(),
+        late=SeesGenerated(),
+    )
+    order = engine.plugins.call_order("forge_run_checks")
+    assert order.index("quick") < order.index("generates") < order.index("late")
+    report = engine.validate(ValidateRequest(module_id="m", commands=["true"]))
+    assert sorted((result.type, result.passed) for result in report.results) == [
+        ("command", True),
+        ("generates_check", True),
+        ("late_check", True),
+        ("quick_check", True),
+    ], "a concurrent check ran before the writer, or was called again"
+
+
+class Counted:
+    """A concurrent check that counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def forge_checks(self) -> list[CheckDescriptor]:
+        return [CheckDescriptor(id="counted_check", summary="Counts.", concurrent=True)]
+
+    @hookimpl
+    def forge_run_checks(self) -> list[CheckResult]:
+        self.calls += 1
+        return [CheckResult(type="counted_check", target="t", passed=True)]
+
+
+def test_a_halt_stops_a_concurrent_check_still_waiting_its_turn_before_it_starts(
+    project: Path,
+) -> None:
+    """Two concurrent plugins started before a halting check: the second waits its turn
+    behind the first, and after the halt it is never called (its checker never started)."""
+    patient, counted = WaitsForCancel(), Counted()
+    engine = engine_with(project, ForgeConfig(), patient=patient, halts=Halts(), counted=counted)
+    order = engine.plugins.call_order("forge_run_checks")
+    assert order.index("patient") < order.index("counted") < order.index("halts")
+    report = engine.validate(ValidateRequest(module_id="m", files=["a"]))
+    assert patient.saw_cancel
+    assert [r.type for r in report.results] == ["halting_check"]
+    assert counted.calls == 0

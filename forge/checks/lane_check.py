@@ -20,6 +20,8 @@ from forge import hookimpl
 from forge.models import CheckDescriptor, CheckResult, FileResult, ValidateRequest
 from forge.workspace import Workspace
 
+#: The check's id.
+CHECK_ID = "lane_check"
 #: The target of the one passing result: the lane as a whole.
 LANE_TARGET = "(lane)"
 
@@ -43,7 +45,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     except GitError as exc:
         return [
             CheckResult(
-                type="lane_check",
+                type=CHECK_ID,
                 target=LANE_TARGET,
                 passed=False,
                 message=f"cannot list module {module.id}'s changes against {base.ref}: {exc}",
@@ -65,7 +67,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         count = len(changes.files)
         return [
             CheckResult(
-                type="lane_check",
+                type=CHECK_ID,
                 target=LANE_TARGET,
                 passed=True,
                 message=f"{count} changed file{'' if count == 1 else 's'} since "
@@ -74,7 +76,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         ]
     return [
         FileResult(
-            type="lane_check",
+            type=CHECK_ID,
             target=violation.path,
             passed=False,
             message=violation.message(module.id),
@@ -96,7 +98,7 @@ def forge_checks() -> list[CheckDescriptor]:
     """``lane_check``: after the file checks, before the commands."""
     return [
         CheckDescriptor(
-            id="lane_check",
+            id=CHECK_ID,
             summary="A plan module changed only the files of its lane (files, mayChange, "
             "minus disallowed_changes) since the base revision.",
             order=42,

@@ -174,7 +174,7 @@ def validate_all(
 
     with (
         ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="forge-module") as pool,
-        stopped_on_error() as stopped,
+        stopped_on_error(pool) as stopped,
     ):
         for layer in layers:
             pending: dict[str, Future[ModuleRun]] = {}

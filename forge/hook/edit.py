@@ -120,6 +120,7 @@ def _check_edit(
     yet; they are searched under ``search`` (a forge project's folder) for the
     files within the parse limit.
     """
+    from forge.checks.lane_check import CHECK_ID as LANE_CHECK
     from forge.hook.importers import find_importers, mentioning
     from forge.hook.target import edit_target, file_owners, find_project_root
     from forge.models import ValidateRequest
@@ -130,8 +131,10 @@ def _check_edit(
     target = edit_target(cwd)
     base, plan = _lane_of(engine, target, files)
     files = [path for path in files if engine.languages.for_path(path) is not None or base]
-    files, note = _not_judged(files, engine.config.max_parse_bytes, cwd)
-    if not files:
+    files, over, note = _not_judged(files, engine.config.max_parse_bytes, cwd)
+    # A file too large to parse still leaves its lane: the lane check reads git, not it.
+    lane_only = {path_key(path) for path in over} if base is not None else set()
+    if not files and not lane_only:
         # No language forge knows: not forge's business; too large: said so.
         return allow(note) if note else None
     if importers is None:
@@ -160,7 +163,8 @@ def _check_edit(
     judging = {
         checks.owners[check_id]
         for check_id, declared in checks.descriptors.items()
-        if declared.judges_edits or declared.halts_on_failure
+        if declared.halts_on_failure
+        or (declared.judges_edits and (files or check_id == LANE_CHECK))
     }
     findings: list[str] = []
     workspace = workspace_for(engine, request, base=base, plan=plan)
@@ -169,13 +173,13 @@ def _check_edit(
         declared = checks.get(result.type)
         if result.passed or declared is None or not declared.judges_edits:
             continue
-        if _concerns(result, edited, cwd):
+        if _concerns(result, edited | lane_only if result.type == LANE_CHECK else edited, cwd):
             owner = _other_module(result, owners, own_module, edited, cwd)
             suffix = f" (in module {owner})" if owner else ""
             findings.extend(line + suffix for line in result_findings(result, cwd))
     if not findings:
         return allow(note) if note else None
-    names = ", ".join(shown(path, cwd) for path in files)
+    names = ", ".join(shown(path, cwd) for path in [*files, *over])
     return block(
         f"forge: {names} has problems; fix them before going on:",
         findings,
@@ -184,8 +188,10 @@ def _check_edit(
     )
 
 
-def _not_judged(files: list[Path], max_parse_bytes: int, cwd: Path) -> tuple[list[Path], str]:
-    """``files`` within the parse limit, and a line naming those over it (``""``: none).
+def _not_judged(
+    files: list[Path], max_parse_bytes: int, cwd: Path
+) -> tuple[list[Path], list[Path], str]:
+    """``files`` within the parse limit, those over it, and a line naming them (``""``: none).
 
     A file over the limit is not judged at all: the syntax check would pass it
     with a note, the contract check fail its importers ("cannot check"), and a
@@ -194,14 +200,16 @@ def _not_judged(files: list[Path], max_parse_bytes: int, cwd: Path) -> tuple[lis
     from forge.languages import over_parse_limit
 
     kept: list[Path] = []
-    over: list[str] = []
+    over: list[Path] = []
+    lines: list[str] = []
     for path in files:
         problem = over_parse_limit(path, max_parse_bytes)
         if problem is None:
             kept.append(path)
         else:
-            over.append(f"forge: {shown(path, cwd)} not checked (too large to judge): {problem}")
-    return kept, "\n".join(over)
+            over.append(path)
+            lines.append(f"forge: {shown(path, cwd)} not checked (too large to judge): {problem}")
+    return kept, over, "\n".join(lines)
 
 
 def _lane_of(

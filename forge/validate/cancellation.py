@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextvars import ContextVar
 from typing import TypeVar
@@ -65,17 +65,20 @@ def shut_down() -> None:
 
 
 @contextlib.contextmanager
-def stopped_on_error() -> Iterator[threading.Event]:
+def stopped_on_error(pool: Executor | None = None) -> Iterator[threading.Event]:
     """An event set when the block is left by an exception (Ctrl-C), which then goes on.
 
     Work the block starts in threads of their own runs in ``cancellable(event)``:
-    when the call ends early it stops, rather than keep the exit waiting for it.
+    when the call ends early it stops, rather than keep the exit waiting for it;
+    ``pool``'s work not begun yet is dropped (the work begun is still waited for).
     """
     event = threading.Event()
     try:
         yield event
     except BaseException:
         event.set()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         raise
 
 

@@ -174,39 +174,49 @@ class Engine:
             )
             return list(called)
 
-        def call_apart() -> list[Returned[CheckResult]]:
+        def call_apart(name: str) -> list[Returned[CheckResult]]:
             with cancellable(abandoned):
-                return call(apart)
+                return call((name,))
+
+        def collect(started: list[Future[list[Returned[CheckResult]]]], halted: bool) -> bool:
+            """Wait for the concurrent plugins started, in turn; keep their results until one
+            halts the rest: then those not begun never are, and the one running is told to
+            stop and waited for all the same (a checker must not outlive the call)."""
+            for at, future in enumerate(started):
+                if halted:
+                    abandoned.set()
+                    for waiting in started[at:]:
+                        waiting.cancel()  # not begun yet: it never will be
+                if future.cancelled():
+                    continue
+                finished = waited(future)
+                if not halted:
+                    halted = take(finished)
+            return halted
 
         order = self.plugins.call_order("forge_run_checks", only=plugins)
         apart = _concurrent_plugins(catalog) & set(order)
         # Set when this call ends early (Ctrl-C, a halting check): the concurrent
         # checks stop rather than keep the call waiting for results nobody reads.
-        with ThreadPoolExecutor(max_workers=1) as pool, stopped_on_error() as abandoned:
-            # The concurrent plugins start where the first of them would be called
-            # (after cwd_check, which runs first) and run beside the read-only checks.
-            running: Future[list[Returned[CheckResult]]] | None = None
+        with ThreadPoolExecutor(max_workers=1) as pool, stopped_on_error(pool) as abandoned:
+            # Each concurrent plugin starts where its turn comes (after cwd_check, which
+            # runs first), one after the other in the pool's thread, and runs beside the
+            # read-only checks that follow it.
+            running: list[Future[list[Returned[CheckResult]]]] = []
             halted = False
             for name in order:
                 if name in apart:
-                    if running is None:
-                        # In this call's context: a cancelled call stops its checker too.
-                        running = pool.submit(contextvars.copy_context().run, call_apart)
+                    # In this call's context: a cancelled call stops its checker too.
+                    running.append(pool.submit(contextvars.copy_context().run, call_apart, name))
                     continue
-                if running is not None and not _reads_only(catalog, name):
+                if running and not _reads_only(catalog, name):
                     # A check that runs the module's programs may write what the
                     # concurrent checks read: they finish first.
-                    halted, running = take(waited(running)), None
+                    halted, running = collect(running, halted), []
                 if halted or take(call((name,))):
                     halted = True
                     break
-            if running is not None:
-                if halted:
-                    abandoned.set()
-                # Waited for even after a halt: its checker must not outlive the call.
-                finished = waited(running)
-                if not halted:
-                    take(finished)
+            collect(running, halted)
         self._attributed = attributed
         results.extend(_undeclared(catalog, undeclared))
         results.sort(key=lambda result: catalog.rank(result.type))

@@ -706,3 +706,25 @@ def test_the_configured_parse_limit_decides_what_is_too_large(project: Path) -> 
     write(project / "pyproject.toml", "[tool.forge]\nmax-parse-bytes = 100000\n")
     decision, _ = run_hook(post_tool_use(project, "Write", {"file_path": str(small)}), cwd=project)
     assert decision is not None and decision["decision"] == "block"
+
+
+def test_an_edit_outside_the_lane_is_blocked_however_large_the_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lane check reads no file, only git: another module's file over the parse limit,
+    written by a worker, still leaves the lane (it was allowed as "too large to judge")."""
+    monkeypatch.delenv("FORGE_CWD")
+    plan = {
+        "modules": [
+            PLAN["modules"][0],
+            {**PLAN["modules"][0], "id": "db", "files": ["db.py"], "verify": ["true"]},
+        ]
+    }
+    write(project / ".forge" / "plans" / "plan.json", json.dumps(plan))
+    write(project / "pyproject.toml", "[tool.forge]\nmax-parse-bytes = 1000\n")
+    write(project / "db.py", "def store():\n    return 1\n")
+    worktree = worker_worktree(project)
+    other = write(worktree / "db.py", "def store():\n    return 2\n" + "# padding\n" * 200)
+    decision, _ = run_hook(post_tool_use(worktree, "Edit", {"file_path": str(other)}), cwd=worktree)
+    assert decision is not None and decision.get("decision") == "block", decision
+    assert "db.py: changed (not committed) outside module api's lane" in decision["reason"]

@@ -27,7 +27,9 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
         branch = module.branch
         if branch is None or not branch.startswith("-"):
             continue
-        shown = clip(branch, SHOWN_BRANCH_CHARS)
+        # Escaped as Python spells it (a newline as \n): the message is one line, and
+        # validate refuses the plan with it on stderr.
+        shown = repr(clip(branch, SHOWN_BRANCH_CHARS))[1:-1]
         findings.append(
             PlanFinding(
                 type="invalid_branch",

@@ -20,6 +20,7 @@ from typing import Any
 
 from forge_types.diagnostics import CheckerFailed
 from forge_types.processes import run_tool
+from forge_types.unions import lacking_on_one_side, optional_operand
 
 #: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it.
 Raw = tuple[Path, int, int, str, str]
@@ -171,7 +172,6 @@ def _one(error: dict[str, Any]) -> str:
     return str(error.get("description") or error.get("concise_description") or "")
 
 
-_UNION_MEMBER = re.compile(r"Object of (?:class `NoneType`|type `[^`\n]*\|[^`\n]*`) has no attr")
 PYREFLY = Kind(
     name="pyrefly",
     language="python",
@@ -190,9 +190,7 @@ PYREFLY = Kind(
     # A member missing from one side of a union (None of an Optional, or a type spelled
     # A | B) may be narrowed away at run time: mypy (union-attr) and pyright
     # (reportOptionalMemberAccess) tell it apart; pyrefly says missing-attribute.
-    not_fatal=lambda rule, message: (
-        rule == "missing-attribute" and bool(_UNION_MEMBER.match(message))
-    ),
+    not_fatal=lambda rule, message: rule == "missing-attribute" and lacking_on_one_side(message),
 )
 
 
@@ -235,8 +233,8 @@ MYPY = Kind(
     argv=_mypy_argv,
     parse=_mypy_parse,
     ok_codes=frozenset({0, 1}),
-    # operator is also an unsupported operand ("x" in an Optional): only a call counts.
-    not_fatal=lambda rule, message: rule == "operator" and not message.endswith("not callable"),
+    # operator is also an operand that may be None ("x" in an Optional): not counted.
+    not_fatal=lambda rule, message: rule == "operator" and optional_operand(message),
 )
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forge.validate.cancellation import cancelled
 from forge_types.checkers import PYREFLY, PYTHON_KINDS, TSC, Checker, Kind
 from forge_types.diagnostics import CheckerTimedOut
 from forge_types.processes import run_tool
@@ -212,11 +213,10 @@ TS_PACKAGES = {"tsc": "typescript", "tsgo": "@typescript/native-preview"}
 def _checker(kind: Kind, exe: Path, source: str, root: Path) -> Checker | Missing:
     version = _version(kind, exe)
     if version is None:
-        return Missing(
-            kind.language,
-            f"{_shown(exe, root)} did not answer --version within {VERSION_TIMEOUT:g} s; "
-            "not checked",
-        )
+        why = f"did not answer --version within {VERSION_TIMEOUT:g} s"
+        if cancelled():
+            why = "stopped: the call was cancelled"
+        return Missing(kind.language, f"{_shown(exe, root)} {why}; not checked")
     return Checker(kind=kind, executable=exe, version=version, source=source)
 
 
@@ -287,7 +287,8 @@ def _asked_version(exe: Path) -> str | None:
     except CheckerTimedOut:
         return None
     except Exception:  # it cannot start, or printed without end: the run will say why
-        return "unknown"
+        # Stopped because the call was (a long-lived engine asks again next call).
+        return None if cancelled() else "unknown"
     match = re.search(r"\d+\.\d+(?:\.\d+)?(?:[-.\w]*)", done.stdout + done.stderr)
     return match.group(0) if match else "unknown"
 

@@ -46,3 +46,16 @@ def test_merge_check_never_hands_such_a_branch_to_git(project: Path, run_forge: 
     assert "branches.api: '-p' is not a revision" in one_line_error(given)
     assert not (repo / "owned.txt").exists()
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_branch_with_a_line_break_is_refused_in_one_escaped_line(
+    project: Path, run_forge: RunForge, make_module: Make
+) -> None:
+    """validate refuses a plan with an error in one line: the branch was quoted raw, so a
+    newline split the error and an escape sequence in it reached the terminal."""
+    branch = "-x\ny\x1b[31m"
+    plan = {"modules": [make_module("api", branch=branch)]}
+    (project / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    error = one_line_error(run_forge("validate", "--plan", "plan.json", "--module", "api"))
+    assert "\x1b" not in error
+    assert r'branch "-x\ny\x1b[31m" starts with "-"' in error
