@@ -173,6 +173,18 @@ def live_processes_mentioning(marker: str) -> list[str]:
     return alive
 
 
+def started_like_a_user(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """``argv`` started as from a terminal (every signal at its default), stderr kept."""
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_signal_dispositions,
+    )
+
+
 def signal_as_soon_as_started(
     argv: list[str], marker: str, signum: int, cwd: Path
 ) -> subprocess.Popen[str]:
@@ -183,14 +195,7 @@ def signal_as_soon_as_started(
     """
     import time
 
-    process = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=default_signal_dispositions,
-    )
+    process = started_like_a_user(argv, cwd)
     deadline = time.monotonic() + 60
     while not [line for line in live_processes_mentioning(marker) if "validate" not in line]:
         assert process.poll() is None, "forge ended before the command started"

@@ -365,13 +365,6 @@ def test_tsc_s_version_is_read_from_its_package_beside_the_binary(tmp_path: Path
     package = tmp_path / "node_modules" / "typescript" / "package.json"
     package.parent.mkdir()
     package.write_text('{"name": "typescript", "version": "5.4.5"}\n', encoding="utf-8")
-    done = subprocess.run(
-        [forge_executable(), "plugins"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_forge_in(tmp_path, "plugins")
     assert done.returncode == 0, done.stderr
     assert "  typescript: tsc 5.4.5 (types: node_modules/.bin/tsc)" in done.stdout
