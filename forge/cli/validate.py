@@ -171,6 +171,7 @@ def _run(args: argparse.Namespace) -> int:
 def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
     from forge.cli.output import build_request
+    from forge.cli.reports import ModuleRun
     from forge.models import ValidateRequest
     from forge.validate.run import Engine
 
@@ -194,9 +195,6 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
             # A module that cannot be judged leaves nothing in .forge: no attempt,
             # no event, not even the folder (the service would create it).
             report = engine.validate(request)
-    # Imported once the checks are done: a type checker started by them runs meanwhile.
-    from forge.cli.reports import ModuleRun
-
     return ModuleRun(
         module_id=request.module_id,
         working_dir=working_dir,

@@ -66,7 +66,6 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Typ
             reason = " ".join(str(exc).split())[:300]
             message = f"forge-types {__version__} could not check: {type(exc).__name__}: {reason}"
             results.append(skipped(language, f"{message} (a bug: please report it)"))
-            workspace.report_progress(f"type_check: {language}")
     return results
 
 
