@@ -159,7 +159,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     its ``workspace.report_progress`` calls are not passed on: forge reports
     its step when it collects the results. When the call ends early (Ctrl-C,
     a halting check, a cancelled MCP request), forge still waits for it, so
-    work that waits long must poll ``forge.validate.cancellation.cancelled()``
+    work that waits long must poll ``forge.runtime.cancellation.cancelled()``
     and stop (forge-types kills its checker); threads it starts must run in a
     copy of its context (``contextvars.copy_context().run``) to see it.
 

@@ -19,7 +19,7 @@ from forge.models import (
     ValidateRequest,
 )
 from forge.plugin_host import build_plugin_host
-from forge.validate.cancellation import Cancelled, cancellable, cancelled
+from forge.runtime.cancellation import Cancelled, cancellable, cancelled
 from forge.validate.request import NothingToCheck
 from forge.validate.run import Engine
 from forge.validate.verdict import Score

@@ -23,7 +23,7 @@ from forge.cli.command import warn
 from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
-from forge.validate.cancellation import cancellable, stopped_on_error, waited
+from forge.runtime.cancellation import cancellable, stopped_on_error, waited
 
 if TYPE_CHECKING:
     from forge.plan import Plan, PlanModule

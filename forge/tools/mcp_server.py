@@ -40,6 +40,7 @@ from mcp_types import (
 
 from forge import __version__
 from forge.errors import ConfigError, clip
+from forge.runtime.cancellation import cancellable, shut_down
 from forge.store.ids import is_valid_id
 from forge.tools.calls import (
     ToolCall,
@@ -56,7 +57,6 @@ from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
 from forge.tools.requests import TOOL_REQUESTS, tool_parameters
 from forge.tools.service import ToolService
-from forge.validate.cancellation import cancellable, shut_down
 from forge.validate.run import serving
 
 SERVER_NAME = "forge"
@@ -147,7 +147,7 @@ class ForgeServer(MCPServer):
 
         A cancelled call (``notifications/cancelled``, or stdin closing, which
         cancels every call in flight) returns at once; its thread is told
-        through :mod:`forge.validate.cancellation` and kills its command's process group.
+        through :mod:`forge.runtime.cancellation` and kills its command's process group.
         """
         limiter = None
         if tool in LONG_TOOLS:

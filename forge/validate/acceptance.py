@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from forge.models import AcceptanceResult, CheckResult, CommandResult, ValidateRequest
-from forge.validate.cancellation import cancelled
+from forge.runtime.cancellation import cancelled
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def _command(
     results: Sequence[CheckResult],
 ) -> AcceptanceResult:
     """Run the criterion's command (or reuse the verify command's run) and compare its exit."""
-    from forge.checks.command import run_command
+    from forge.test_runs.command_run import run_command
 
     wanted = _expected_exit(criterion.expected)
     config = workspace.config
@@ -102,6 +102,7 @@ def _command(
             criterion.check,
             workspace.cwd,
             request.timeout or config.command_timeout,
+            result_type=ACCEPTANCE,
             min_tests=None if exempt else config.min_tests,
         )
     passed = ran.passed if wanted == 0 else ran.exit_code == wanted and not ran.timed_out

@@ -25,16 +25,16 @@ from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
 from forge.plugin_host.records import Returned
-from forge.store import ForgeDir, ensure_writable
-from forge.validate.acceptance import judge_criteria
-from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
-from forge.validate.cancellation import (
+from forge.runtime.cancellation import (
     Cancelled,
     cancellable,
     cancelled,
     stopped_on_error,
     waited,
 )
+from forge.store import ForgeDir, ensure_writable
+from forge.validate.acceptance import judge_criteria
+from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
 from forge.validate.report import ValidateReport
 from forge.validate.request import (

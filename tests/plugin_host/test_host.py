@@ -174,7 +174,7 @@ def test_builtins_are_loaded_through_entry_points(run_forge: RunForge) -> None:
     for name, module in {
         "cwd_check": "forge.checks.cwd_check",
         "file_check": "forge.checks.file_check",
-        "command": "forge.checks.command",
+        "command": "forge.checks.command_check",
     }.items():
         assert plugins[name]["distribution"] == BUILTIN_DISTRIBUTION
         assert plugins[name]["module"] == module

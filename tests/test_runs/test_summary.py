@@ -8,6 +8,7 @@ runner, for the parser alone.
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 import shutil
@@ -18,13 +19,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from forge.checks.command import TAIL_BYTES, run_command
+from forge.checks.command_check import CHECK_ID
 from forge.models import TestCounts
+from forge.runtime.processes import TAIL_BYTES
 from forge.test_runs import MAX_LINE_BYTES, SummaryScanner, combine, describe
+from forge.test_runs.command_run import run_command
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
 
+#: The ``command`` check's way of running a verify command.
+run_verify = functools.partial(run_command, result_type=CHECK_ID)
 PYTHON = shlex.quote(sys.executable)
 PYTEST = f"{PYTHON} -m pytest -q -p no:cacheprovider"
 UNITTEST = f"{PYTHON} -m unittest"
@@ -123,7 +128,7 @@ def counts(
 
 def test_a_passing_pytest_suite_passes_with_its_counts(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": PYTEST_SUITE})
-    result = run_command(PYTEST, tmp_path, timeout=60)
+    result = run_verify(PYTEST, tmp_path, timeout=60)
     assert result.passed, result.message
     assert result.tests == counts("pytest", passed=2, skipped=1)
     assert result.message.endswith("ms: 2 passed, 1 skipped (pytest)"), result.message
@@ -131,7 +136,7 @@ def test_a_passing_pytest_suite_passes_with_its_counts(tmp_path: Path) -> None:
 
 def test_pytest_with_every_test_skipped_ran_no_test(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": ALL_SKIPPED_PYTEST})
-    result = run_command(PYTEST, tmp_path, timeout=60)
+    result = run_verify(PYTEST, tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.passed is False
     assert result.message == "ran no test: 0 passed, 2 skipped (pytest)"
@@ -139,7 +144,7 @@ def test_pytest_with_every_test_skipped_ran_no_test(tmp_path: Path) -> None:
 
 
 def test_pytest_that_collected_nothing_ran_no_test(tmp_path: Path) -> None:
-    result = run_command(PYTEST, tmp_path, timeout=60)
+    result = run_verify(PYTEST, tmp_path, timeout=60)
     assert result.exit_code == 5  # pytest's own "no tests collected"
     assert result.message == "ran no test: no test found (pytest)"
     assert result.tests == counts("pytest", passed=0)
@@ -147,14 +152,14 @@ def test_pytest_that_collected_nothing_ran_no_test(tmp_path: Path) -> None:
 
 def test_pytest_that_deselected_everything_ran_no_test(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": PYTEST_SUITE})
-    result = run_command(f"{PYTEST} -k nothing_matches_this", tmp_path, timeout=60)
+    result = run_verify(f"{PYTEST} -k nothing_matches_this", tmp_path, timeout=60)
     assert result.passed is False
     assert result.message == "ran no test: no test found (pytest)"
 
 
 def test_failures_behind_or_true_still_fail(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": PYTEST_SUITE + "\ndef test_four():\n    assert 1 == 2\n"})
-    result = run_command(f"{PYTEST} || true", tmp_path, timeout=60)
+    result = run_verify(f"{PYTEST} || true", tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.passed is False
     assert result.message == (
@@ -164,7 +169,7 @@ def test_failures_behind_or_true_still_fail(tmp_path: Path) -> None:
 
 def test_a_failing_run_keeps_its_exit_code_and_shows_its_counts(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": "def test_bad():\n    assert 1 == 2\n"})
-    result = run_command(PYTEST, tmp_path, timeout=60)
+    result = run_verify(PYTEST, tmp_path, timeout=60)
     assert result.exit_code == 1
     assert result.passed is False
     assert result.message.startswith("exit 1 in ")
@@ -190,14 +195,14 @@ def test_fine():
     pass
 """
     write(tmp_path, {"test_x.py": suite})
-    result = run_command(PYTEST, tmp_path, timeout=60)
+    result = run_verify(PYTEST, tmp_path, timeout=60)
     assert result.tests == counts("pytest", passed=1, skipped=1, errors=1)
     assert result.message.endswith(": 1 passed, 1 skipped, 1 error (pytest)")
 
 
 def test_a_passing_unittest_suite_passes_with_its_counts(tmp_path: Path) -> None:
     write(tmp_path, {"test_arith.py": UNITTEST_SUITE})
-    result = run_command(UNITTEST, tmp_path, timeout=60)
+    result = run_verify(UNITTEST, tmp_path, timeout=60)
     assert result.passed, result.message
     # An expected failure did not run as a test that can pass: it counts as skipped.
     assert result.tests == counts("unittest", passed=2, skipped=2)
@@ -205,14 +210,14 @@ def test_a_passing_unittest_suite_passes_with_its_counts(tmp_path: Path) -> None
 
 def test_unittest_with_every_test_skipped_ran_no_test(tmp_path: Path) -> None:
     write(tmp_path, {"test_skipped.py": ALL_SKIPPED_UNITTEST})
-    result = run_command(UNITTEST, tmp_path, timeout=60)
+    result = run_verify(UNITTEST, tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.message == "ran no test: 0 passed, 2 skipped (unittest)"
 
 
 def test_unittest_that_found_nothing_ran_no_test(tmp_path: Path) -> None:
     # Python 3.11 exits 0 here ("Ran 0 tests ... OK"); 3.12 exits 5 ("NO TESTS RAN").
-    result = run_command(UNITTEST, tmp_path, timeout=60)
+    result = run_verify(UNITTEST, tmp_path, timeout=60)
     assert result.passed is False
     assert result.message == "ran no test: no test found (unittest)"
 
@@ -223,7 +228,7 @@ def test_unittest_failures_and_errors(tmp_path: Path) -> None:
         "\n    def test_raises(self):\n        raise KeyError('x')\n"
     )
     write(tmp_path, {"test_arith.py": suite})
-    result = run_command(UNITTEST, tmp_path, timeout=60)
+    result = run_verify(UNITTEST, tmp_path, timeout=60)
     assert result.exit_code == 1
     assert result.tests == counts("unittest", passed=2, failed=1, skipped=2, errors=1)
 
@@ -231,7 +236,7 @@ def test_unittest_failures_and_errors(tmp_path: Path) -> None:
 @needs_node
 def test_a_passing_node_test_suite_passes_with_its_counts(tmp_path: Path) -> None:
     write(tmp_path, {"math.test.mjs": NODE_SUITE})
-    result = run_command("node --test", tmp_path, timeout=60)
+    result = run_verify("node --test", tmp_path, timeout=60)
     assert result.passed, result.message
     assert result.tests == counts("node:test", passed=2, skipped=2)
 
@@ -239,7 +244,7 @@ def test_a_passing_node_test_suite_passes_with_its_counts(tmp_path: Path) -> Non
 @needs_node
 def test_node_test_in_a_folder_without_tests_ran_no_test(tmp_path: Path) -> None:
     (tmp_path / "index.mjs").write_text("export const x = 1;\n", encoding="utf-8")
-    result = run_command("node --test", tmp_path, timeout=60)
+    result = run_verify("node --test", tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.passed is False
     assert result.message == "ran no test: no test found (node:test)"
@@ -248,7 +253,7 @@ def test_node_test_in_a_folder_without_tests_ran_no_test(tmp_path: Path) -> None
 @needs_node
 def test_node_test_with_every_test_skipped_ran_no_test(tmp_path: Path) -> None:
     write(tmp_path, {"skipped.test.mjs": ALL_SKIPPED_NODE})
-    result = run_command("node --test --test-reporter=spec", tmp_path, timeout=60)
+    result = run_verify("node --test --test-reporter=spec", tmp_path, timeout=60)
     assert result.exit_code == 0
     assert result.message == "ran no test: 0 passed, 2 skipped (node:test)"
 
@@ -279,14 +284,14 @@ def test_cargo_test_sums_its_test_binaries(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     write(tmp_path, {"Cargo.toml": CARGO_TOML, "src/lib.rs": RUST_TESTS})
     # Unit tests and doc-tests print a summary each; the doc-tests ran none.
-    result = run_command("cargo test --offline -q", tmp_path, timeout=300)
+    result = run_verify("cargo test --offline -q", tmp_path, timeout=300)
     assert result.passed, (result.message, result.stderr)
     assert result.tests == counts("cargo test", passed=1, skipped=1)
     ignored = RUST_TESTS.replace(
         "    #[test]\n    fn adds", "    #[test]\n    #[ignore]\n    fn adds"
     )
     write(tmp_path, {"src/lib.rs": ignored})
-    result = run_command("cargo test --offline -q", tmp_path, timeout=300)
+    result = run_verify("cargo test --offline -q", tmp_path, timeout=300)
     assert result.exit_code == 0
     assert result.message == "ran no test: 0 passed, 2 skipped (cargo test)"
 
@@ -296,14 +301,14 @@ def test_cargo_test_sums_its_test_binaries(tmp_path: Path) -> None:
 
 def test_the_summary_counts_after_it_scrolled_out_of_the_tail(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": ALL_SKIPPED_PYTEST})
-    result = run_command(f"{PYTEST}; seq 1 100000", tmp_path, timeout=60)
+    result = run_verify(f"{PYTEST}; seq 1 100000", tmp_path, timeout=60)
     assert "skipped" not in result.stdout and result.stdout_bytes > 40 * TAIL_BYTES
     assert result.message == "ran no test: 0 passed, 2 skipped (pytest)"
 
 
 def test_summaries_on_both_streams_and_of_two_runners_add_up(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": PYTEST_SUITE, "test_arith.py": UNITTEST_SUITE})
-    result = run_command(f"{PYTEST} && {UNITTEST} && {PYTEST}", tmp_path, timeout=60)
+    result = run_verify(f"{PYTEST} && {UNITTEST} && {PYTEST}", tmp_path, timeout=60)
     assert result.passed, result.message
     # pytest also collects the unittest file: 4 passed, 3 skipped per pytest run.
     assert result.tests == counts("pytest + unittest", passed=10, skipped=8)
@@ -311,16 +316,16 @@ def test_summaries_on_both_streams_and_of_two_runners_add_up(tmp_path: Path) -> 
 
 def test_one_runner_that_ran_nothing_fails_a_command_running_two(tmp_path: Path) -> None:
     write(tmp_path, {"test_math.py": PYTEST_SUITE})
-    result = run_command(f"{PYTEST} && mkdir -p empty && cd empty && {UNITTEST}", tmp_path, 60)
+    result = run_verify(f"{PYTEST} && mkdir -p empty && cd empty && {UNITTEST}", tmp_path, 60)
     assert result.exit_code == 0
     assert result.message == "ran no test: no test found (unittest)"
 
 
 def test_output_without_a_summary_is_judged_by_its_exit_code(tmp_path: Path) -> None:
-    passing = run_command("echo 'all good'; echo 'tests are fine' >&2", tmp_path, timeout=10)
+    passing = run_verify("echo 'all good'; echo 'tests are fine' >&2", tmp_path, timeout=10)
     assert passing.passed and passing.tests is None
     assert passing.message.startswith("exit 0 in ") and passing.message.endswith(" ms")
-    failing = run_command("echo 'Ran the build'; exit 3", tmp_path, timeout=10)
+    failing = run_verify("echo 'Ran the build'; exit 3", tmp_path, timeout=10)
     assert failing.passed is False and failing.tests is None
     assert failing.message.startswith("exit 3 in ")
 
@@ -702,7 +707,7 @@ def test_jest_vitest_and_mocha_from_npm(js_runners: Path) -> None:
         for file, text in files.items():
             (project / file).parent.mkdir(parents=True, exist_ok=True)
             (project / file).write_text(text, encoding="utf-8")
-        result = run_command(command, project, timeout=120)
+        result = run_verify(command, project, timeout=120)
         assert result.tests == expected, (name, result.message, result.stdout, result.stderr)
         if verdict is True:
             assert result.passed, (name, result.message)

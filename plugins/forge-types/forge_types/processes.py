@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from forge.validate.cancellation import cancelled
+from forge.runtime.cancellation import cancelled
 from forge_types.diagnostics import CheckerFailed, CheckerTimedOut
 
 #: Bytes of a checker's output read at most (a project with very many diagnostics).

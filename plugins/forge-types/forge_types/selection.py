@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge.validate.cancellation import cancelled
+from forge.runtime.cancellation import cancelled
 from forge_types.checkers import PYREFLY, PYTHON_KINDS, TSC, Checker, Kind
 from forge_types.diagnostics import CheckerTimedOut
 from forge_types.processes import run_tool

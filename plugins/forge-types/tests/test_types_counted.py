@@ -46,7 +46,7 @@ def test_a_call_cancelled_while_the_checker_tells_its_version_leaves_no_version_
     import threading
 
     from forge.models import ValidateRequest
-    from forge.validate.cancellation import Cancelled, cancellable
+    from forge.runtime.cancellation import Cancelled, cancellable
     from forge.validate.run import Engine
 
     (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextvars
+import functools
 import json
 import signal
 import subprocess
@@ -15,9 +16,14 @@ from typing import TYPE_CHECKING
 
 from forge_testing import forge_executable, live_processes_mentioning, signal_as_soon_as_started
 
-from forge.checks.command import TAIL_BYTES, run_command
+from forge.checks.command_check import CHECK_ID
 from forge.models import CommandResult
-from forge.validate.cancellation import cancellable
+from forge.runtime.cancellation import cancellable
+from forge.runtime.processes import TAIL_BYTES
+from forge.test_runs.command_run import run_command
+
+#: The ``command`` check's way of running a verify command.
+run_verify = functools.partial(run_command, result_type=CHECK_ID)
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -41,7 +47,7 @@ def unique_sleep_seconds() -> int:
 
 
 def test_exit_code_and_output_tails(tmp_path: Path) -> None:
-    result = run_command("echo out; echo err >&2; exit 3", tmp_path, timeout=10)
+    result = run_verify("echo out; echo err >&2; exit 3", tmp_path, timeout=10)
     assert result.passed is False
     assert result.exit_code == 3
     assert result.stdout == "out\n"
@@ -53,7 +59,7 @@ def test_exit_code_and_output_tails(tmp_path: Path) -> None:
 
 def test_runs_in_the_working_dir_through_the_shell(tmp_path: Path) -> None:
     (tmp_path / "marker.txt").write_text("here", encoding="utf-8")
-    result = run_command('cat marker.txt && test -n "$HOME"', tmp_path, timeout=10)
+    result = run_verify('cat marker.txt && test -n "$HOME"', tmp_path, timeout=10)
     assert result.passed, result.message
     assert result.stdout == "here"
 
@@ -61,7 +67,7 @@ def test_runs_in_the_working_dir_through_the_shell(tmp_path: Path) -> None:
 def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     seconds = unique_sleep_seconds()
     started = time.monotonic()
-    result = run_command(f"sh -c 'sleep {seconds} & sleep {seconds}'", tmp_path, timeout=2)
+    result = run_verify(f"sh -c 'sleep {seconds} & sleep {seconds}'", tmp_path, timeout=2)
     elapsed = time.monotonic() - started
     assert elapsed < 5
     assert result.timed_out is True
@@ -73,7 +79,7 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
 def test_children_that_ignore_sigterm_are_still_killed(tmp_path: Path) -> None:
     seconds = unique_sleep_seconds()
     script = f"trap '' TERM; sleep {seconds} & sleep {seconds}; wait"
-    result = run_command(f'sh -c "{script}"', tmp_path, timeout=1)
+    result = run_verify(f'sh -c "{script}"', tmp_path, timeout=1)
     assert result.timed_out
     assert survivors(f"sleep {seconds}") == []
 
@@ -81,7 +87,7 @@ def test_children_that_ignore_sigterm_are_still_killed(tmp_path: Path) -> None:
 def test_background_leftovers_are_cleaned_up_after_a_normal_exit(tmp_path: Path) -> None:
     seconds = unique_sleep_seconds()
     started = time.monotonic()
-    result = run_command(f"sleep {seconds} & echo started", tmp_path, timeout=30)
+    result = run_verify(f"sleep {seconds} & echo started", tmp_path, timeout=30)
     assert time.monotonic() - started < 3
     assert result.passed and result.stdout == "started\n"
     assert survivors(f"sleep {seconds}") == []
@@ -91,7 +97,7 @@ def test_a_child_that_starts_its_own_session_is_killed_on_timeout(tmp_path: Path
     # Issue 19, item 10: setsid takes the child out of the process group, so
     # killing the group alone left it running for good.
     seconds = unique_sleep_seconds()
-    result = run_command(
+    result = run_verify(
         f"setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & sleep {seconds}", tmp_path, timeout=1
     )
     assert result.timed_out
@@ -101,7 +107,7 @@ def test_a_child_that_starts_its_own_session_is_killed_on_timeout(tmp_path: Path
 def test_a_double_forked_daemon_is_cleaned_up_after_a_normal_exit(tmp_path: Path) -> None:
     seconds = unique_sleep_seconds()
     script = f"( setsid sh -c 'sleep {seconds}' > /dev/null 2>&1 & ) ; echo started"
-    result = run_command(script, tmp_path, timeout=30)
+    result = run_verify(script, tmp_path, timeout=30)
     assert result.passed and result.stdout == "started\n"
     assert survivors(f"sleep {seconds}") == []
 
@@ -115,9 +121,7 @@ def test_a_cancelled_call_stops_its_command_and_its_group_at_once(tmp_path: Path
     worker = threading.Thread(
         target=context.run,
         args=(
-            lambda: results.append(
-                run_command(f"sleep {seconds} & sleep {seconds}", tmp_path, 600)
-            ),
+            lambda: results.append(run_verify(f"sleep {seconds} & sleep {seconds}", tmp_path, 600)),
         ),
     )
     worker.start()
@@ -133,7 +137,7 @@ def test_a_cancelled_call_stops_its_command_and_its_group_at_once(tmp_path: Path
 
 
 def test_a_command_that_closes_its_output_is_not_cut_short(tmp_path: Path) -> None:
-    result = run_command("exec >/dev/null 2>&1; sleep 1; exit 4", tmp_path, timeout=10)
+    result = run_verify("exec >/dev/null 2>&1; sleep 1; exit 4", tmp_path, timeout=10)
     assert result.exit_code == 4
     assert result.timed_out is False
     assert result.duration_ms >= 1000
@@ -141,7 +145,7 @@ def test_a_command_that_closes_its_output_is_not_cut_short(tmp_path: Path) -> No
 
 def test_output_is_capped_to_its_tail(tmp_path: Path) -> None:
     command = "i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo THE-END"
-    result = run_command(command, tmp_path, timeout=30)
+    result = run_verify(command, tmp_path, timeout=30)
     assert result.passed
     assert len(result.stdout.encode()) <= TAIL_BYTES
     assert result.stdout.endswith("line-2999\nTHE-END\n")

@@ -5,7 +5,7 @@ for minutes. The MCP adapter opens a :func:`cancellable` scope around each
 call (the worker thread inherits it: ``anyio.to_thread`` copies the context)
 and sets its event when the client sends ``notifications/cancelled``; it calls
 :func:`shut_down` when stdin closes. Long-running work polls :func:`cancelled`
-and stops: :mod:`forge.checks.command` kills the command's process group, and
+and stops: :mod:`forge.runtime.processes` kills the command's process group, and
 forge-types its checker's.
 """
 

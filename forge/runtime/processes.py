@@ -1,13 +1,15 @@
-"""``command``: each verify command must exit 0 within its timeout.
+"""A shell command run under supervision: its own process group, a bounded tail, killed whole.
 
-Commands run through the shell in the working dir, in their own process
+Commands run through the shell in the given folder, in their own process
 group. Output is streamed and only a bounded tail is kept (a command that
-prints 100 MB costs a few KB). On timeout the whole group gets SIGTERM, then
+prints 100 MB costs a few KB); a caller may watch every chunk as it streams
+(forge reads test-runner summaries this way, so they count even when they
+scroll out of the tail). On timeout the whole group gets SIGTERM, then
 SIGKILL, so grandchildren (``sleep 300 &``) and children that ignore SIGTERM
 are gone too; anything a command leaves running in its group after it exits
 is cleaned up the same way.
 
-A call that is cancelled (:mod:`forge.validate.cancellation`: the MCP client sent
+A call that is cancelled (:mod:`forge.runtime.cancellation`: the MCP client sent
 ``notifications/cancelled``, or closed stdin) stops its command the same way
 as a timeout, within a tenth of a second.
 
@@ -16,11 +18,6 @@ by the token every command's environment carries (:data:`TOKEN_VARIABLE`,
 inherited by all its descendants) in ``/proc/<pid>/environ``, and killed with
 the group. Where there is no ``/proc`` (macOS), or for a child that clears its
 environment, only the process group is killed (SECURITY.md says so).
-
-While the output streams, test-runner summaries are read from it
-(:mod:`forge.test_runs`; :mod:`forge.test_runs` judges them), so
-they count even when they scroll out of the kept tail: the result carries the runner's counts, and a runner that ran no
-test fails the command whatever its exit code.
 """
 
 from __future__ import annotations
@@ -32,13 +29,12 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from forge import hookimpl
-from forge.models import CheckDescriptor, CommandResult, ValidateRequest
-from forge.validate.cancellation import cancelled
-from forge.workspace import Workspace
+from forge.runtime.cancellation import cancelled
 
 #: Bytes of the end of stdout and of stderr kept per command.
 TAIL_BYTES = 8 * 1024
@@ -51,30 +47,48 @@ TOKEN_VARIABLE = "FORGE_COMMAND_TOKEN"
 _PROC = Path("/proc")
 _READ_SIZE = 64 * 1024
 
+#: Called with each chunk of a stream as it arrives.
+Watcher = Callable[[bytes], None]
 
-class _Tail:
-    """The last ``limit`` bytes of a stream, how many bytes it had in all, its test summaries."""
 
-    def __init__(self, limit: int) -> None:
-        # Imported with the first command, not with the plugin: a validate
-        # without verify commands (forge hook, one file) never compiles the
-        # runners' summary patterns.
-        from forge.test_runs import SummaryScanner
+class Tail:
+    """The last ``limit`` bytes of a stream and how many bytes it had in all."""
 
+    def __init__(self, limit: int, watch: Watcher | None = None) -> None:
         self.limit = limit
         self.total = 0
         self.buffer = bytearray()
-        self.summaries = SummaryScanner()
+        self._watch = watch
 
     def add(self, chunk: bytes) -> None:
+        """Keep ``chunk`` (its end, past the limit) and show it to the watcher."""
         self.total += len(chunk)
-        self.summaries.feed(chunk)
+        if self._watch is not None:
+            self._watch(chunk)
         self.buffer += chunk
         if len(self.buffer) > self.limit:
             del self.buffer[: len(self.buffer) - self.limit]
 
     def text(self) -> str:
+        """The kept bytes as text (undecodable bytes replaced)."""
         return self.buffer.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class Finished:
+    """How a supervised command ended.
+
+    ``exit_code`` is None when it could not start (``start_error`` says why);
+    negative when a signal killed it.
+    """
+
+    exit_code: int | None
+    duration_ms: int
+    stdout: Tail
+    stderr: Tail
+    timed_out: bool = False
+    cancelled: bool = False
+    start_error: str | None = None
 
 
 def _leader_exited(pid: int) -> bool:
@@ -118,7 +132,7 @@ def _kill_escaped(token: str) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
-def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait: float) -> None:
+def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], Tail], wait: float) -> None:
     for key, _ in selector.select(max(wait, 0.0)):
         stream = key.fileobj
         chunk = os.read(key.fd, _READ_SIZE)
@@ -128,20 +142,26 @@ def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], _Tail], wait:
             selector.unregister(stream)
 
 
-def run_command(
-    command: str, cwd: Path, timeout: float, *, min_tests: int | None = 1
-) -> CommandResult:
-    """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does.
+def supervise(
+    command: str,
+    cwd: Path,
+    timeout: float,
+    *,
+    stdout: Tail | None = None,
+    stderr: Tail | None = None,
+) -> Finished:
+    """Run ``command`` with ``sh`` in ``cwd`` until it exits, times out or is cancelled.
 
-    ``min_tests``: the fewest tests a recognised test runner must run for the
-    command to pass (see :func:`forge.test_runs.judge`); None leaves the
-    verdict to the exit code alone (an exempt command).
+    Never raises for anything the command does; on any exception of its own
+    (Ctrl-C in the CLI) the command's whole group is killed first. ``stdout``
+    and ``stderr``: where its streams go (default: a :data:`TAIL_BYTES` tail each).
     """
     started = time.monotonic()
     token = secrets.token_hex(16)
     # Everything that can take a while happens before the child exists: from
     # its start to the ``try`` that kills it on Ctrl-C, nothing may be slow.
-    stdout, stderr = _Tail(TAIL_BYTES), _Tail(TAIL_BYTES)
+    out = stdout if stdout is not None else Tail(TAIL_BYTES)
+    err = stderr if stderr is not None else Tail(TAIL_BYTES)
     deadline = started + timeout
     try:
         process = subprocess.Popen(
@@ -155,13 +175,7 @@ def run_command(
             start_new_session=True,
         )
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command or cwd
-        return CommandResult(
-            type="command",
-            target=command,
-            passed=False,
-            exit_code=None,
-            message=f"could not start: {exc}",
-        )
+        return Finished(None, 0, out, err, start_error=str(exc))
     except BaseException:
         # Interrupted inside Popen, after the fork: the child is ours to kill,
         # and its token is the only handle on it left.
@@ -173,7 +187,7 @@ def run_command(
     idle = 0.001
     try:
         assert process.stdout is not None and process.stderr is not None
-        tails = {process.stdout: stdout, process.stderr: stderr}
+        tails = {process.stdout: out, process.stderr: err}
         with selectors.DefaultSelector() as selector:
             for stream in tails:
                 selector.register(stream, selectors.EVENT_READ)
@@ -221,70 +235,4 @@ def run_command(
     for stream in tails:
         stream.close()
     duration_ms = round((time.monotonic() - started) * 1000)
-    from forge.test_runs import combine, describe, judge, total
-
-    for tail in (stdout, stderr):
-        tail.summaries.close()
-    runs = combine(tail.summaries for tail in (stdout, stderr))
-    tests = total(runs)
-    passed = exit_code == 0 and not timed_out and not stopped
-    verdict = (
-        None
-        if timed_out or stopped or min_tests is None
-        else judge(runs, exit_code=exit_code, min_tests=min_tests)
-    )
-    if timed_out:
-        message = f"timed out after {timeout:g} s; the command's process group was killed"
-    elif stopped:
-        message = f"cancelled after {duration_ms} ms; the command's process group was killed"
-    elif exit_code < 0:
-        message = f"killed by signal {signal.Signals(-exit_code).name} after {duration_ms} ms"
-    elif verdict is not None:
-        passed = False
-        message = verdict
-    else:
-        message = f"exit {exit_code} in {duration_ms} ms"
-        if tests is not None:
-            message += f": {describe(tests)}"
-    return CommandResult(
-        type="command",
-        target=command,
-        passed=passed,
-        message=message,
-        exit_code=exit_code,
-        timed_out=timed_out,
-        duration_ms=duration_ms,
-        stdout=stdout.text(),
-        stderr=stderr.text(),
-        stdout_bytes=stdout.total,
-        stderr_bytes=stderr.total,
-        tests=tests,
-    )
-
-
-@hookimpl
-def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
-    """Run each of the request's ``commands`` in turn, in the working dir."""
-    config = workspace.config
-    timeout = request.timeout or config.command_timeout
-    results = []
-    for number, command in enumerate(request.commands, 1):
-        if cancelled():  # the rest would only be killed at once
-            break
-        exempt = config.exempt_from_tests(command)
-        min_tests = None if exempt else config.min_tests
-        results.append(run_command(command, workspace.cwd, timeout, min_tests=min_tests))
-        workspace.report_progress(f"command {number}/{len(request.commands)}: {command}")
-    return results
-
-
-@hookimpl
-def forge_checks() -> list[CheckDescriptor]:
-    """``command``: shown after the file checks; a command is about no file."""
-    return [
-        CheckDescriptor(
-            id="command",
-            summary="A verify command exits 0, and a test runner in it ran at least one test.",
-            order=50,
-        )
-    ]
+    return Finished(exit_code, duration_ms, out, err, timed_out=timed_out, cancelled=stopped)
