@@ -1,4 +1,4 @@
-"""The layout tells the architecture: the map in CONTRIBUTING is the tree, and the tree keeps
+"""The layout tells the architecture: the map in docs/architecture.md is the tree, and the tree keeps
 its rules (a docstring on every package, no module over 400 lines, the MCP adapter the only
 ``mcp`` import and at most 300 lines, no check id spelled outside the check declaring it)."""
 
@@ -22,10 +22,11 @@ MCP_ADAPTER = FORGE / "tools" / "mcp_server.py"
 
 
 def _layout_map() -> dict[str, str]:
-    """Each top-level entry of the map in CONTRIBUTING.md (``name/`` or ``name.py``) and its text."""
-    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    """Each top-level entry of the map in docs/architecture.md (``name/`` or ``name.py``) and its
+    text."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = re.search(r"```\nforge/\n(.*?)```", text, re.S)
-    assert block, "CONTRIBUTING.md has no layout map (a code block starting with forge/)"
+    assert block, "docs/architecture.md has no layout map (a code block starting with forge/)"
     entries: dict[str, str] = {}
     current = None
     for line in block.group(1).splitlines():
@@ -48,7 +49,7 @@ def _entries(folder: Path) -> set[str]:
 
 
 def test_the_layout_map_names_every_top_level_module_and_package() -> None:
-    assert set(_layout_map()) == _entries(FORGE), "update the map in CONTRIBUTING.md"
+    assert set(_layout_map()) == _entries(FORGE), "update the map in docs/architecture.md"
 
 
 def test_the_layout_map_names_every_module_of_every_package() -> None:
@@ -66,7 +67,7 @@ def test_the_layout_map_names_every_module_of_every_package() -> None:
                 continue
             if len(relative.parts) == 1 and path.name not in text:
                 missing.append(f"{package.name}/{path.name}")
-    assert missing == [], "name these in CONTRIBUTING.md's layout map"
+    assert missing == [], "name these in docs/architecture.md's layout map"
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ from forge import store
 from forge.errors import CorruptFileError, StateError, UsageError
 from forge.memory import Memory
 from forge.state.sessions import save_session
-from forge.state.status import refresh_status
+from forge.state.status_file import refresh_status
 from forge.store import ForgeDir, append_line, numbered_lines, update_json, write_json
 
 if TYPE_CHECKING:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from forge import hookimpl
 from forge.models import CheckDescriptor, CommandResult, ValidateRequest
 from forge.runtime.cancellation import cancelled
-from forge.test_runs.command_run import run_command
 from forge.workspace import Workspace
 
 CHECK_ID = "command"
@@ -20,6 +19,12 @@ CHECK_ID = "command"
 @hookimpl
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CommandResult]:
     """Run each of the request's ``commands`` in turn, in the working dir."""
+    if not request.commands:
+        return []
+    # Here, not at the top: a validate without commands (the hook, one file) never
+    # loads the runners' summary patterns.
+    from forge.test_runs.command_run import run_command
+
     config = workspace.config
     timeout = request.timeout or config.command_timeout
     results = []

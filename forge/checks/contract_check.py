@@ -24,14 +24,14 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.checks.syntax_check import find_errors
-from forge.contracts import (
+from forge.contracts.analysis import (
     Comparison,
     ContractAnalyzer,
     ContractError,
-    ImportContext,
     describe_missing,
     normalize,
 )
+from forge.contracts.extractor import ImportContext
 from forge.languages import NotParsed
 from forge.models import (
     CheckDescriptor,

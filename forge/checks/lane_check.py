@@ -6,7 +6,7 @@ own checkout (a worktree or clone, not the project's checkout, where every
 module's work meets), every file the working dir changed
 since it forked from the base, committed or not, must be in the module's lane:
 its ``files`` and ``mayChange`` globs, minus its ``disallowed_changes``
-(:mod:`forge.parallel.lanes`). A file outside is a failure naming it and, when
+(:mod:`forge.plan.lanes`). A file outside is a failure naming it and, when
 another module lists it, that module; one passing result says the lane held.
 Without a base or a plan module there is nothing to compare, and no result.
 ``forge hook`` blocks a worker's edit of a file outside its lane at once.
@@ -37,7 +37,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         return []
     from forge.git import GitError
     from forge.git.changes import working_changes
-    from forge.parallel.lanes import lane_violations, project_prefix
+    from forge.plan.lanes import lane_violations, project_prefix
 
     module = ref.module
     try:
@@ -87,7 +87,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
 
 def _checkout_of(root: Path) -> Path | None:
     """The top-level folder of the project root's own checkout."""
-    from forge.git.command import git_text
+    from forge.git.runner import git_text
 
     top = git_text(root, "rev-parse", "--show-toplevel")
     return Path(top).resolve() if top else None

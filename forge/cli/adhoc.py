@@ -11,7 +11,7 @@ import argparse
 import json
 import re
 
-from forge.cli.command import add_base_flag, add_list_flag
+from forge.cli.subcommand import add_base_flag, add_list_flag
 
 
 def add_ad_hoc_flags(parser: argparse.ArgumentParser) -> None:

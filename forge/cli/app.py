@@ -14,7 +14,7 @@ from typing import NoReturn
 
 from forge import __version__
 from forge.cli import EXIT_OK, EXIT_USAGE, SUBCOMMANDS
-from forge.cli.command import stdout_to_devnull
+from forge.cli.subcommand import stdout_to_devnull
 from forge.errors import ForgeError
 
 

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from forge.cli.command import add_actions, add_command, out
+from forge.cli.subcommand import add_actions, add_command, out
 from forge.daemon.address import DEFAULT_IDLE_S
 from forge.errors import ConfigError
 

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from forge.cli.command import add_command
+from forge.cli.subcommand import add_command
 
 USAGE = """\
 answer one agent hook event (Claude Code, Codex) read from stdin
@@ -45,8 +45,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decide on the event on stdin; print the decision (if any); exit 0 whatever happens."""
-    from forge.cli.output import startup_without_gc
     from forge.hook import decide, one_line, read_event
+    from forge.runtime.startup import startup_without_gc
 
     try:
         with startup_without_gc():  # one event: start-up and a bounded unit of work

@@ -8,9 +8,9 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, get_args
 
-from forge.cli.command import add_command, add_json_flag, out, print_json, reader_gone, warn
-from forge.cli.output import paint, printable
+from forge.cli.subcommand import add_command, add_json_flag, out, print_json, reader_gone, warn
 from forge.errors import clip
+from forge.reporting.terminal import paint, printable
 
 if TYPE_CHECKING:
     from forge.state.events import LogEntry
@@ -76,9 +76,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the matching events; with ``--follow``, keep printing new ones."""
     from forge.cli.output import build_request
     from forge.config import project_root
+    from forge.service.arguments import ForgeLogsRequest
     from forge.state.events import MAX_LIMIT, query_logs
     from forge.store import ForgeDir
-    from forge.tools.requests import ForgeLogsRequest
 
     request = build_request(ForgeLogsRequest, args)
     forge_dir = ForgeDir(project_root())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, get_args
 
-from forge.cli.command import (
+from forge.cli.subcommand import (
     add_actions,
     add_command,
     add_json_flag,
@@ -15,11 +15,11 @@ from forge.cli.command import (
     print_json,
     warn,
 )
-from forge.cli.output import table
+from forge.reporting.terminal import table
 
 if TYPE_CHECKING:
     from forge.memory import MemoryEntry
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
 
 USAGE = """\
 recall, save and list patterns agents learned (project and global memory)
@@ -84,7 +84,7 @@ def _add_filters(parser: argparse.ArgumentParser, categories: tuple[str, ...]) -
 def _build_service() -> ToolService:
     """The project's service; events of these calls go to ``.forge/logs/cli.jsonl``."""
     from forge.cli.validate import CLI_RUN_ID
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
 
     return ToolService.for_project(run_id=CLI_RUN_ID)
 
@@ -92,7 +92,7 @@ def _build_service() -> ToolService:
 def run_recall(args: argparse.Namespace) -> int:
     """Print the best matches."""
     from forge.cli.output import build_request
-    from forge.tools.requests import MemoryRecallRequest
+    from forge.service.arguments import MemoryRecallRequest
 
     request = build_request(MemoryRecallRequest, args, flags={"query": "QUERY"})
     result = _build_service().memory_recall(request)
@@ -104,7 +104,7 @@ def run_recall(args: argparse.Namespace) -> int:
 def run_save(args: argparse.Namespace) -> int:
     """Save the pattern and print the one-line reply."""
     from forge.cli.output import build_request
-    from forge.tools.requests import MemorySaveRequest
+    from forge.service.arguments import MemorySaveRequest
 
     request = build_request(MemorySaveRequest, args, flags={"pattern": "PATTERN", "tags": "--tag"})
     result = _build_service().memory_save(request)
@@ -117,8 +117,8 @@ def run_list(args: argparse.Namespace) -> int:
     """Print the entries of the scopes asked for, newest first."""
     from forge.config import project_root
     from forge.memory import read_memory
+    from forge.service.tools import global_memory_file
     from forge.store import ForgeDir, describe_bad_lines
-    from forge.tools.service import global_memory_file
 
     files = {"project": ForgeDir(project_root()).project_memory, "global": global_memory_file()}
     scopes = ["project", "global"] if args.scope == "all" else [args.scope]

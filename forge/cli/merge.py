@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import (
+from forge.cli.subcommand import (
     add_actions,
     add_base_flag,
     add_command,
@@ -14,7 +14,7 @@ from forge.cli.command import (
     add_plan_flag,
     emit,
 )
-from forge.cli.output import paint, printable
+from forge.reporting.terminal import paint, printable
 
 if TYPE_CHECKING:
     from forge.parallel.models import MergeCheckReport
@@ -83,8 +83,8 @@ def run_check(args: argparse.Namespace) -> int:
     """Preview the merge; exit 0 when it is clean, 1 on a conflict or an integration break."""
     from forge.cli.output import build_request
     from forge.errors import UsageError
-    from forge.tools.requests import MergeCheckRequest
-    from forge.tools.service import ToolService
+    from forge.service.arguments import MergeCheckRequest
+    from forge.service.tools import ToolService
 
     branches: dict[str, str] = {}
     for pair in args.branch_pairs:
@@ -101,7 +101,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def render(report: MergeCheckReport) -> str:
     """The preview as lines: each module, each conflict, break and stale branch, the verdict."""
-    from forge.cli.validate_text import location_line
+    from forge.reporting.text import location_line
 
     order = " -> ".join(report.order)
     lines = [f"base {report.base_ref} ({report.base_commit[:12]}); merge order: {order}"]

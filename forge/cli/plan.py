@@ -10,8 +10,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, out, print_json
-from forge.cli.output import paint, printable
+from forge.cli.subcommand import add_actions, add_command, add_json_flag, out, print_json
+from forge.reporting.terminal import paint, printable
 
 if TYPE_CHECKING:
     from forge.plan import PlanReport
@@ -100,14 +100,14 @@ def register(subparsers: Any) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     """Check each plan; print findings as ``path: severity: message  [type]`` lines."""
-    from forge.cli.output import fresh_command
+    from forge.plugin_host.entry_points import fresh_command
 
     with fresh_command():
         return _check(args)
 
 
 def _check(args: argparse.Namespace) -> int:
-    from forge.cli.output import startup_without_gc
+    from forge.runtime.startup import startup_without_gc
 
     with startup_without_gc():
         from forge.config import disabled_plugins, load_config, project_root

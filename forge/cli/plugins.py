@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, add_json_flag, out, print_json
-from forge.cli.output import table
+from forge.cli.subcommand import add_command, add_json_flag, out, print_json
+from forge.reporting.terminal import table
 
 if TYPE_CHECKING:
     from pathlib import Path

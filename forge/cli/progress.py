@@ -13,7 +13,7 @@ import time
 from types import TracebackType
 from typing import TextIO
 
-from forge.cli.output import printable
+from forge.reporting.terminal import format_duration, printable
 
 #: Seconds between redraws.
 TICK = 0.1
@@ -23,17 +23,6 @@ _SPINNER = "|/-\\"
 def progress_enabled(stream: TextIO = sys.stderr) -> bool:
     """Whether a live display may be drawn on ``stream``."""
     return stream.isatty() and os.environ.get("TERM") != "dumb"
-
-
-def format_duration(seconds: float) -> str:
-    """``3.2s``, ``3m19s``, ``1h02m``: short and stable in width for status lines."""
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 class Progress:

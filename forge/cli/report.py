@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from forge.cli.command import (
+from forge.cli.subcommand import (
     add_actions,
     add_command,
     add_json_flag,
@@ -55,10 +55,10 @@ def register(subparsers: Any) -> None:
 
 def run_merge(args: argparse.Namespace) -> int:
     """Combine the reports; exit 0 when every module passed."""
-    from forge.cli import reports
     from forge.config import project_root
     from forge.errors import UsageError
-    from forge.parallel.report_merge import load_runs, with_plan
+    from forge.reporting import formats
+    from forge.reporting.merged import load_runs, with_plan
 
     root = project_root()
     working_dir = (root / Path(args.cwd).expanduser()).absolute() if args.cwd else root
@@ -72,13 +72,13 @@ def run_merge(args: argparse.Namespace) -> int:
         runs = with_plan(runs, plan, working_dir)
     warn("report merge", notices)
     if args.junit:
-        _write(args.junit, reports.to_junit(runs))
+        _write(args.junit, formats.to_junit(runs))
     if args.sarif:
-        _write(args.sarif, json_text(reports.to_sarif(runs, root)) + "\n")
+        _write(args.sarif, json_text(formats.to_sarif(runs, root)) + "\n")
     if args.json:
-        out(json_text(reports.to_json(runs)))
+        out(json_text(formats.to_json(runs)))
     else:
-        from forge.cli.validate_text import render_summary
+        from forge.reporting.text import render_summary
 
         out(render_summary(runs))
     return 0 if all(run.status == "passed" for run in runs) else 1

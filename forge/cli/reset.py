@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, add_json_flag, emit
+from forge.cli.subcommand import add_command, add_json_flag, emit
 
 if TYPE_CHECKING:
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
     from forge.validate.iteration import ResetSummary
 
 USAGE = """\
@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from forge.cli.adhoc import adhoc_id
     from forge.cli.validate import CLI_RUN_ID
     from forge.errors import UsageError
+    from forge.service.tools import ToolService
     from forge.store import valid_id, valid_run_id
-    from forge.tools.service import ToolService
 
     ad_hoc = bool(args.files or args.commands or args.contracts)
     if args.module_id is not None and ad_hoc:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _reset(service: ToolService, modules: list[str], run_id: str | None) -> ResetSummary:
     """Each module's history cleared through the service (events, status), with its size."""
-    from forge.tools.requests import IterationStateRequest
+    from forge.service.arguments import IterationStateRequest
     from forge.validate.iteration import ModuleReset, ResetSummary, read_state
 
     done = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from forge.cli.command import add_command
+from forge.cli.subcommand import add_command
 
 USAGE = """\
 run the MCP server on stdio (same as forge-mcp)

@@ -7,8 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_actions, add_command, add_json_flag, out, print_json, warn
-from forge.cli.output import table
+from forge.cli.subcommand import add_actions, add_command, add_json_flag, out, print_json, warn
+from forge.reporting.terminal import table
 
 if TYPE_CHECKING:
     from forge.store import ForgeDir

@@ -13,12 +13,11 @@ import time
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from forge.cli.command import add_command, out, print_json, reader_gone
-from forge.cli.output import paint, printable, table, use_color
-from forge.cli.progress import format_duration
+from forge.cli.subcommand import add_command, out, print_json, reader_gone
+from forge.reporting.terminal import format_duration, paint, printable, table, use_color
 
 if TYPE_CHECKING:
-    from forge.state.status import Status
+    from forge.state.status_file import Status
     from forge.state.status_lines import ModuleStatus
     from forge.store import ForgeDir
 
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the status in the form asked for."""
     from forge.config import load_config, project_root
     from forge.errors import UsageError
-    from forge.state.status import read_status
+    from forge.state.status_file import read_status
     from forge.store import ForgeDir
 
     if args.interval <= 0:
@@ -173,7 +172,7 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
     """The plan, the progress bar, and the module table."""
     counts = status.counts
     lines = []
-    # Escaped (forge.cli.output.printable): the plan's path, objective and titles are
+    # Escaped (forge.reporting.terminal.printable): the plan's path, objective and titles are
     # the planner's text, as written; a newline or an escape sequence in them would
     # split a row or drive the terminal. --json carries them as they are.
     plan = printable(status.plan_path or "(no plan)")
@@ -238,7 +237,7 @@ def _ago(timestamp: str) -> str:
 
 def _watch(forge_dir: ForgeDir, max_attempts: int, interval: float) -> int:
     """Redraw the status in place every ``interval`` seconds until interrupted."""
-    from forge.state.status import read_status
+    from forge.state.status_file import read_status
 
     terminal = sys.stdout.isatty()
     last = None

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from forge.cli.command import add_command
+from forge.cli.subcommand import add_command
 
 USAGE = """\
 a live web page of the run: the plan's graph, modules, attempts, log

@@ -9,19 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge.cli.adhoc import add_ad_hoc_flags, adhoc_id, contract_pair
-from forge.cli.command import (
+from forge.cli.progress import Progress
+from forge.cli.subcommand import (
     add_command,
     add_plan_flag,
     json_text,
     out,
+    warn,
 )
-from forge.cli.progress import Progress
 
 if TYPE_CHECKING:
-    from forge.cli.reports import ModuleRun
     from forge.plan import PlanModule
-    from forge.tools.service import ToolService
-    from forge.validate.report import ValidateReport
+    from forge.service.tools import ToolService
+    from forge.validate.outcome import ModuleRun, ValidateReport
     from forge.validate.run import Engine
 
 USAGE = """\
@@ -110,7 +110,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, print the report, exit 0 when passed and 1 when not."""
-    from forge.cli.output import fresh_command
+    from forge.plugin_host.entry_points import fresh_command
 
     with fresh_command():
         return _run(args)
@@ -137,8 +137,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.plan is None:
         if args.all:
             raise UsageError("--all needs --plan PLAN: the plan says what the modules are")
-        from forge.cli.output import startup_without_gc
-        from forge.validate.request import NothingToCheck
+        from forge.runtime.startup import startup_without_gc
+        from forge.validate.preparation import NothingToCheck
 
         try:
             with startup_without_gc():  # one module: start-up and a bounded unit of work
@@ -171,8 +171,8 @@ def _run(args: argparse.Namespace) -> int:
 def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
     from forge.cli.output import build_request
-    from forge.cli.reports import ModuleRun
     from forge.models import ValidateRequest
+    from forge.validate.outcome import ModuleRun
     from forge.validate.run import Engine
 
     request = build_request(
@@ -208,7 +208,10 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     from pydantic import ValidationError
 
     from forge.cli.output import flag_names
-    from forge.cli.plan_run import (
+    from forge.errors import UsageError, describe_validation_error
+    from forge.models import ValidateRequest
+    from forge.reporting.text import module_line
+    from forge.service.plan_run import (
         RunOptions,
         default_jobs,
         find_module,
@@ -216,9 +219,6 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         validate_all,
         validate_module,
     )
-    from forge.cli.validate_text import module_line
-    from forge.errors import UsageError, describe_validation_error
-    from forge.models import ValidateRequest
 
     if args.run_id is not None:
         from forge.store import valid_run_id
@@ -226,7 +226,8 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         valid_run_id(args.run_id, "--run-id")
     plan_path = Path(args.plan).expanduser().absolute()
     service = _service(args.run_id)
-    plan, layers = load_plan(service, plan_path)
+    plan, layers, warnings = load_plan(service, plan_path)
+    warn("validate", warnings)
     options = RunOptions(**{field.name: getattr(args, field.name) for field in fields(RunOptions)})
     live = output_format == "text" and not args.output_file
     finished: list[ModuleRun] = []
@@ -268,7 +269,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
 
 def _service(run_id: str | None, engine: Engine | None = None) -> ToolService:
     """The service of a CLI call: events of no run go to ``.forge/logs/cli.jsonl``."""
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
     from forge.validate.run import Engine
 
     return ToolService(
@@ -287,7 +288,7 @@ def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun
     right after ``forge validate --plan`` shows every module, the skipped ones too."""
     import logging
 
-    from forge.state.status import refresh_status
+    from forge.state.status_file import refresh_status
 
     try:
         refresh_status(
@@ -303,21 +304,21 @@ def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
-    from forge.cli import reports
+    from forge.reporting import formats
 
     if output_format == "junit":
-        return reports.to_junit(runs).rstrip("\n")
+        return formats.to_junit(runs).rstrip("\n")
     if output_format == "sarif":
         from forge.config import project_root
 
-        return json_text(reports.to_sarif(runs, project_root()))
+        return json_text(formats.to_sarif(runs, project_root()))
     if output_format == "json":
         if multi:
-            return json_text(reports.to_json(runs))
+            return json_text(formats.to_json(runs))
         report = runs[0].report
         assert report is not None
         return json_text(report.to_wire())
-    from forge.cli.validate_text import render_report, render_summary
+    from forge.reporting.text import render_report, render_summary
 
     if not multi:
         report = runs[0].report

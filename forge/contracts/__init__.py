@@ -14,42 +14,11 @@
   tree-sitter queries (``*.scm``) beside it; :mod:`forge.contracts.packages`
   is what a project can import besides its own files.
 
+- :mod:`~forge.contracts.importers`: the project's files that may import a file,
+  found by their text with the standard library alone (the hook's and
+  forge-types' one search).
+
 The contract check itself is a built-in plugin: :mod:`forge.checks.contract_check`.
+The package imports none of its modules: importing
+:mod:`forge.contracts.importers` must cost an edit hook nothing more.
 """
-
-from forge.contracts.analysis import (
-    Comparison,
-    ContractAnalyzer,
-    ContractError,
-    describe_missing,
-    normalize,
-)
-from forge.contracts.extractor import (
-    ExportSet,
-    Extractor,
-    ImportContext,
-    ImportRef,
-    ParsedSource,
-    imported,
-    load_query,
-    query_source,
-)
-
-# The rest of the extractor helpers (captures, matches, node_text, position ...) are
-# imported from forge.contracts.extractor by extractors; did_you_mean and close_names
-# from forge.errors, where every "did you mean" of forge is spelt.
-__all__ = [
-    "Comparison",
-    "ContractAnalyzer",
-    "ContractError",
-    "ExportSet",
-    "Extractor",
-    "ImportContext",
-    "ImportRef",
-    "ParsedSource",
-    "describe_missing",
-    "imported",
-    "load_query",
-    "normalize",
-    "query_source",
-]

@@ -7,7 +7,7 @@ objects (the baseline of every file check, and tests switched off by a change).
 committed or not; :mod:`~forge.git.merge_tree` merges branches with ``git
 merge-tree --write-tree`` and reads the merged tree back;
 :mod:`~forge.git.worktrees` lists worktrees and branches. All run git through
-:mod:`~forge.git.command`. Nothing here checks out, stashes, writes an index
+:mod:`~forge.git.runner`. Nothing here checks out, stashes, writes an index
 or moves a ref: a merge writes objects only.
 """
 

@@ -17,8 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.git.command import failure, git_text, run_git, split_z
 from forge.git.revisions import GitError
+from forge.git.runner import failure, git_text, run_git, split_z
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from forge.git.command import commit_of, failure, run_git, split_z
 from forge.git.revisions import GitError, read_blobs
+from forge.git.runner import commit_of, failure, run_git, split_z
 
 #: Who the preview's own commit objects are by (never on a branch: no ref points at them).
 _IDENTITY = {

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from forge.errors import UsageError, clip
-from forge.git.command import git_text, run_git
+from forge.git.runner import git_text, run_git
 
 #: ``baseRef`` value meaning "the merge-base with the default branch".
 AUTO = "auto"

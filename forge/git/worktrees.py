@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.git.command import run_git
+from forge.git.runner import run_git
 
 
 @dataclass(frozen=True)

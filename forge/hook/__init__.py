@@ -19,7 +19,8 @@ never blocked because forge broke.
   since the last block, allows, with the reason shown to the person.
 
 This is an adapter: the checks, the verdict and the attempt history are the
-engine's. Imports are taken per event, so an edit pays only for parsing.
+engine's (``Engine.judge_edit`` for an edit, ``ToolService.validate`` through
+:mod:`forge.service.plan_run` for a stop). Imports are taken per event, so an edit pays only for parsing.
 Modules: :mod:`~forge.hook.events` (reading and dispatching),
 :mod:`~forge.hook.edit`, :mod:`~forge.hook.stop`, :mod:`~forge.hook.target`
 (which module a stop is about), :mod:`~forge.hook.answers`.

@@ -1,11 +1,6 @@
-"""What ``forge hook`` answers: a block whose reason the model reads, or an allow with a message.
-
-Also the spelling of paths in those answers (relative to the hook's cwd).
-"""
+"""What ``forge hook`` answers: a block whose reason the model reads, or an allow with a message."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from forge.hook.target import HookError
 
@@ -52,24 +47,3 @@ def one_line(exc: Exception) -> str:
     from forge.plugin_host import describe_exception
 
     return describe_exception(exc)
-
-
-def absolute(cwd: Path, name: str) -> Path:
-    path = Path(name).expanduser()
-    return path if path.is_absolute() else cwd / path
-
-
-def path_key(path: Path) -> str:
-    """One spelling per file (symlinks and ``..`` resolved), to compare paths."""
-    return str(path.resolve())
-
-
-def shown(path: Path, cwd: Path) -> str:
-    try:
-        return path.resolve().relative_to(cwd.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def display(name: str, cwd: Path) -> str:
-    return shown(absolute(cwd, name), cwd)

@@ -8,7 +8,7 @@ compiles is allowed without loading any check (:func:`_clean_python`).
 
 A file over ``[tool.forge] max-parse-bytes`` is not judged, and the answer says
 so: no check reads it, its importers are not searched, and the edit is allowed
-with a message (:func:`_not_judged`).
+with a message (:mod:`forge.validate.edit`).
 """
 
 from __future__ import annotations
@@ -17,20 +17,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.hook.answers import MAX_FINDINGS, absolute, allow, block, display, path_key, shown
+from forge.hook.answers import MAX_FINDINGS, allow, block
+from forge.reporting.text import shown
+from forge.validate.edit import absolute
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from forge.git import Base
-    from forge.hook.target import Target
-    from forge.models import CheckResult, Location
-    from forge.plan.locate import PlanModuleRef
-    from forge.validate.run import Engine
 
-#: Seconds the checks of one edit may take (``Workspace.budget``): a check that cannot
-#: answer in time, a cold type checker, skips rather than keep the agent waiting.
-EDIT_BUDGET_SECONDS = 2.0
 #: Tools that write one file, and the field of ``tool_input`` that names it.
 FILE_TOOLS = {
     "Write": "file_path",
@@ -82,8 +76,7 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     files = [path for path in (absolute(cwd, name) for name in written) if path.is_file()]
     if not files:
         return None
-    from forge.cli.output import fresh_command
-    from forge.hook.importers import MAX_READ, find_importers
+    from forge.contracts.importers import MAX_READ, find_importers
 
     ref = find_module_ref(cwd)
     # A forge project: an edit answers to the files that import it, whichever
@@ -93,11 +86,15 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
         # A large file goes straight to the checks' side, which knows [tool.forge]
         # max-parse-bytes: compiled here in full, a 20 MB file took the hook 5 to 40 s
         # (its budget is 2). Its importers are searched there, if it is judged at all.
+        from forge.plugin_host.entry_points import fresh_command
+
         with fresh_command():
             return _check_edit(cwd, files, None, search)
     importers, complete = find_importers(search, files) if search else ([], True)
     if ref is None and not importers and complete and all(_clean_python(p, cwd) for p in files):
         return None  # nothing forge could find: no need to load it
+    from forge.plugin_host.entry_points import fresh_command
+
     with fresh_command():
         return _check_edit(cwd, files, importers, search)
 
@@ -112,142 +109,38 @@ def _size(path: Path) -> int:
 def _check_edit(
     cwd: Path, files: list[Path], importers: list[Path] | None, search: Path | None
 ) -> dict[str, str] | None:
-    """The edit checks of ``files`` (existing, under ``cwd``): a block on a finding.
-
-    ``importers``: project files whose text names an edited file; with the
-    files of the plan's modules that do, they are checked against the edit,
-    and a finding in another module's file names that module. None: not searched
-    yet; they are searched under ``search`` (a forge project's folder) for the
-    files within the parse limit.
-    """
-    from forge.checks.lane_check import CHECK_ID as LANE_CHECK
-    from forge.hook.importers import find_importers, mentioning
+    """The engine's judgement of the edit of ``files`` (existing, under ``cwd``): a block on a
+    finding, naming the other plan module whose importer it breaks."""
     from forge.hook.target import edit_target, file_owners, find_project_root
-    from forge.models import ValidateRequest
-    from forge.validate.request import workspace_for
+    from forge.reporting.text import result_findings
+    from forge.validate.edit import Edit
     from forge.validate.run import Engine
 
-    engine = Engine.for_project(find_project_root(cwd) or cwd)
-    target = edit_target(cwd)
-    base, plan = _lane_of(engine, target, files)
-    files = [path for path in files if engine.languages.for_path(path) is not None or base]
-    files, over, note = _not_judged(files, engine.config.max_parse_bytes, cwd)
-    # A file too large to parse still leaves its lane: the lane check reads git, not it.
-    lane_only = {path_key(path) for path in over} if base is not None else set()
-    if not files and not lane_only:
-        # No language forge knows: not forge's business; too large: said so.
-        return allow(note) if note else None
-    if importers is None:
-        importers = find_importers(search, files)[0] if search else []
-    edited = {path_key(path) for path in files}
-    owners = file_owners(cwd)
-    own_module = target.module.id if target is not None else None
-    planned = [Path(key) for key in owners if key not in edited]
-    listed: dict[str, Path] = {}
-    for path in [
-        *(absolute(cwd, name) for name in (target.module.files if target else [])),
-        *importers,
-        *mentioning(planned, files),  # the plan's importers, should the search have stopped
-    ]:
-        key = path_key(path)
-        if key not in edited and engine.languages.for_path(path) is not None:
-            listed.setdefault(key, path)
-    request = ValidateRequest(
-        module_id="hook", cwd=str(cwd), files=[str(path) for path in [*files, *listed.values()]]
+    # What the event says of who edited is read first; the engine is then asked once.
+    root = find_project_root(cwd) or cwd
+    edit = Edit(
+        cwd=cwd,
+        files=files,
+        importers=importers,
+        search=search,
+        target=edit_target(cwd),
+        owners=file_owners(cwd),
     )
-    # The checks an edit answers to are those declared to judge edits; the rest
-    # (commands, work-in-progress checks such as placeholders) wait for the stop,
-    # and their plugins are not even run (nor imported). Halting checks run too:
-    # their failure stops the others, as in a validate.
-    checks = engine.plugins.checks
-    judging = {
-        checks.owners[check_id]
-        for check_id, declared in checks.descriptors.items()
-        if declared.halts_on_failure
-        or (declared.judges_edits and (files or check_id == LANE_CHECK))
-    }
-    findings: list[str] = []
-    workspace = workspace_for(engine, request, base=base, plan=plan)
-    workspace.budget = EDIT_BUDGET_SECONDS
-    for result in engine.run_checks(request, workspace, plugins=judging):
-        declared = checks.get(result.type)
-        if result.passed or declared is None or not declared.judges_edits:
-            continue
-        if _concerns(result, edited | lane_only if result.type == LANE_CHECK else edited, cwd):
-            owner = _other_module(result, owners, own_module, edited, cwd)
-            suffix = f" (in module {owner})" if owner else ""
-            findings.extend(line + suffix for line in result_findings(result, cwd))
+    judgement = Engine.for_project(root).judge_edit(edit)
+    note = "\n".join(judgement.notes)
+    findings = [
+        line + (f" (in module {finding.other_module})" if finding.other_module else "")
+        for finding in judgement.findings
+        for line in result_findings(finding.result, cwd)
+    ]
     if not findings:
         return allow(note) if note else None
-    names = ", ".join(shown(path, cwd) for path in [*files, *over])
+    names = ", ".join(shown(path, cwd) for path in judgement.files)
     return block(
         f"forge: {names} has problems; fix them before going on:",
         findings,
         limit=MAX_FINDINGS,
-        notes=[note] if note else [],
-    )
-
-
-def _not_judged(
-    files: list[Path], max_parse_bytes: int, cwd: Path
-) -> tuple[list[Path], list[Path], str]:
-    """``files`` within the parse limit, those over it, and a line naming them (``""``: none).
-
-    A file over the limit is not judged at all: the syntax check would pass it
-    with a note, the contract check fail its importers ("cannot check"), and a
-    type checker take its whole budget on it. Known from its size, nothing read.
-    """
-    from forge.languages import over_parse_limit
-
-    kept: list[Path] = []
-    over: list[Path] = []
-    lines: list[str] = []
-    for path in files:
-        problem = over_parse_limit(path, max_parse_bytes)
-        if problem is None:
-            kept.append(path)
-        else:
-            over.append(path)
-            lines.append(f"forge: {shown(path, cwd)} not checked (too large to judge): {problem}")
-    return kept, over, "\n".join(lines)
-
-
-def _lane_of(
-    engine: Engine, target: Target | None, files: list[Path]
-) -> tuple[Base | None, PlanModuleRef | None]:
-    """The base and plan module the lane check needs, when an edited file leaves the lane.
-
-    An edit inside its module's lane costs nothing more; one outside it (another
-    module's file, a disallowed one) is judged against the base (``[tool.forge]
-    base-ref``, else ``auto``: where the worktree forked), like ``validate``.
-    """
-    if target is None:
-        return None, None
-    from forge.parallel.lanes import in_lane
-    from forge.plan.model import normalise_path
-
-    listed = {normalise_path(name, target.root) for name in target.module.files}
-    inside = []
-    for path in files:
-        try:
-            relative = path.resolve().relative_to(target.working_dir.resolve()).as_posix()
-        except ValueError:
-            return None, None  # an edit outside the worktree is not the module's change
-        inside.append(in_lane(relative, target.module, listed))
-    if all(inside):
-        return None, None
-    from forge.git import GitError, resolve_base
-    from forge.plan.locate import PlanModuleRef, read_plan
-
-    plan = read_plan(target.plan_path)
-    try:
-        base = resolve_base(target.working_dir, engine.config.base_ref or "auto")
-    except GitError:
-        return None, None
-    if plan is None or base is None:
-        return None, None
-    return base, PlanModuleRef(
-        plan=plan, module=target.module, path=target.plan_path, root=target.root
+        notes=judgement.notes,
     )
 
 
@@ -305,45 +198,3 @@ def _statements(body: list[Any]) -> Iterator[Any]:
             children = getattr(node, name, None)
             if isinstance(children, list):
                 stack.extend(reversed(children))
-
-
-def _concerns(result: CheckResult, edited: set[str], cwd: Path) -> bool:
-    """Whether a result is about an edited file: its syntax, a pair it is one side of,
-    or a counted place in it (a type error in the edited file)."""
-    sides = [getattr(result, "exporter", None), getattr(result, "importer", None)]
-    if not any(sides):
-        sides = [result.target]
-        sides += [place.path for place in result.locations if _counted(place)]
-    return any(isinstance(side, str) and path_key(absolute(cwd, side)) in edited for side in sides)
-
-
-def _other_module(
-    result: CheckResult, owners: dict[str, str], own: str | None, edited: set[str], cwd: Path
-) -> str | None:
-    """The plan module, other than the editor's own, that owns the importer a result is about."""
-    importer = getattr(result, "importer", None)
-    if not isinstance(importer, str):
-        return None
-    key = path_key(absolute(cwd, importer))
-    owner = owners.get(key)
-    return owner if key not in edited and owner != own else None
-
-
-def _counted(place: Location) -> bool:
-    return not place.pre_existing and not place.informational
-
-
-def result_findings(result: CheckResult, cwd: Path) -> list[str]:
-    """``path:line:column: message`` for each place a failed result points at.
-
-    Read from the ``locations`` channel alone, whatever the check: a place
-    without a path is in the result's target.
-    """
-    from forge.cli.validate_text import location_line
-
-    lines = [
-        location_line(location, display(location.path or result.target, cwd))
-        for location in result.locations
-        if _counted(location)
-    ]
-    return lines or [f"{display(result.target, cwd)}: {result.message}"]

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge.hook.answers import MAX_FINDINGS, allow, block, clip_reason
-from forge.hook.edit import result_findings
+from forge.reporting.text import result_findings
 
 if TYPE_CHECKING:
     from forge.hook.target import Target
-    from forge.validate.report import ValidateReport
+    from forge.validate.outcome import ValidateReport
 
 #: Where events of a stop that names no run go: ``.forge/logs/hook.jsonl``.
 HOOK_RUN_ID = "hook"
@@ -31,7 +31,7 @@ def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
     cwd = event_cwd(event)
     if find_module_ref(cwd) is None:
         return None  # not a forge worker: nothing to enforce
-    from forge.cli.output import fresh_command
+    from forge.plugin_host.entry_points import fresh_command
 
     with fresh_command():
         return _judge_stop(event, cwd)
@@ -69,8 +69,8 @@ def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
 
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
-    from forge.cli.plan_run import RunOptions, validate_module
-    from forge.tools.service import ToolService
+    from forge.service.plan_run import RunOptions, validate_module
+    from forge.service.tools import ToolService
 
     service = ToolService.for_project(
         target.root, run_id=target.run_id or HOOK_RUN_ID, active_run=target.run_id

@@ -198,7 +198,7 @@ def file_owners(cwd: Path) -> dict[str, str]:
     The plan is the one a stop of ``cwd`` would use; ``{}`` when there is none
     or it cannot be read (an edit's check must not fail on the plan).
     """
-    from forge.hook.answers import absolute, path_key
+    from forge.validate.edit import absolute, path_key
 
     try:
         ref = find_module_ref(cwd)
@@ -325,7 +325,7 @@ def _git(cwd: Path, args: list[str]) -> bytes:
     """``git args`` output in ``cwd``; empty when git or the repository is not there."""
     import subprocess
 
-    from forge.git.command import run_git
+    from forge.git.runner import run_git
 
     try:
         # Pathspec magic on: the fingerprint leaves ``:(exclude,glob)**/.forge/**`` out.

@@ -27,7 +27,7 @@ from forge.validate.baseline import Finding, finding, findings_of
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:
-    from forge.validate.run import Engine
+    from forge.validate.context import StageContext
 
 #: The module id the preview's checks run under (no attempt is recorded).
 PREVIEW_MODULE = "merge-preview"
@@ -47,7 +47,7 @@ class Found:
 
 
 def find_breaks(
-    engine: Engine,
+    context: StageContext,
     top: Path,
     prefix: str,
     *,
@@ -66,7 +66,7 @@ def find_breaks(
     merged_tree = tree_of(top, merged_commit)
     files = tree_files(top, merged_tree)
     inside = {path[len(prefix) :]: path for path in files if path.startswith(prefix)}
-    checkable = {path for path in inside if engine.languages.for_path(Path(path)) is not None}
+    checkable = {path for path in inside if context.languages.for_path(Path(path)) is not None}
     touched = {path for paths in changed.values() for path in paths}
     subjects = sorted(touched & checkable)
     importers = _importers(top, merged_tree, prefix, subjects) & checkable
@@ -85,7 +85,7 @@ def find_breaks(
     with tempfile.TemporaryDirectory(prefix="forge-merge-") as scratch:
         folder = Path(scratch)
         merged_root, workspace, merged = _check_tree(
-            engine, top, files, folder / "merged", prefix, listed
+            context, top, files, folder / "merged", prefix, listed
         )
         failing = [r for r in merged if not r.passed and r.type != "plugin_error"]
         found.notices.extend(
@@ -102,7 +102,7 @@ def find_breaks(
             if not here:
                 continue
             root, single, results = _check_tree(
-                engine, top, tree, folder / f"single-{index}", prefix, here
+                context, top, tree, folder / f"single-{index}", prefix, here
             )
             known.update(
                 _clean(item, root)
@@ -133,7 +133,7 @@ def _importers(top: Path, tree: str, prefix: str, subjects: Sequence[str]) -> se
 
 
 def _check_tree(
-    engine: Engine,
+    context: StageContext,
     top: Path,
     files: dict[str, tuple[str, str]],
     into: Path,
@@ -151,12 +151,12 @@ def _check_tree(
     write_tree_files(top, files, into)
     root = into.joinpath(*PurePosixPath(prefix).parts) if prefix else into
     root.mkdir(parents=True, exist_ok=True)
-    # A parse cache of its own: the engine's outlives the call, these folders do not.
+    # A parse cache of its own: the project's outlives the call, these folders do not.
     workspace = Workspace(
-        root, config=engine.config, languages=engine.languages, parse_cache=ParseCache()
+        root, config=context.config, languages=context.languages, parse_cache=ParseCache()
     )
     request = ValidateRequest(module_id=PREVIEW_MODULE, files=list(listed))
-    return root, workspace, engine.run_checks(request, workspace)
+    return root, workspace, context.run_checks(request, workspace)
 
 
 def _clean(item: Finding, root: Path) -> Finding:

@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import UsageError, clip
-from forge.git.command import git_text
-from forge.parallel.lanes import project_prefix
+from forge.git.runner import git_text
 from forge.parallel.models import MergeCheckReport, MergeConflict, MergedModule, StaleModule
+from forge.plan.lanes import project_prefix
 
 if TYPE_CHECKING:
     from forge.git.merge_tree import MergeOutcome
     from forge.parallel.sources import ModuleWork
     from forge.plan.model import Plan, PlanModule
-    from forge.validate.run import Engine
+    from forge.validate.context import StageContext
 
 #: Changed files listed per module in the report; the checks use them all.
 SHOWN_FILES = 200
@@ -55,13 +55,13 @@ class _Module:
     merged: bool = False
 
 
-def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
+def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
     """Preview merging the modules ``ask`` names into its base; :class:`UsageError` on bad input."""
     from forge.git.changes import committed_changes, fork_point, working_changes
     from forge.git.merge_tree import commit_tree, merge_tree
     from forge.parallel.sources import locate
 
-    root = engine.root
+    root = context.root
     plan = _plan(root, ask)
     chosen = _chosen(plan, ask)
     top_text = git_text(root, "rev-parse", "--show-toplevel")
@@ -69,7 +69,7 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
         raise UsageError(f"{root} is not in a git repository: a merge preview needs one")
     top = Path(top_text)
     prefix = project_prefix(root)
-    base_name, base = _base(top, engine, ask.base_ref)
+    base_name, base = _base(top, context, ask.base_ref)
     # Modules named (a list, a layer) must all be found; by default, every plan
     # module that has work so far is previewed (later layers may not have started).
     unfound: list[str] | None = None if ask.modules or ask.layer is not None else []
@@ -135,7 +135,7 @@ def merge_check(engine: Engine, ask: MergeAsk) -> MergeCheckReport:
         from forge.parallel.integration import find_breaks
 
         found = find_breaks(
-            engine,
+            context,
             top,
             prefix,
             merged_commit=current,
@@ -225,12 +225,12 @@ def _chosen(plan: Plan | None, ask: MergeAsk) -> list[PlanModule | str]:
     return [by_id[module_id] for module_id in sorted(dict.fromkeys(wanted), key=rank.__getitem__)]
 
 
-def _base(top: Path, engine: Engine, ref: str | None) -> tuple[str, str]:
+def _base(top: Path, context: StageContext, ref: str | None) -> tuple[str, str]:
     """(name, commit) of what the modules merge into: the ref given, the configured one, the default."""
     from forge.git import AUTO, GitError, resolve_base
     from forge.git.revisions import default_branch
 
-    named = ref or engine.config.base_ref
+    named = ref or context.config.base_ref
     if named is None or named == AUTO:
         branch = default_branch(top)
         if branch is None:

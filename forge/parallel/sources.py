@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from forge.errors import UsageError, clip
-from forge.git.command import commit_of, git_text
+from forge.git.runner import commit_of, git_text
 from forge.git.worktrees import Worktree, local_branches, worktrees
 from forge.plan.model import PlanModule
 

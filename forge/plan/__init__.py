@@ -5,7 +5,9 @@ modules of an objective, each with its files, verify commands and
 dependencies. :func:`check_plan` runs forge's ``schema`` step and then every
 plan-rule plugin (hook ``forge_check_plan``), and returns a
 :class:`PlanReport`. :func:`execution_layers` gives the modules in the waves
-they can run in.
+they can run in. :mod:`~forge.plan.lanes`: the files a module may change (its
+``files``, ``mayChange`` globs, minus ``disallowed_changes``) against what its
+working dir changed since the base; the ``lane_check`` check reports the rest.
 """
 
 from __future__ import annotations

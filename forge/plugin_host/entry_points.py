@@ -343,3 +343,18 @@ def _write(path: Path, value: Any) -> None:
 
     with contextlib.suppress(OSError):
         write_bytes_atomic(path, json.dumps(value, separators=(",", ":")).encode(), durable=False)
+
+
+@contextlib.contextmanager
+def fresh_command() -> Iterator[None]:
+    """Around a command a fresh process runs often (validate, hook, plan check).
+
+    pydantic's plugin lookup is answered from the entry-point cache
+    (:mod:`forge.plugin_host.pydantic_lookup`), and every lookup of the command shares
+    one reading of that cache (:func:`forge.plugin_host.entry_points.one_reading`).
+    """
+    from forge.plugin_host.pydantic_lookup import answer_plugin_lookup_from_cache
+
+    answer_plugin_lookup_from_cache()
+    with one_reading():
+        yield

@@ -4,7 +4,7 @@
   appended by every tool call and read by the ``forge_logs`` tool and ``forge logs``.
 - :mod:`~forge.state.sessions`: session snapshots (``.forge/state/<runId>.json``),
   the ``session_state`` tool's data.
-- :mod:`~forge.state.status` and :mod:`~forge.state.status_lines`:
+- :mod:`~forge.state.status_file` and :mod:`~forge.state.status_lines`:
   ``.forge/status.json``, the live progress of a run, patched after each call.
 
 Every read and write goes through :mod:`forge.store`.

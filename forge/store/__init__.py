@@ -1,6 +1,7 @@
 """All reading and writing under ``.forge/`` (and the global memory) goes through here.
 
-The rules (DESIGN.md, "State on disk"; SECURITY.md names the test holding each):
+The rules (docs/architecture.md, "Files under .forge/"; SECURITY.md names the test holding
+each):
 
 - A state path is opened one folder at a time from its *state root* (the
   project for ``.forge/...``, ``FORGE_HOME`` for global memory) with

@@ -40,7 +40,8 @@ def valid_run_id(value: str, what: str = "runId") -> str:
 class ForgeDir:
     """Paths inside a project's ``.forge/`` folder; ids are validated before use.
 
-    Attempt histories are where the seed put them (DESIGN's state table):
+    Attempt histories are where the seed put them (docs/architecture.md, "Files under
+    .forge/"):
     ``iterations/<runId>/<moduleId>.json``, and ``iterations/<moduleId>.json``
     for calls that name no run. A run id ending in ``.json`` is refused
     (:func:`valid_run_id`), so a run's folder never takes a run-less

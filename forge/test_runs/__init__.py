@@ -1,16 +1,19 @@
 """What a verify command's test run proved: the counts its runner printed, and tests switched off.
 
+- :mod:`~forge.test_runs.command_run`: the one way a verify command runs
+  (supervised by :mod:`forge.runtime.processes`, its summaries read as it
+  streams, its result worded).
 - :mod:`~forge.test_runs.summary`: :class:`SummaryScanner` reads test-runner
   summaries (pytest, unittest, node:test, jest, vitest, mocha, go test, cargo
   test) from a command's output as it streams.
-- :mod:`~forge.test_runs.outcome`: what those counts mean, in words
+- :mod:`~forge.test_runs.counts`: what those counts mean, in words
   (:func:`describe`), and whether they let the command pass (:func:`judge`: a
   run that ran no test does not).
 - :mod:`~forge.test_runs.switched_off`: tests a change newly skips, focuses away
   or empties, the old text of a file against the new.
 """
 
-from forge.test_runs.outcome import describe, judge, total
+from forge.test_runs.counts import describe, judge, total
 from forge.test_runs.summary import MAX_LINE_BYTES, SummaryScanner, combine
 from forge.test_runs.switched_off import SwitchedOff, is_test_file, newly_switched_off
 

@@ -4,7 +4,7 @@ The one way forge runs a verify command, for the ``command`` check and for
 acceptance criteria alike: :func:`forge.runtime.processes.supervise` runs it,
 :class:`~forge.test_runs.summary.SummaryScanner` reads the runners' summaries
 from both streams as they pass (so they count even when they scroll out of the
-kept tail), :func:`~forge.test_runs.outcome.judge` decides whether the counts
+kept tail), :func:`~forge.test_runs.counts.judge` decides whether the counts
 let it pass (a runner that ran no test does not), and the result says so in
 one line.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from forge.models import CommandResult, TestCounts
 from forge.runtime.processes import TAIL_BYTES, Finished, Tail, supervise
-from forge.test_runs.outcome import describe, judge, total
+from forge.test_runs.counts import describe, judge, total
 from forge.test_runs.summary import SummaryScanner, combine
 
 

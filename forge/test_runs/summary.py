@@ -5,7 +5,7 @@ test or collected none. :class:`SummaryScanner` reads a command's output as it
 streams (the command check keeps only a tail, and a summary can scroll out of
 it) and recognises the summaries of pytest, unittest, node:test, jest,
 vitest, mocha, go test and cargo test, and a plain ``N passed, N failed``
-line. :mod:`forge.test_runs.outcome` then says whether the counts let the command pass.
+line. :mod:`forge.test_runs.counts` then says whether the counts let the command pass.
 
 Each runner's counts are summed over the whole output, so ``cargo test``'s
 one summary per test binary, or ``pytest a && pytest b``, count once. Only

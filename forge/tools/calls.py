@@ -17,12 +17,12 @@ from pydantic import ValidationError
 
 from forge.errors import ForgeError, clip, describe_validation_error
 from forge.plugin_host import describe_exception
+from forge.service.arguments import TOOL_REQUESTS
 from forge.store import pretty_json
 from forge.tools.descriptions import TEXT_REPLIES
-from forge.tools.requests import TOOL_REQUESTS
 
 if TYPE_CHECKING:
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
     from forge.workspace import ProgressCallback
 
 #: Longest error message returned: an error may quote the caller's input
@@ -143,9 +143,9 @@ def tool_hints(name: str) -> dict[str, Any]:
     from forge.parallel.models import MergeCheckReport
     from forge.plan import PlanReport
     from forge.plan.locate import PlanModuleRef
-    from forge.tools import requests
-    from forge.tools.results import IterationStateResult, SessionStateResult
-    from forge.tools.service import ToolService
+    from forge.service import arguments
+    from forge.service.replies import IterationStateResult, SessionStateResult
+    from forge.service.tools import ToolService
 
     names = {
         "IterationStateResult": IterationStateResult,
@@ -155,6 +155,6 @@ def tool_hints(name: str) -> dict[str, Any]:
         "PlanModuleRef": PlanModuleRef,
         "PlanReport": PlanReport,
         "SessionStateResult": SessionStateResult,
-        **{name: value for name, value in vars(requests).items() if name.endswith("Request")},
+        **{name: value for name, value in vars(arguments).items() if name.endswith("Request")},
     }
     return get_type_hints(getattr(ToolService, name), localns=names)

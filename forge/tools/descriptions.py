@@ -2,7 +2,7 @@
 
 The descriptions are what an agent reads to choose and call a tool; the hints
 are MCP's tool annotations (read-only, destructive, idempotent, open world).
-The arguments are not here: they come from :mod:`forge.tools.requests`.
+The arguments are not here: they come from :mod:`forge.service.arguments`.
 """
 
 from __future__ import annotations

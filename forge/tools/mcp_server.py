@@ -2,8 +2,8 @@
 
 The only module that imports ``mcp`` (with :mod:`forge.tools.jsonrpc`, which it
 alone uses). Each tool's signature is derived from its request model
-(:mod:`forge.tools.requests`), its prose from :mod:`forge.tools.descriptions`,
-and its work is the :class:`forge.tools.service.ToolService` method of its
+(:mod:`forge.service.arguments`), its prose from :mod:`forge.tools.descriptions`,
+and its work is the :class:`forge.service.tools.ToolService` method of its
 name, which the CLI uses too. This module only translates: arguments into a
 request model, errors into one-line error results, and calls into the
 service's bookkeeping (a ``tool_call`` event, ``.forge/status.json``).
@@ -41,6 +41,8 @@ from mcp_types import (
 from forge import __version__
 from forge.errors import ConfigError, clip
 from forge.runtime.cancellation import cancellable, shut_down
+from forge.service.arguments import TOOL_REQUESTS, tool_parameters
+from forge.service.tools import ToolService
 from forge.store.ids import is_valid_id
 from forge.tools.calls import (
     ToolCall,
@@ -55,8 +57,6 @@ from forge.tools.calls import (
 )
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
-from forge.tools.requests import TOOL_REQUESTS, tool_parameters
-from forge.tools.service import ToolService
 from forge.validate.run import serving
 
 SERVER_NAME = "forge"

@@ -14,9 +14,9 @@ from typing import Any
 
 import anyio
 
+from forge.service.arguments import OWN_TOOLS, TOOL_REQUESTS
 from forge.tools.descriptions import RUNS, TEXT_REPLIES
 from forge.tools.mcp_server import SERVER_NAME, create_server
-from forge.tools.requests import OWN_TOOLS, TOOL_REQUESTS
 
 
 def reference_markdown() -> str:

@@ -1,7 +1,7 @@
 """The graph view: a run's plan drawn by execution layers, each module in its state.
 
 A module's state comes from ``forge status``'s reader
-(:func:`forge.state.status.build_status`: attempt history, else the session's
+(:func:`forge.state.status_file.build_status`: attempt history, else the session's
 word, else pending), sharpened for the eye: a failed module whose history
 says ESCALATE is *escalated*, and one a plan run skipped (``status.json``
 says so, and no attempt came since) is *skipped*.
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
-from forge.state.status import Status, build_status, read_status
+from forge.state.status_file import Status, build_status, read_status
 from forge.state.status_lines import ModuleStatus
 from forge.ui.models import MODULE_STATES, GraphNode, GraphView, ModuleState
 from forge.ui.reading import (

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
-from forge.state.status import Status
+from forge.state.status_file import Status
 from forge.store import (
     ForgeDir,
     state_files,

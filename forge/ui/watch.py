@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from forge.state.status import read_status
+from forge.state.status_file import read_status
 from forge.ui.reading import list_runs, log_of, pick_run, plan_path_of
 
 if TYPE_CHECKING:

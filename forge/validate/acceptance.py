@@ -23,7 +23,7 @@ from forge.workspace import Workspace
 
 if TYPE_CHECKING:
     from forge.plan.model import AcceptanceCriterion
-    from forge.validate.run import Engine
+    from forge.validate.context import StageContext
 
 #: The result type of a criterion: the core's own, declared in its catalog.
 ACCEPTANCE = "acceptance"
@@ -32,13 +32,16 @@ _EXIT = re.compile(r"\s*exit(?:\s+code)?\s+(-?\d+)\s*", re.IGNORECASE)
 
 
 def judge_criteria(
-    engine: Engine, request: ValidateRequest, workspace: Workspace, results: list[CheckResult]
+    context: StageContext,
+    request: ValidateRequest,
+    workspace: Workspace,
+    results: list[CheckResult],
 ) -> list[CheckResult]:
     """``results`` followed by one ``acceptance`` result per criterion of the plan module."""
     ref = workspace.plan_module
     if ref is None or not ref.module.acceptance_criteria:
         return results
-    declared = set(engine.plugins.checks.descriptors)
+    declared = set(context.plugins.checks.descriptors)
     judged: list[CheckResult] = []
     seen: dict[str, int] = {}
     for criterion in ref.module.acceptance_criteria:
@@ -50,7 +53,7 @@ def judge_criteria(
         if check in declared and check != ACCEPTANCE:
             result = _named_check(criterion, check, target, results)
         else:
-            result = _command(engine, request, workspace, criterion, target, results)
+            result = _command(context, request, workspace, criterion, target, results)
         if not result.passed and not criterion.blocking:
             result = result.model_copy(update={"advisory": True})
         judged.append(result)
@@ -76,7 +79,7 @@ def _named_check(
 
 
 def _command(
-    engine: Engine,
+    context: StageContext,
     request: ValidateRequest,
     workspace: Workspace,
     criterion: AcceptanceCriterion,

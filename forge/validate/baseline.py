@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
     from forge.git import Base
-    from forge.validate.run import Engine
+    from forge.validate.context import StageContext
 
 #: Positions inside a message: they move with edits, so they never take part in matching.
 #: Compiled by ``re`` on first use: only a run with a base revision compares messages.
@@ -104,7 +104,7 @@ class Outcome:
         return self.base.commit if self.base is not None else None
 
 
-def resolve_request_base(engine: Engine, request: ValidateRequest, cwd: Path) -> Outcome:
+def resolve_request_base(context: StageContext, request: ValidateRequest, cwd: Path) -> Outcome:
     """The base of the request's ``baseRef``, else of ``[tool.forge] base-ref``.
 
     Resolved before any check runs, so a bad name costs nothing. Without a
@@ -112,7 +112,7 @@ def resolve_request_base(engine: Engine, request: ValidateRequest, cwd: Path) ->
     branch, there is none either, with a notice saying so. Raises
     :class:`forge.git.GitError` for a named base that does not resolve.
     """
-    ref = request.base_ref or engine.config.base_ref
+    ref = request.base_ref or context.config.base_ref
     if not ref:
         return Outcome()
     from forge.git import resolve_base  # here: a validate without a base never loads git
@@ -125,7 +125,7 @@ def resolve_request_base(engine: Engine, request: ValidateRequest, cwd: Path) ->
 
 
 def apply_baseline(
-    engine: Engine,
+    context: StageContext,
     request: ValidateRequest,
     workspace: Workspace,
     results: list[CheckResult],
@@ -140,19 +140,19 @@ def apply_baseline(
         return results
     file_checks = {
         type_
-        for type_, descriptor in engine.plugins.checks.descriptors.items()
+        for type_, descriptor in context.plugins.checks.descriptors.items()
         if descriptor.targets_file
     }
     failing = [index for index, r in enumerate(results) if not r.passed and r.type in file_checks]
     if not failing:
         return results
     targets = list(dict.fromkeys(results[index].target for index in failing))
-    base_findings = _base_findings(engine, request, workspace, base, targets, file_checks)
+    base_findings = _base_findings(context, request, workspace, base, targets, file_checks)
     return _mark(results, failing, workspace, base, base_findings)
 
 
 def _base_findings(
-    engine: Engine,
+    context: StageContext,
     request: ValidateRequest,
     workspace: Workspace,
     base: Base,
@@ -188,13 +188,13 @@ def _base_findings(
         )
         base_workspace = Workspace(
             base_cwd,
-            config=engine.config,
+            config=context.config,
             plugin_options=request.plugin_options,
-            languages=engine.languages,
+            languages=context.languages,
         )
         return [
             item
-            for result in engine.run_checks(base_request, base_workspace)
+            for result in context.run_checks(base_request, base_workspace)
             if not result.passed and result.type in file_checks
             for item in findings_of(result, base_workspace, root)
         ]

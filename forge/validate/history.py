@@ -2,7 +2,7 @@
 
 One file per (runId, moduleId), updated under a lock so parallel validate
 calls and ``iteration_state`` updates never lose an attempt. The rules are
-DESIGN.md's: a failure is ``type:target``; ``sameAsPrev``, ``oscillating``
+the MCP contract's (docs/mcp-tools.md): a failure is ``type:target``; ``sameAsPrev``, ``oscillating``
 (A, B, A), ``velocity`` over the last four scores, ``stagnant``, and the
 PROCEED / RETRY / ESCALATE recommendation.
 
@@ -20,7 +20,7 @@ from pydantic import Field, ValidationError
 from forge.errors import CorruptFileError
 from forge.models import WireModel
 from forge.store import ForgeDir, peek_json, update_json, utc_now
-from forge.validate.report import Recommendation
+from forge.validate.outcome import Recommendation
 
 AttemptStatus = Literal["running", "passed", "failed", "stagnant", "escalated", "blocked"]
 

@@ -1,8 +1,8 @@
 """The checks stage, and the pipeline that runs the stages in order.
 
-request (:mod:`.request`) -> checks (here) -> baseline (:mod:`.baseline`) ->
+request (:mod:`.preparation`) -> checks (here) -> baseline (:mod:`.baseline`) ->
 acceptance criteria (:mod:`.acceptance`) -> verdict (:mod:`.verdict`) ->
-attempt history (:mod:`.history`) -> report (:mod:`.report`). Both adapters
+attempt history (:mod:`.history`) -> report (:mod:`.outcome`). Both adapters
 (the MCP server and the CLI) call :meth:`Engine.validate`; neither holds
 validation logic of its own.
 """
@@ -36,8 +36,8 @@ from forge.store import ForgeDir, ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
-from forge.validate.report import ValidateReport
-from forge.validate.request import (
+from forge.validate.outcome import ValidateReport
+from forge.validate.preparation import (
     NothingToCheck,
     refuse_unknown_plugin_options,
     working_dir,
@@ -47,7 +47,10 @@ from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
 from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
+    from forge.parallel.merge_preview import MergeAsk
+    from forge.parallel.models import MergeCheckReport
     from forge.plan.locate import PlanModuleRef
+    from forge.validate.edit import Edit, EditJudgement
 
 logger = logging.getLogger(__name__)
 
@@ -112,6 +115,18 @@ class Engine:
         """The request's ``cwd`` (relative to the project root), else the project root."""
         return working_dir(self.root, request)
 
+    def judge_edit(self, edit: Edit) -> EditJudgement:
+        """What ``forge hook`` asks after a tool wrote files: :func:`forge.validate.edit.judge_edit`."""
+        from forge.validate.edit import judge_edit
+
+        return judge_edit(self, edit)
+
+    def merge_preview(self, ask: MergeAsk) -> MergeCheckReport:
+        """``forge merge check`` and the ``merge_check`` tool: :func:`forge.parallel.merge_preview.merge_check`."""
+        from forge.parallel.merge_preview import merge_check
+
+        return merge_check(self, ask)
+
     def run_checks(
         self,
         request: ValidateRequest,
@@ -152,7 +167,7 @@ class Engine:
                     continue
                 for result in returned.items:
                     if catalog.owners.get(result.type) not in (returned.plugin, CORE):
-                        # Convention 8: a plugin's results are of the ids it declares;
+                        # A plugin's results are of the ids it declares (docs/architecture.md);
                         # anything else (a typo, another plugin's id) counts for nothing.
                         undeclared[(returned.plugin, result.type)] = None
                         continue

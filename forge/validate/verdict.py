@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from forge.models import CheckResult, ValidateRequest
 from forge.validate.history import Trend, reason_for, recommend
-from forge.validate.report import ValidateReport
+from forge.validate.outcome import ValidateReport
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import tree_sitter
 
 from forge import hookimpl
 from forge.config import ForgeConfig
-from forge.contracts import (
-    ContractAnalyzer,
+from forge.contracts.analysis import ContractAnalyzer
+from forge.contracts.extractor import (
     ExportSet,
     ImportRef,
     ParsedSource,

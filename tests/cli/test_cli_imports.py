@@ -147,15 +147,15 @@ def test_validate_of_one_file_imports_only_what_it_uses(project: Path, tmp_path:
             "forge.plan.rules",
             "forge.memory",
             "forge.memory.index",
-            "forge.tools.requests",
+            "forge.service.arguments",
             "forge.test_runs",
             "forge.git",
             "forge.test_runs",
             "forge.contracts.ecmascript.exports",
             "forge.contracts.ecmascript.resolution",
             "forge.state.sessions",  # session_state's models
-            "forge.state.status",  # status.json follows named runs only
-            "forge.tools.results",  # iteration_state's and session_state's results
+            "forge.state.status_file",  # status.json follows named runs only
+            "forge.service.replies",  # iteration_state's and session_state's results
             "forge.validate.iteration",  # iteration_state's models
             "forge.daemon.client",  # no daemon's socket: not even the client is imported
             "forge.daemon.server",

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from forge.cli.output import startup_without_gc
+from forge.runtime.startup import startup_without_gc
 
 
 def test_gc_is_off_during_start_up_and_back_on_after_even_on_error() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.contracts import ContractAnalyzer, normalize
+from forge.contracts.analysis import ContractAnalyzer, normalize
 
 
 def test_real_paths_are_realpath_through_linked_folders_and_files(tmp_path: Path) -> None:

@@ -132,7 +132,7 @@ def make_undeclaring_distribution(site: Path) -> Path:
 def test_a_check_id_a_plugin_never_declares_is_an_error(
     run_forge: RunForge, tmp_path: Path, project: Path
 ) -> None:
-    """Convention 8, issue 27: at start-up (forge plugins) and in every validate."""
+    """Check ids are validated at start-up (forge plugins) and in every validate (issue 27)."""
     env = {"PYTHONPATH": str(make_undeclaring_distribution(tmp_path / "site"))}
     listing = run_forge("plugins", env=env)
     assert listing.returncode == 1, listing.stdout

@@ -50,7 +50,7 @@ def test_the_plan_of_a_run_is_its_sessions_then_status_then_the_newest(
     other.write_text((example / PLAN).read_text(encoding="utf-8"), encoding="utf-8")
     assert plan_path_of(forge_dir, "demo", None) == example / PLAN  # the newest plan
     run_forge("validate", "--plan", "elsewhere.json", "--module", "greeter", "--run-id", "demo")
-    from forge.state.status import read_status
+    from forge.state.status_file import read_status
 
     assert plan_path_of(forge_dir, "demo", read_status(forge_dir)) == other  # status.json's
     (example / ".forge" / "state" / "demo.json").write_text(

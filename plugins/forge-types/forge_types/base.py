@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from forge.git import Base
-from forge.git.command import git_environment
+from forge.git.runner import git_environment
 from forge.store import peek_json, update_json
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from forge.contracts import ContractAnalyzer, normalize
-from forge.hook.importers import (
+from forge.contracts.analysis import ContractAnalyzer, normalize
+from forge.contracts.importers import (
     ECMASCRIPT_SUFFIXES,
     PYTHON_SUFFIXES,
     ImportFilter,

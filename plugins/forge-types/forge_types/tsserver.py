@@ -25,7 +25,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from forge.hook.importers import source_files
+from forge.contracts.importers import source_files
 from forge_types.checkers import Raw
 from forge_types.lsp import read_message
 from forge_types.processes import reap

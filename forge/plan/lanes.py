@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.git.command import git_text, run_git
+from forge.git.runner import git_text, run_git
 from forge.plan.globs import matches
 from forge.plan.model import Plan, PlanModule, normalise_path
 

@@ -1,6 +1,6 @@
 """The results of ``iteration_state`` and ``session_state``: one of several shapes per action.
 
-Apart from :mod:`forge.tools.service` so that a command that answers neither
+Apart from :mod:`forge.service.tools` so that a command that answers neither
 tool (``forge validate``, ``forge hook``) never creates these classes nor
 imports the session models.
 """

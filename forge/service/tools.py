@@ -3,7 +3,7 @@
 :class:`ToolService` is one project's long-lived service: its engine (with its
 caches), its memory index, and the run id of the process for events that
 belong to no named run. Each tool is the method of its name; it takes the
-tool's request model (:mod:`forge.tools.requests`), returns a pydantic model
+tool's request model (:mod:`forge.service.arguments`), returns a pydantic model
 and raises :class:`forge.errors.ForgeError` subclasses for bad input, so an
 adapter only translates. The per-call bookkeeping both adapters share (the
 ``tool_call`` event, error events, ``status.json``) is here too. No MCP here.
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from forge.config import forge_home
 from forge.errors import StateError, UsageError, clip
 from forge.models import ValidateRequest
+from forge.service.bookkeeping import module_of_call, progress_change, writes_to_run
 from forge.state.events import (
     LogQueryResult,
     Phase,
@@ -30,8 +31,7 @@ from forge.state.events import (
     summarize_arguments,
 )
 from forge.store import remove, utc_now, valid_run_id
-from forge.tools.bookkeeping import module_of_call, progress_change, writes_to_run
-from forge.validate.report import ValidateReport
+from forge.validate.outcome import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
 from forge.workspace import ProgressCallback
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from forge.parallel.models import MergeCheckReport
     from forge.plan import PlanReport
     from forge.plan.locate import PlanModuleRef
-    from forge.tools.requests import (
+    from forge.service.arguments import (
         ForgeLogsRequest,
         IterationStateRequest,
         MemoryRecallRequest,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
         SessionStateRequest,
         ValidatePlanRequest,
     )
-    from forge.tools.results import IterationStateResult, SessionStateResult
+    from forge.service.replies import IterationStateResult, SessionStateResult
 
 logger = logging.getLogger("forge.tools")
 
@@ -189,7 +189,7 @@ class ToolService:
         the status; the rest (a session save) rebuild it. Status is a
         courtesy: a failure here is logged, never raised.
         """
-        from forge.state.status import refresh_status
+        from forge.state.status_file import refresh_status
 
         try:
             refresh_status(
@@ -299,7 +299,7 @@ class ToolService:
 
     def iteration_state(self, request: IterationStateRequest) -> IterationStateResult:
         """get / update / reset the attempt history of (runId, moduleId)."""
-        from forge.tools.results import IterationStateResult
+        from forge.service.replies import IterationStateResult
         from forge.validate.iteration import read_state, reset_state, update_state
 
         module_id, run_id = request.module_id, request.run_id
@@ -349,8 +349,8 @@ class ToolService:
 
     def session_state(self, request: SessionStateRequest) -> SessionStateResult:
         """save / load / list orchestrator session snapshots."""
+        from forge.service.replies import SessionStateResult
         from forge.state.sessions import list_sessions, load_session, save_session
-        from forge.tools.results import SessionStateResult
 
         action, run_id, state = request.action, request.run_id, request.state
         if action == "list":
@@ -379,10 +379,10 @@ class ToolService:
 
     def merge_check(self, request: MergeCheckRequest) -> MergeCheckReport:
         """Preview merging modules' work into the base: conflicts, integration breaks, stale work."""
-        from forge.parallel.merge_preview import MergeAsk, merge_check
+        from forge.parallel.merge_preview import MergeAsk
 
         # The request's fields are the preview's questions, one for one.
-        report = merge_check(self.engine, MergeAsk(**dict(request)))
+        report = self.engine.merge_preview(MergeAsk(**dict(request)))
         summary = {"passed": report.passed, "base": report.base_commit, "order": report.order[:50]}
         counts = {"conflicts": len(report.conflicts), "breaks": len(report.integration_breaks)}
         severity = "info" if report.passed else "warn"

@@ -20,7 +20,7 @@ from forge.models import (
 )
 from forge.plugin_host import build_plugin_host
 from forge.runtime.cancellation import Cancelled, cancellable, cancelled
-from forge.validate.request import NothingToCheck
+from forge.validate.preparation import NothingToCheck
 from forge.validate.run import Engine
 from forge.validate.verdict import Score
 from forge.workspace import Workspace

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from forge.store.ids import is_valid_id
-from forge.validate.report import ValidateReport
+from forge.validate.outcome import ValidateReport
 
 if TYPE_CHECKING:
-    from forge.state.status import StatusChange
+    from forge.state.status_file import StatusChange
 
 
 def writes_to_run(tool: str, arguments: dict[str, Any]) -> bool:
@@ -35,7 +35,7 @@ NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs", "merge_ch
 
 def progress_change(tool: str, result: object) -> StatusChange:
     """What a call did to the run's progress, as :func:`refresh_status` takes it."""
-    from forge.state.status import HistoryChanged
+    from forge.state.status_file import HistoryChanged
     from forge.state.status_lines import module_status
 
     if isinstance(result, ValidateReport):
@@ -48,8 +48,8 @@ def progress_change(tool: str, result: object) -> StatusChange:
         return None
     if tool == "validate_plan":
         return "plan"
+    from forge.service.replies import IterationStateResult, SessionStateResult
     from forge.state.sessions import SessionSaved
-    from forge.tools.results import IterationStateResult, SessionStateResult
     from forge.validate.iteration import IterationState
 
     if isinstance(result, IterationStateResult):

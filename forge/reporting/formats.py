@@ -1,6 +1,6 @@
 """Validation reports in the formats CI understands: JSON, JUnit XML and SARIF 2.1.0.
 
-The renderers take :class:`ModuleRun` records (one per module validated, or
+The renderers take :class:`~forge.validate.outcome.ModuleRun` records (one per module validated, or
 skipped because a dependency failed), so ``forge validate`` for one module
 and for a whole plan share them.
 
@@ -17,13 +17,12 @@ without a location. Rule descriptions come from the checks' descriptors.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge import __version__
 from forge.models import CheckResult, Location, TestCounts
-from forge.validate.report import ValidateReport
+from forge.validate.outcome import ModuleRun, ValidateReport
 from forge.validate.verdict import counts_as_failure
 
 if TYPE_CHECKING:
@@ -39,25 +38,6 @@ INFORMATION_URI = "https://github.com/forge-validate/forge"
 ROOT_BASE_ID = "PROJECTROOT"
 #: Places listed per failure in JUnit and SARIF; the rest are counted.
 MAX_PLACES = 50
-
-
-@dataclass(frozen=True)
-class ModuleRun:
-    """One module of a ``forge validate`` run: its report, or why it was not validated."""
-
-    module_id: str
-    working_dir: Path
-    report: ValidateReport | None = None
-    skipped: str | None = None
-    title: str | None = None
-    seconds: float = 0.0
-
-    @property
-    def status(self) -> str:
-        """``passed``, ``failed`` or ``skipped``."""
-        if self.report is None:
-            return "skipped"
-        return "passed" if self.report.passed else "failed"
 
 
 def places(result: CheckResult) -> list[Location]:
@@ -217,7 +197,7 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
-    from forge.cli.validate_text import location_line
+    from forge.reporting.text import location_line
 
     lines.extend(location_line(place, place.path or "") for place in places(result)[:MAX_PLACES])
     for stream in ("stdout", "stderr"):

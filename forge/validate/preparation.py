@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from forge.git import Base
     from forge.plan.locate import PlanModuleRef
     from forge.plugin_host import PluginHost
-    from forge.validate.run import Engine
+    from forge.validate.context import StageContext
 
 
 class NothingToCheck(UsageError):
@@ -65,7 +65,7 @@ def working_dir(root: Path, request: ValidateRequest) -> Path:
 
 
 def workspace_for(
-    engine: Engine,
+    context: StageContext,
     request: ValidateRequest,
     progress: ProgressCallback | None = None,
     *,
@@ -82,18 +82,18 @@ def workspace_for(
     def plan_module() -> PlanModuleRef | None:
         if plan is not None:
             return plan
-        if engine.forge_dir.run_plan(request.run_id) is None:
+        if context.forge_dir.run_plan(request.run_id) is None:
             return None  # no plan at all: the plan models need not even be imported
         from forge.plan.locate import find_plan_module
 
-        return find_plan_module(engine.root, request.module_id, request.run_id)
+        return find_plan_module(context.root, request.module_id, request.run_id)
 
     return Workspace(
-        working_dir(engine.root, request),
-        config=engine.config,
+        working_dir(context.root, request),
+        config=context.config,
         plugin_options=request.plugin_options,
-        languages=engine.languages,
-        parse_cache=engine.parse_cache,
+        languages=context.languages,
+        parse_cache=context.parse_cache,
         progress=progress,
         base=base,
         plan_module=plan_module,

@@ -1,7 +1,7 @@
 """Validating a plan's modules: one module, or all of them in dependency order.
 
 A module's ``files`` and ``verify`` commands come from the plan; everything
-else is the ordinary ``validate`` path through :meth:`forge.tools.service.ToolService.validate`,
+else is the ordinary ``validate`` path through :meth:`forge.service.tools.ToolService.validate`,
 so attempt history and events are recorded exactly as the MCP tool records
 them. ``--all`` walks the plan's execution layers, validating the modules of a
 layer in parallel (``--jobs``); a module whose dependency did not pass
@@ -19,15 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.cli.command import warn
-from forge.cli.reports import ModuleRun
 from forge.errors import UsageError
 from forge.models import ValidateRequest
 from forge.runtime.cancellation import cancellable, stopped_on_error, waited
+from forge.validate.outcome import ModuleRun
 
 if TYPE_CHECKING:
     from forge.plan import Plan, PlanModule
-    from forge.tools.service import ToolService
+    from forge.service.tools import ToolService
 
 
 @dataclass(frozen=True)
@@ -46,15 +45,16 @@ class RunOptions:
     base_ref: str | None = None
 
 
-def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[str]]]:
-    """The plan at ``plan_path`` and its execution layers; :class:`UsageError` if it is invalid.
+def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[str]], list[str]]:
+    """The plan at ``plan_path``, its execution layers and its warnings; :class:`UsageError`
+    if it is invalid.
 
     The plan is judged by ``check_plan`` first (the same rules as ``forge plan
     check``), so a plan with a cycle or a broken module is refused with its
     first error instead of being half-run.
     """
     from forge.plan.loader import PlanReadError, build_plan, read_plan_json
-    from forge.tools.requests import ValidatePlanRequest
+    from forge.service.arguments import ValidatePlanRequest
 
     report = service.validate_plan(ValidatePlanRequest(plan_path=str(plan_path)))
     if not report.valid:
@@ -66,8 +66,6 @@ def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[st
         loaded = build_plan(read_plan_json(plan_path))
     except PlanReadError as exc:  # changed between the check and now
         raise UsageError(f"plan {plan_path}: {exc}") from None
-    # a valid plan may still deserve a look
-    warn("validate", [f"{warning.type}: {warning.message}" for warning in report.warnings])
     if loaded.plan is None:  # pragma: no cover - check_plan said it was valid
         raise UsageError(f"plan {plan_path} has no usable modules")
     # Defence in depth: a module on or behind a cycle has no layer and would be
@@ -79,7 +77,9 @@ def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[st
             f"plan {plan_path}: modules {', '.join(unscheduled)} are on or behind a "
             "dependency cycle: break the cycle in their dependsOn"
         )
-    return loaded.plan, report.layers
+    # a valid plan may still deserve a look
+    warnings = [f"{warning.type}: {warning.message}" for warning in report.warnings]
+    return loaded.plan, report.layers, warnings
 
 
 def find_module(plan: Plan, module_id: str) -> PlanModule:

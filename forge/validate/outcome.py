@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SerializeAsAny
@@ -42,3 +44,22 @@ class ValidateReport(WireModel):
         exclude_if=lambda value: value is None,
         description="The commit findings were compared with (baseRef); present only with a base.",
     )
+
+
+@dataclass(frozen=True)
+class ModuleRun:
+    """One module of a ``forge validate`` run: its report, or why it was not validated."""
+
+    module_id: str
+    working_dir: Path
+    report: ValidateReport | None = None
+    skipped: str | None = None
+    title: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed`` or ``skipped``."""
+        if self.report is None:
+            return "skipped"
+        return "passed" if self.report.passed else "failed"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mcp_client import call, connect
 
-from forge.state.status import Status, StatusCounts, build_status, write_status
+from forge.state.status_file import Status, StatusCounts, build_status, write_status
 from forge.state.status_lines import ModuleStatus
 from forge.store import ForgeDir
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.cli.output import paint, printable, table
-from forge.cli.progress import format_duration
+from forge.reporting.terminal import format_duration, paint, printable, table
 
 if TYPE_CHECKING:
-    from forge.cli.reports import ModuleRun
     from forge.models import CheckResult, Location
-    from forge.validate.report import ValidateReport
+    from forge.validate.outcome import ModuleRun, ValidateReport
 
 #: Lines of a failing command's output tail shown in text mode.
 SHOWN_OUTPUT_LINES = 12
@@ -127,7 +126,7 @@ def place_text(location: Location) -> str:
 def source_and_caret_pad(source_line: str, column: int) -> tuple[str, str]:
     """A line of source as text output shows it, and what goes before a caret under ``column``.
 
-    Control characters are escaped (:func:`~forge.cli.output.printable`): the line is
+    Control characters are escaped (:func:`~forge.reporting.terminal.printable`): the line is
     the file's own text, and an escape sequence in a string literal would drive the
     terminal. Tabs stay tabs, and the pad keeps them, so the caret lines up under an
     indented line; every other character before the column pads as wide as it is shown.
@@ -160,3 +159,35 @@ def _details(result: CheckResult) -> list[str]:
             details.append(paint(f"    {stream}:", "dim"))
             details.extend(f"      {line}" for line in tail)
     return details
+
+
+def shown(path: Path, cwd: Path) -> str:
+    """``path`` relative to ``cwd`` when it is inside it, else as it is."""
+    try:
+        return path.resolve().relative_to(cwd.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def display(name: str, cwd: Path) -> str:
+    """A result's file name (relative to ``cwd`` or absolute) as :func:`shown` spells it."""
+    from forge.validate.edit import absolute
+
+    return shown(absolute(cwd, name), cwd)
+
+
+def result_findings(result: CheckResult, cwd: Path) -> list[str]:
+    """``path:line:column: message`` for each place a failed result points at.
+
+    Read from the ``locations`` channel alone, whatever the check: a place
+    without a path is in the result's target. Places found at the base, and
+    informational ones, are left out.
+    """
+    from forge.validate.edit import counted
+
+    lines = [
+        location_line(location, display(location.path or result.target, cwd))
+        for location in result.locations
+        if counted(location)
+    ]
+    return lines or [f"{display(result.target, cwd)}: {result.message}"]

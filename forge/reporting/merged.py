@@ -3,7 +3,7 @@
 Each CI job of a plan matrix validates one module and keeps its report (the
 object the MCP ``validate`` tool returns; or, from ``--all``, the plan run's
 ``{"passed", "counts", "modules": [...]}``). :func:`load_runs` reads them all
-back as the :class:`~forge.cli.reports.ModuleRun` records every report writer
+back as the :class:`~forge.reporting.formats.ModuleRun` records every report writer
 takes, so one status table, one JUnit file and one SARIF file come out of the
 writers ``forge validate`` itself uses. With the plan, a module no job
 reported on (its job was skipped, or never ran) is listed as skipped.
@@ -29,8 +29,8 @@ from forge.models import (
 )
 
 if TYPE_CHECKING:
-    from forge.cli.reports import ModuleRun
     from forge.plan.model import Plan
+    from forge.validate.outcome import ModuleRun
 
 #: Largest report file read: a module's report is a few hundred KB at most.
 MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -65,7 +65,7 @@ def load_runs(paths: Sequence[Path], working_dir: Path) -> tuple[list[ModuleRun]
 
 def with_plan(runs: list[ModuleRun], plan: Plan, working_dir: Path) -> list[ModuleRun]:
     """``runs`` in the plan's layer order, each scheduled module without a report skipped."""
-    from forge.cli.reports import ModuleRun
+    from forge.validate.outcome import ModuleRun
 
     by_id: dict[str, ModuleRun | None] = {run.module_id: run for run in runs}
     titles = {module.id: module.title for module in reversed(plan.modules)}
@@ -84,8 +84,8 @@ def with_plan(runs: list[ModuleRun], plan: Plan, working_dir: Path) -> list[Modu
 
 
 def _runs_of(path: Path, working_dir: Path) -> list[ModuleRun]:
-    from forge.cli.reports import ModuleRun
     from forge.store import read_regular_file
+    from forge.validate.outcome import ModuleRun
 
     try:
         data = json.loads(read_regular_file(path, MAX_REPORT_BYTES).decode("utf-8"))
@@ -104,7 +104,7 @@ def _runs_of(path: Path, working_dir: Path) -> list[ModuleRun]:
 
 
 def _entry(path: Path, item: Any, working_dir: Path) -> ModuleRun:
-    from forge.cli.reports import ModuleRun
+    from forge.validate.outcome import ModuleRun
 
     if not isinstance(item, dict) or not isinstance(item.get("moduleId"), str):
         raise UsageError(f"{path}: a module entry without a moduleId")
@@ -125,7 +125,7 @@ def _report(path: Path, data: Any) -> Any:
     from pydantic import ValidationError
 
     from forge.errors import describe_validation_error
-    from forge.validate.report import ValidateReport
+    from forge.validate.outcome import ValidateReport
 
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise UsageError(f"{path}: a report without results")

@@ -9,12 +9,12 @@ from typing import Any
 import jsonschema
 from junitparser import Failure, JUnitXml, Skipped
 
-from forge.cli.reports import ModuleRun, places, to_json, to_junit, to_sarif
 from forge.models import CheckResult, CommandResult, Location, SyntaxLocation
-from forge.validate.report import ValidateReport
+from forge.reporting.formats import ModuleRun, places, to_json, to_junit, to_sarif
+from forge.validate.outcome import ValidateReport
 
 SCHEMA = json.loads(
-    (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
 )
 
 
