@@ -8,7 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -523,3 +523,14 @@ def running_ui(project: Path, *args: str, timeout: float = 60) -> Iterator[str]:
                 process.wait()
             if process.stdout is not None:
                 process.stdout.close()
+
+
+def assert_valid_sarif(log: dict[str, Any]) -> None:
+    """Validate a SARIF log against the official 2.1.0 schema (draft-04, ``tests/data``)."""
+    import json
+
+    import jsonschema
+
+    schema_file = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(schema).validate(log)

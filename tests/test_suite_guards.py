@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parent
 
 #: The tests that send SIGINT to a forge they started (issue 32).
 SIGNALLING = (
-    "tests/checks/test_command.py::test_ctrl_c_in_the_cli_kills_the_running_command",
+    "tests/checks/test_command_check.py::test_ctrl_c_in_the_cli_kills_the_running_command",
     "tests/test_new_user.py::test_ctrl_c_during_validate_says_so",
     "tests/cli/test_cli_status.py::test_watch_redraws_in_place",
 )

@@ -313,7 +313,7 @@ def test_query_files_load_from_the_built_wheel(tmp_path: Path) -> None:
         } <= names
         archive.extractall(tmp_path / "site")
     code = (
-        "import forge.contracts as c, sys; "
+        "import forge.contracts.extractor as c, sys; "
         "assert c.__file__.startswith(sys.argv[1]), c.__file__; "
         "print(len(c.query_source('python_imports.scm', 'forge.contracts.python')))"
     )

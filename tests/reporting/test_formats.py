@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-import jsonschema
+from forge_testing import assert_valid_sarif
 from junitparser import Failure, JUnitXml, Skipped
 
 from forge.models import CheckResult, CommandResult, Location, SyntaxLocation
 from forge.reporting.formats import ModuleRun, places, to_json, to_junit, to_sarif
 from forge.validate.outcome import ValidateReport
-
-SCHEMA = json.loads(
-    (Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
-)
-
-
-def assert_valid_sarif(log: dict[str, Any]) -> None:
-    """Validate against the official schema (draft-04), resolving its internal references."""
-    jsonschema.Draft4Validator(SCHEMA).validate(log)
 
 
 def _report(module_id: str, results: list[CheckResult]) -> ValidateReport:

@@ -491,7 +491,7 @@ def test_the_cli_reports_counts_and_fails_a_run_of_no_test(
 def test_junit_and_sarif_carry_the_counts(run_forge: RunForge, project: Path) -> None:
     import xml.etree.ElementTree as ET
 
-    from test_reports import assert_valid_sarif
+    from forge_testing import assert_valid_sarif
 
     write(project, {"test_math.py": PYTEST_SUITE, "test_skipped.py": ALL_SKIPPED_UNITTEST})
     skipped_only = f"{UNITTEST} test_skipped"
