@@ -89,7 +89,10 @@ def _strays(
                 root=context.root,
                 prefix=prefix,
                 fork_point=module.fork_point,
-                committed=module.committed if own is None else own,
+                # What its branch changes in the end, and its own commits touched.
+                committed=module.committed
+                if own is None
+                else tuple(path for path in module.committed if path in own),
                 config=context.config,
             )
         )

@@ -53,21 +53,22 @@ def out_of_lane(
     ]
 
 
-def own_changes(top: Path, since: str, commit: str, others: set[str]) -> tuple[str, ...] | None:
-    """Files changed by the commits from ``since`` to ``commit`` that are in none of
-    ``others`` (other modules' work); None when git cannot say."""
+def own_changes(top: Path, since: str, commit: str, others: set[str]) -> frozenset[str] | None:
+    """Files touched by the commits from ``since`` to ``commit`` that are in none of
+    ``others`` (other modules' work), even if a later commit undid the change; None when
+    git cannot say, or when there are no others (every commit is the module's own)."""
     import subprocess
 
     from forge.git.runner import run_git, split_z
 
     if not others:
-        return None  # every commit since the fork point is its own: the diff says it
+        return None
     args = ["log", "--no-renames", "--name-only", "-z", "--format=", commit, f"^{since}"]
     try:
         out = run_git(top, [*args, *(f"^{other}" for other in sorted(others)), "--"])
     except (OSError, subprocess.SubprocessError):
         return None
-    return tuple(sorted(set(split_z(out))))
+    return frozenset(split_z(out))
 
 
 def conflict_advice(path: str, mine: str, others: list[str], strays: list[OutOfLane]) -> str | None:
