@@ -38,13 +38,13 @@ Entry = list[int]
 
 
 def tree_top(cwd: Path) -> Path | None:
-    """The top folder of the git working tree holding ``cwd``; None outside git."""
-    try:
-        out = run_git(cwd, ["rev-parse", "--show-toplevel"], timeout=STATUS_TIMEOUT)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    text = os.fsdecode(out.strip())
-    return Path(text) if text else None
+    """The top folder of the git working tree holding ``cwd`` (the nearest folder with a
+    ``.git``, found without running git); None outside git."""
+    here = cwd.resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
 
 
 def tree_state(top: Path) -> dict[str, Entry] | None:
