@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from forge.config import ForgeConfig
     from forge.plan.model import Plan, PlanModule
     from forge.store import ForgeDir
+    from forge.validate.history import History
 
 
 def out_of_lane(
@@ -96,27 +97,26 @@ def latest_verdict(
     """The module's latest recorded validation: in ``run_id``'s history when a run is named,
     else the latest of its run-less history and every run's; None when it has none."""
     from forge.store import state_folders
+    from forge.store.ids import is_valid_run_id
     from forge.validate.history import read_history
 
     runs: list[str | None] = [run_id]
     if run_id is None:
-        runs += [name for name, _ in state_folders(forge_dir.iterations(None))]
+        folders = state_folders(forge_dir.iterations(None))
+        runs += [name for name, _ in folders if is_valid_run_id(name)]
     found: RecordedVerdict | None = None
     for run in runs:
-        try:
-            history, _problem = read_history(forge_dir, module_id, run)
-        except Exception:  # an unusable run folder name: not this module's history
-            continue
+        history, _problem = read_history(forge_dir, module_id, run)
         verdict = _verdict(history, max_attempts)
         if verdict is not None and (found is None or verdict.timestamp > found.timestamp):
             found = verdict
     return found
 
 
-def _verdict(history: object, max_attempts: int) -> RecordedVerdict | None:
-    from forge.validate.history import History, assess, recommend
+def _verdict(history: History, max_attempts: int) -> RecordedVerdict | None:
+    """What forge said of the latest validate attempt of ``history``."""
+    from forge.validate.history import assess, recommend
 
-    assert isinstance(history, History)
     attempts = [attempt for attempt in history.attempts if attempt.source == "validate"]
     if not attempts:
         return None

@@ -115,3 +115,24 @@ def test_a_shell_outside_git_is_allowed_silently(project: Path) -> None:
 def test_forge_state_written_by_a_command_is_not_judged(shop: Path) -> None:
     command = "mkdir -p .forge/x && echo 'def f(:' > .forge/x/broken.py"
     assert shell(shop, command) == [None, None]
+
+
+def test_a_corrupt_or_planted_snapshot_is_never_trusted_nor_followed(
+    shop: Path, tmp_path: Path
+) -> None:
+    """A snapshot that is not JSON, or a link planted where one belongs: nothing is judged
+    against it and nothing is written through it; the next command is judged again."""
+    assert shell(shop, "true") == [None, None]
+    (snapshot,) = (shop / ".forge" / "cache" / "shell").glob("*.json")
+    snapshot.write_text("{not json", encoding="utf-8")
+    subprocess.run(["bash", "-c", BROKEN], cwd=shop, check=True)
+    decision, stderr = run_hook(bash_event(shop, BROKEN), cwd=shop)
+    assert decision is None and stderr == ""
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}", encoding="utf-8")
+    snapshot.unlink()
+    snapshot.symlink_to(outside)
+    _, after = shell(shop, "sed -i 's/return 0/return 1/' shop/cart.py")
+    assert "shop/cart.py:1:" in blocked(after)  # judged against the PreToolUse snapshot
+    assert outside.read_text(encoding="utf-8") == "{}"
+    assert not snapshot.is_symlink()  # replaced by a snapshot, never written through
