@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from forge.errors import ConfigError, ForgeError, describe_validation_error
+from forge.store.project import ProjectPlace, project_place_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -25,7 +26,16 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def project_root() -> Path:
-    """The project whose ``.forge/`` folder forge uses: ``FORGE_CWD``, else the working dir.
+    """The project whose ``.forge/`` folder forge uses (:func:`project_place`'s root)."""
+    return project_place().root
+
+
+def project_place() -> ProjectPlace:
+    """The project, and the default working dir, of ``FORGE_CWD``, else of the working dir.
+
+    That folder is the project, except in a git linked worktree whose main
+    checkout holds ``.forge/``: then the project is the main checkout and the
+    folder the module's working dir (:mod:`forge.store.project`).
 
     Raises :class:`ConfigError` (nothing created) when ``FORGE_CWD`` names no
     directory, and when the working dir is the filesystem root: forge would
@@ -39,7 +49,7 @@ def project_root() -> Path:
             raise ConfigError(
                 f"FORGE_CWD={configured} {what}: set FORGE_CWD to the project's folder, or unset it"
             )
-        return root.resolve()
+        return project_place_of(root.resolve())
     try:
         root = Path.cwd().resolve()
     except OSError as exc:  # the working dir was removed under us
@@ -51,7 +61,7 @@ def project_root() -> Path:
             f"the working directory is {root}, not a project: cd to the project's folder, "
             f"or set FORGE_CWD={root} to use it"
         )
-    return root
+    return project_place_of(root)
 
 
 def forge_home() -> Path:

@@ -132,6 +132,94 @@ def worker_commit(repo: Path, module_id: str, files: dict[str, str]) -> Path:
     return folder
 
 
+def shell(
+    cwd: Path, command: str, env: dict[str, str] | None = None
+) -> list[dict[str, Any] | None]:
+    """Run ``command`` as Claude Code's Bash tool does, with forge's hooks around it:
+    the PreToolUse and PostToolUse decisions."""
+    before, _ = run_hook(bash_event(cwd, command, hook="PreToolUse"), cwd=cwd, env=env)
+    subprocess.run(["bash", "-c", command], cwd=cwd, check=True, timeout=60)
+    after, _ = run_hook(bash_event(cwd, command), cwd=cwd, env=env)
+    return [before, after]
+
+
+# --- forge hook, fed real Claude Code events --------------------------------------
+
+
+def run_hook(
+    event: dict[str, Any], *, cwd: Path, env: dict[str, str] | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """Feed ``event`` to ``forge hook``; the decision on stdout (None: allowed silently), stderr."""
+    import json
+    import os
+
+    completed = subprocess.run(
+        [forge_executable(), "hook"],
+        input=json.dumps(event),
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    out = completed.stdout.strip()
+    return (json.loads(out) if out else None), completed.stderr
+
+
+def post_tool_use(cwd: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """A PostToolUse event as Claude Code sends it after a successful write."""
+    path = tool_input.get("file_path") or tool_input.get("notebook_path") or ""
+    return {
+        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
+        "transcript_path": str(cwd / "transcript.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_response": {"filePath": path, "success": True},
+    }
+
+
+def stop(cwd: Path, *, active: bool = False, event: str = "SubagentStop") -> dict[str, Any]:
+    """A Stop or SubagentStop event."""
+    return {
+        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
+        "transcript_path": str(cwd / "transcript.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        "stop_hook_active": active,
+    }
+
+
+def bash_event(cwd: Path, command: str, *, hook: str = "PostToolUse") -> dict[str, Any]:
+    """A PreToolUse or PostToolUse event of Claude Code's Bash tool running ``command``
+    (the same ``tool_use_id`` for both events of one command)."""
+    import hashlib
+
+    event: dict[str, Any] = {
+        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
+        "transcript_path": str(cwd / "transcript.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": hook,
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Run a shell command"},
+        "tool_use_id": "toolu_" + hashlib.sha256(command.encode()).hexdigest()[:24],
+    }
+    if hook == "PostToolUse":
+        event["tool_response"] = {
+            "stdout": "",
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+        }
+    return event
+
+
 def mount_tmpfs(where: Path, options: str = "size=1m") -> None:
     """Mount a small tmpfs at ``where`` (a full disk, a read-only project); skip unless root.
 
@@ -534,3 +622,47 @@ def assert_valid_sarif(log: dict[str, Any]) -> None:
     schema_file = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(schema).validate(log)
+
+
+#: The plan of :func:`shop_repo`: module cart owns shop/cart.py, module pricing shop/pricing.py.
+SHOP_PLAN: dict[str, object] = {
+    "modules": [
+        {
+            "id": module_id,
+            "title": module_id.title(),
+            "objective": f"Deliver shop/{module_id}.py.",
+            "files": [f"shop/{module_id}.py"],
+            "verify": [f"{sys.executable} -B -c 'import shop.{module_id}'"],
+            "doneWhen": f"shop.{module_id} imports.",
+        }
+        for module_id in ("cart", "pricing")
+    ]
+}
+
+
+def shop_repo(project: Path) -> Path:
+    """``project`` as the README advises: a git repository on main whose plan
+    ``.forge/plans/shop.json`` is committed (``.forge/*`` ignored, ``!.forge/plans/`` kept)."""
+    import json
+
+    git(project, "init", "-q")
+    commit(
+        project,
+        {
+            ".gitignore": ".forge/*\n!.forge/plans/\n",
+            ".forge/plans/shop.json": json.dumps(SHOP_PLAN, indent=2),
+            "shop/__init__.py": "",
+            "shop/cart.py": "from shop.pricing import price\n\n\n"
+            "def total(items):\n    return sum(price(item) for item in items)\n",
+            "shop/pricing.py": "def price(item):\n    return item\n",
+        },
+        "base",
+    )
+    return project
+
+
+def shop_worktree(repo: Path, module_id: str) -> Path:
+    """Module ``module_id``'s worktree ``../wt-<id>`` of :func:`shop_repo`, on ``forge/<id>``."""
+    folder = repo.parent / f"wt-{module_id}"
+    git(repo, "worktree", "add", "-q", "-b", f"forge/{module_id}", str(folder), "main")
+    return folder

@@ -24,7 +24,7 @@ import pytest
 from forge_testing import npm_installed
 
 import forge
-from forge.hook import edit, events
+from forge.hook import edit, events, shell
 from forge.memory import Category
 
 if sys.version_info >= (3, 11):
@@ -71,12 +71,22 @@ def test_the_mcp_server_and_the_hooks_run_forges_own_commands() -> None:
     assert servers == {"forge": {"command": "forge-mcp", "args": []}}
     assert "forge-mcp" in scripts and "forge" in scripts
     hooks = load(PLUGIN / "hooks" / "hooks.json")["hooks"]
-    assert set(hooks) == {"PostToolUse", events.SESSION_START, *events.STOP_EVENTS}
+    assert set(hooks) == {
+        "PreToolUse",
+        "PostToolUse",
+        events.SESSION_START,
+        *events.STOP_EVENTS,
+    }
     for groups in hooks.values():
         for group in groups:
             assert [handler["command"] for handler in group["hooks"]] == ["forge hook"]
+    # Every tool that writes is judged: the file tools by name, Bash by what it changed,
+    # against the working tree's state kept before it ran.
     (edits,) = hooks["PostToolUse"]
-    assert set(edits["matcher"].split("|")) == set(edit.FILE_TOOLS)
+    assert set(edits["matcher"].split("|")) == {*edit.FILE_TOOLS, "Bash"}
+    assert "Bash" in shell.SHELL_TOOLS
+    (before,) = hooks["PreToolUse"]
+    assert before["matcher"] == "Bash"
 
 
 def test_the_skills_and_agents_describe_themselves_and_name_real_tools() -> None:
@@ -175,5 +185,5 @@ def test_a_clone_installs_as_a_marketplace(claude: list[str], tmp_path: Path) ->
     inventory = " ".join(details.stdout.split())
     assert "Skills (2) forge, forge-status" in inventory
     assert "Agents (2) forge-worker, forge-reviewer" in inventory
-    assert "Hooks (4) SessionStart, PostToolUse, SubagentStop, Stop" in inventory
+    assert "Hooks (5) SessionStart, PreToolUse, PostToolUse, SubagentStop, Stop" in inventory
     assert "MCP servers (1) forge" in inventory

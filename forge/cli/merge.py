@@ -36,8 +36,9 @@ examples:
   forge merge check --run-id run-42 --json         # worktrees from the run's session
   forge merge check --no-checks                    # conflicts and stale work only
 
-exit codes: 0 the modules merge cleanly and break nothing, 1 a conflict or an
-integration break, 2 usage error (no git, an unknown module, work not found)
+exit codes: 0 the modules merge cleanly and break nothing, 1 a conflict, an
+integration break, a change outside a module's lane, or a module whose latest
+validation failed, 2 usage error (no git, an unknown module, work not found)
 """
 CHECK_USAGE = "merge the modules in git's object store and check the result"
 
@@ -80,7 +81,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Preview the merge; exit 0 when it is clean, 1 on a conflict or an integration break."""
+    """Preview the merge; exit 0 when it is clean, 1 when it is not (see the exit codes)."""
     from forge.cli.output import build_request
     from forge.errors import UsageError
     from forge.service.arguments import MergeCheckRequest
@@ -108,9 +109,16 @@ def render(report: MergeCheckReport) -> str:
     for module in report.modules:
         mark = paint("MERGED  ", "green") if module.merged else paint("CONFLICT", "red")
         count = len(module.changed_files)
+        latest = module.verdict
+        said = f"; latest validation {latest.recommendation}" if latest else ""
         lines.append(
             f"{mark} {module.module_id}: {printable(module.ref)} ({module.source}), "
-            f"{count} changed file{'' if count == 1 else 's'}"
+            f"{count} changed file{'' if count == 1 else 's'}{said}"
+        )
+    for stray in report.lane_violations:
+        lines.append(
+            f"{paint('LANE    ', 'red')} {stray.module_id}: "
+            f"{printable(f'{stray.file} {stray.message}')}"
         )
     for conflict in report.conflicts:
         lines.append(f"{paint('CONFLICT', 'red')} {printable(conflict.message)}")
@@ -136,6 +144,19 @@ def render(report: MergeCheckReport) -> str:
     else:
         lines.append(
             f"{paint('FAILED', 'red')}: {len(report.conflicts)} conflict(s), "
-            f"{len(report.integration_breaks)} integration break(s)"
+            f"{len(report.integration_breaks)} integration break(s)" + _failed_too(report)
         )
     return "\n".join(lines)
+
+
+def _failed_too(report: MergeCheckReport) -> str:
+    """The failures beside git's: changes outside lanes, modules whose validation failed."""
+    said = ""
+    if report.lane_violations:
+        said += f", {len(report.lane_violations)} change(s) outside a lane"
+    if report.failed_verdicts:
+        names = ", ".join(report.failed_verdicts)
+        said += (
+            f", {len(report.failed_verdicts)} module(s) whose latest validation failed ({names})"
+        )
+    return said

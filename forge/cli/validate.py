@@ -224,8 +224,9 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         from forge.store import valid_run_id
 
         valid_run_id(args.run_id, "--run-id")
-    plan_path = Path(args.plan).expanduser().absolute()
     service = _service(args.run_id)
+    # In a worker's worktree, the plan is the project's, not the worker's copy of it.
+    plan_path = service.engine.place.project_file(Path(args.plan).expanduser().absolute())
     plan, layers, warnings = load_plan(service, plan_path)
     warn("validate", warnings)
     options = RunOptions(**{field.name: getattr(args, field.name) for field in fields(RunOptions)})

@@ -70,6 +70,10 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     from forge.hook.target import event_cwd, find_module_ref, find_project_root
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
+    if not written:  # a shell command names no file: what it changed is found by snapshot
+        from forge.hook.shell import shell_changes
+
+        written = shell_changes(event)
     if not written:
         return None
     cwd = event_cwd(event)
@@ -79,6 +83,8 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     from forge.contracts.importers import MAX_READ, find_importers
 
     ref = find_module_ref(cwd)
+    if ref is not None:  # paths are the module's: from its working dir (its worktree's top)
+        cwd = ref.working_dir
     # A forge project: an edit answers to the files that import it, whichever
     # module owns them. Found by their text, with the standard library alone.
     search = (ref.working_dir if ref else cwd) if ref or find_project_root(cwd) else None

@@ -42,6 +42,10 @@ def decide(event: dict[str, Any]) -> dict[str, str] | None:
         from forge.hook.stop import on_stop
 
         return on_stop(event)
+    if name == "PreToolUse" or name == SESSION_START:
+        from forge.hook.shell import before_shell
+
+        before_shell(event)
     if name == SESSION_START:
         start_daemon()
     return None

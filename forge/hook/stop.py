@@ -69,6 +69,7 @@ def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
 
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
+    from forge.git import AUTO
     from forge.service.plan_run import RunOptions, validate_module
     from forge.service.tools import ToolService
 
@@ -77,7 +78,9 @@ def _validate(target: Target) -> ValidateReport:
     )
     from forge.plan.locate import read_plan
 
-    options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id)
+    # The lane is judged as validate judges it: against [tool.forge] base-ref, else auto.
+    base_ref = service.engine.config.base_ref or AUTO
+    options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id, base_ref=base_ref)
     plan = read_plan(target.plan_path)
     run = validate_module(service, target.module, options, plan=plan, plan_path=target.plan_path)
     report = run.report

@@ -1,15 +1,15 @@
 """Which module a hook event is about, and what forge remembers between its stops.
 
-The project: ``FORGE_CWD``; else the nearest folder at or above the hook's cwd
-that holds ``.forge/``; else, in a git linked worktree, the main worktree when
-it holds ``.forge/`` (workers usually run in worktrees of the orchestrator's
-checkout, where ``.forge/`` is not checked in).
+The project: ``FORGE_CWD``'s, else the nearest at or above the hook's cwd; in
+a git linked worktree whose main checkout holds ``.forge/``, the main checkout
+(:func:`forge.store.project.agent_project`, the rule every front end follows).
 
 The module, first that applies:
 
 1. ``FORGE_MODULE_ID`` (with ``FORGE_RUN_ID`` when the run has one), in the
    plan ``FORGE_PLAN`` (relative to the project root) or else the newest
-   ``.forge/plans/*.json``; the module's working dir is the hook's cwd.
+   ``.forge/plans/*.json``; the module's working dir is the hook's worktree
+   (its folder at the project's place), else the hook's cwd.
 2. A session snapshot (``.forge/state/<runId>.json``, newest first; only
    ``FORGE_RUN_ID``'s when set) whose ``worktrees`` object maps a module id to
    a directory that is, or holds, the hook's cwd. The plan is the snapshot's
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from forge.plan import PlanModule
+    from forge.store.project import ProjectPlace
 
 #: Longest a git command may take while fingerprinting (it is a courtesy).
 GIT_TIMEOUT_SECONDS = 20.0
@@ -64,35 +65,15 @@ def event_cwd(event: dict[str, Any]) -> Path:
 
 def find_project_root(cwd: Path) -> Path | None:
     """The project whose ``.forge/`` applies to ``cwd``; ``None`` outside any forge project."""
-    configured = os.environ.get("FORGE_CWD")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    here = cwd.resolve()
-    for folder in (here, *here.parents):
-        if (folder / ".forge").is_dir():
-            return folder
-        if (folder / ".git").is_file():
-            main = _main_worktree(folder / ".git")
-            if main is not None and (main / ".forge").is_dir():
-                return main
-    return None
+    place = find_place(cwd)
+    return place.root if place is not None else None
 
 
-def _main_worktree(git_file: Path) -> Path | None:
-    """The main checkout of a linked worktree, from its ``.git`` file (``gitdir: ...``)."""
-    try:
-        text = git_file.read_text(encoding="utf-8", errors="replace")[:4096]
-    except OSError:
-        return None
-    if not text.startswith("gitdir:"):
-        return None
-    gitdir = Path(text.removeprefix("gitdir:").strip())
-    if not gitdir.is_absolute():
-        gitdir = git_file.parent / gitdir
-    # <main>/.git/worktrees/<name>
-    if gitdir.parent.name != "worktrees" or gitdir.parent.parent.name != ".git":
-        return None
-    return gitdir.parent.parent.parent.resolve()
+def find_place(cwd: Path) -> ProjectPlace | None:
+    """The project of ``cwd`` (:func:`forge.store.project.agent_project`), or ``None``."""
+    from forge.store.project import agent_project
+
+    return agent_project(cwd, os.environ.get("FORGE_CWD") or None)
 
 
 class ModuleRef(NamedTuple):
@@ -107,13 +88,17 @@ class ModuleRef(NamedTuple):
 
 def find_module_ref(cwd: Path) -> ModuleRef | None:
     """The module the hook's cwd belongs to, by name; ``None`` when no module applies."""
-    root = find_project_root(cwd)
-    if root is None:
+    place = find_place(cwd)
+    if place is None:
         return None
+    root = place.root
     module_id = os.environ.get("FORGE_MODULE_ID") or None
     run_id = os.environ.get("FORGE_RUN_ID") or None
     if module_id is not None:
-        return ModuleRef(root, module_id, run_id, None, cwd)
+        # In a worktree of the project, the module's files are the worktree's.
+        return ModuleRef(
+            root, module_id, run_id, None, place.working_dir if place.in_worktree else cwd
+        )
     here = cwd.resolve()
     for state_run, state in _sessions(root, run_id):
         worktrees = state.get("worktrees")

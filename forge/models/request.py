@@ -70,8 +70,9 @@ class ValidateRequest(WireModel):
     )
     cwd: PathText | None = Field(
         default=None,
-        description="Working dir, e.g. a worker's worktree; relative to the project root. "
-        "Default: the project root.",
+        description="Working dir, e.g. a worker's worktree; relative to the project root "
+        "(for a server started in a worker's git worktree: to that worktree). Default: the "
+        "project root, or that worktree.",
     )
     run_id: OptionalRunId = None
     timeout: float | None = Field(

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING
 
 from forge.errors import UsageError, clip
 from forge.git.runner import git_text
-from forge.parallel.models import MergeCheckReport, MergeConflict, MergedModule, StaleModule
+from forge.parallel.models import (
+    MergeCheckReport,
+    MergeConflict,
+    MergedModule,
+    OutOfLane,
+    StaleModule,
+)
+from forge.parallel.standing import conflict_advice, latest_verdict, out_of_lane, own_changes
 from forge.plan.lanes import project_prefix
 
 if TYPE_CHECKING:
@@ -52,7 +59,44 @@ class MergeAsk:
 class _Module:
     work: ModuleWork
     changed: tuple[str, ...]
+    fork_point: str
+    #: What its commits changed, as repository paths.
+    committed: tuple[str, ...]
     merged: bool = False
+
+
+def _strays(
+    context: StageContext, plan: Plan | None, modules: list[_Module], top: Path, prefix: str
+) -> list[OutOfLane]:
+    """Every file a plan module's branch changed outside its lane."""
+    if plan is None:
+        return []
+    by_id = {module.id: module for module in reversed(plan.modules)}  # the first of an id
+    found: list[OutOfLane] = []
+    for module in modules:
+        planned = by_id.get(module.work.module_id)
+        if planned is None:
+            continue
+        # A branch built on another previewed module's branch (a dependent started
+        # before its dependency merged) carries that work too: it is not its own.
+        others = {other.work.commit for other in modules} - {module.work.commit}
+        own = own_changes(top, module.fork_point, module.work.commit, others)
+        found.extend(
+            out_of_lane(
+                plan,
+                planned,
+                top=top,
+                root=context.root,
+                prefix=prefix,
+                fork_point=module.fork_point,
+                # What its branch changes in the end, and its own commits touched.
+                committed=module.committed
+                if own is None
+                else tuple(path for path in module.committed if path in own),
+                config=context.config,
+            )
+        )
+    return found
 
 
 def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
@@ -85,9 +129,8 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
     stale: list[StaleModule] = []
     for work in works:
         start = fork_point(top, base, work.commit)
-        modules.append(
-            _Module(work, _project_paths(committed_changes(top, start, work.commit), prefix))
-        )
+        committed = committed_changes(top, start, work.commit)
+        modules.append(_Module(work, _project_paths(committed, prefix), start, committed))
         if start != base:
             behind = int(git_text(top, "rev-list", "--count", f"{start}..{base}") or 0)
             stale.append(
@@ -100,6 +143,7 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
                     "it on the base before merging back",
                 )
             )
+    strays = _strays(context, plan, modules, top, prefix)
     uncommitted: dict[str, list[str]] = {}
     for module in modules:
         if module.work.worktree is not None:
@@ -116,7 +160,7 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
     for module in modules:
         outcome = merge_tree(top, current, module.work.commit)
         if not outcome.clean:
-            conflicts.extend(_conflicts(outcome, module, modules, base_name, prefix))
+            conflicts.extend(_conflicts(outcome, module, modules, base_name, prefix, strays))
             continue
         current = commit_tree(
             top,
@@ -145,8 +189,18 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
         )
         breaks, checked = found.breaks, found.checked
         notices.extend(found.notices)
+    verdicts = {
+        module.work.module_id: latest_verdict(
+            context.forge_dir, module.work.module_id, ask.run_id, context.config.max_attempts
+        )
+        for module in modules
+    }
+    failed = [module_id for module_id, found in verdicts.items() if found and not found.passed]
+    unvalidated = [module_id for module_id, found in verdicts.items() if found is None]
+    if unvalidated:
+        notices.append(f"not validated yet: {clip(', '.join(unvalidated), 300)}")
     return MergeCheckReport(
-        passed=not conflicts and not breaks,
+        passed=not conflicts and not breaks and not strays and not failed,
         base_ref=base_name,
         base_commit=base,
         order=[module.work.module_id for module in modules],
@@ -160,11 +214,14 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
                 changed_files=list(module.changed[:SHOWN_FILES]),
                 merged=module.merged,
                 uncommitted=uncommitted.get(module.work.module_id, []),
+                verdict=verdicts[module.work.module_id],
             )
             for module in modules
         ],
         conflicts=conflicts,
         integration_breaks=breaks,
+        lane_violations=strays,
+        failed_verdicts=failed,
         stale=stale,
         merged_commit=current if current != base else None,
         checked_files=checked,
@@ -264,9 +321,15 @@ def _project_paths(paths: Sequence[str], prefix: str) -> tuple[str, ...]:
 
 
 def _conflicts(
-    outcome: MergeOutcome, module: _Module, modules: list[_Module], base_name: str, prefix: str
+    outcome: MergeOutcome,
+    module: _Module,
+    modules: list[_Module],
+    base_name: str,
+    prefix: str,
+    strays: list[OutOfLane],
 ) -> list[MergeConflict]:
-    """One conflict per file: the earlier modules that changed it, else the base."""
+    """One conflict per file: the earlier modules that changed it, else the base; a module
+    that changed the file outside its lane is named as the cause."""
     files = list(outcome.conflicted) or sorted(
         {path for message in outcome.messages if message.conflict for path in message.paths}
     )
@@ -280,7 +343,10 @@ def _conflicts(
         ]
         kinds = outcome.kinds(repo_path)
         mine = module.work.module_id
-        if others:
+        advice = conflict_advice(path, mine, others, strays)
+        if advice is not None:
+            message = f"{advice} ({', '.join(kinds)})"
+        elif others:
             message = (
                 f"{path}: {', '.join(others)} and {mine} both change it and git cannot merge "
                 f"them ({', '.join(kinds)}): merge {mine} after resolving it, or give one "

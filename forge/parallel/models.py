@@ -7,6 +7,26 @@ from pydantic import Field, SerializeAsAny
 from forge.models import Location, WireModel
 
 
+class RecordedVerdict(WireModel):
+    """A module's latest recorded validation: what forge said of it last."""
+
+    recommendation: str = Field(description="PROCEED, RETRY or ESCALATE.")
+    passed: bool = Field(description="Whether every check passed.")
+    attempt: int = Field(description="Its attempt number.")
+    score: float | None = Field(default=None, description="Its score, when it has one.")
+    run_id: str | None = Field(default=None, description="The run it was recorded in.")
+    timestamp: str = Field(description="When it was recorded.")
+
+
+class OutOfLane(WireModel):
+    """A file a module's branch changed that its lane does not allow."""
+
+    module_id: str = Field(description="The module whose branch changed it.")
+    file: str = Field(description="The file, relative to the project root.")
+    owners: list[str] = Field(description="Other modules that list the file in their files.")
+    message: str = Field(description="One line for people and agents.")
+
+
 class MergedModule(WireModel):
     """One module of the preview: where its work was found and what became of it."""
 
@@ -25,6 +45,11 @@ class MergedModule(WireModel):
     uncommitted: list[str] = Field(
         default_factory=list,
         description="Files changed in its worktree but not committed: not part of the preview.",
+    )
+    verdict: RecordedVerdict | None = Field(
+        default=None,
+        description="Its latest recorded validation (in the run, when one is named); null "
+        "when it was never validated.",
     )
 
 
@@ -68,7 +93,10 @@ class StaleModule(WireModel):
 class MergeCheckReport(WireModel):
     """The merge preview: conflicts, integration breaks and stale work, before any merge."""
 
-    passed: bool = Field(description="No conflict and no integration break.")
+    passed: bool = Field(
+        description="No conflict, no integration break, no change outside a lane, and no "
+        "module whose latest validation failed."
+    )
     base_ref: str = Field(description="What the modules merge into, as named.")
     base_commit: str = Field(description="Its commit.")
     order: list[str] = Field(description="The modules in the order they were merged.")
@@ -76,6 +104,15 @@ class MergeCheckReport(WireModel):
     conflicts: list[MergeConflict] = Field(description="Files git cannot merge, one per file.")
     integration_breaks: list[IntegrationBreak] = Field(
         description="Findings of the merged tree that no single branch, nor the base, has."
+    )
+    lane_violations: list[OutOfLane] = Field(
+        default_factory=list,
+        description="Files a module's branch changed outside its lane (its files and "
+        "mayChange, minus disallowed_changes), each naming the module that owns it.",
+    )
+    failed_verdicts: list[str] = Field(
+        default_factory=list,
+        description="Modules whose latest recorded validation did not pass.",
     )
     stale: list[StaleModule] = Field(description="Warnings: work forked from an older base.")
     merged_commit: str | None = Field(

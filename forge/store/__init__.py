@@ -30,44 +30,89 @@ The package, one job per module: :mod:`~forge.store.safe_open` (opening
 without following links, capped reads, listing), :mod:`~forge.store.writes`
 (atomic replaces, sweeping, moving aside), :mod:`~forge.store.locks`,
 :mod:`~forge.store.json_files`, :mod:`~forge.store.jsonl` and
-:mod:`~forge.store.forge_dir` (the paths of ``.forge/``). Import from
-``forge.store`` itself.
+:mod:`~forge.store.forge_dir` (the paths of ``.forge/``), :mod:`~forge.store.project`
+(which project a folder is: a git worktree's is its main checkout). Import from
+``forge.store`` itself (each name is imported from its module on first use).
 """
 
-from forge.store.forge_dir import ForgeDir, utc_now, valid_id, valid_run_id
-from forge.store.json_files import (
-    MAX_STATE_BYTES,
-    decode_json,
-    peek_json,
-    pretty_json,
-    read_json,
-    update_json,
-    write_json,
-)
-from forge.store.jsonl import (
-    MAX_JSONL_BYTES,
-    MAX_LINE_BYTES,
-    append_line,
-    describe_bad_lines,
-    numbered_lines,
-    set_aside_lines,
-)
-from forge.store.locks import LOCK_TIMEOUT_SECONDS, locked, remove
-from forge.store.safe_open import (
-    newest,
-    open_state_file,
-    read_regular_file,
-    state_files,
-    state_folders,
-)
-from forge.store.writes import (
-    ORPHAN_MAX_AGE,
-    ORPHAN_MIN_AGE,
-    ensure_folder,
-    ensure_writable,
-    quarantine,
-    write_bytes_atomic,
-)
+from typing import TYPE_CHECKING
+
+from forge import lazy_exports
+
+if TYPE_CHECKING:
+    from forge.store.forge_dir import ForgeDir, utc_now, valid_id, valid_run_id
+    from forge.store.json_files import (
+        MAX_STATE_BYTES,
+        decode_json,
+        peek_json,
+        pretty_json,
+        read_json,
+        update_json,
+        write_json,
+    )
+    from forge.store.jsonl import (
+        MAX_JSONL_BYTES,
+        MAX_LINE_BYTES,
+        append_line,
+        describe_bad_lines,
+        numbered_lines,
+        set_aside_lines,
+    )
+    from forge.store.locks import LOCK_TIMEOUT_SECONDS, locked, remove
+    from forge.store.safe_open import (
+        newest,
+        open_state_file,
+        read_regular_file,
+        state_files,
+        state_folders,
+    )
+    from forge.store.writes import (
+        ORPHAN_MAX_AGE,
+        ORPHAN_MIN_AGE,
+        ensure_folder,
+        ensure_writable,
+        quarantine,
+        write_bytes_atomic,
+    )
+
+#: The submodule defining each name, imported on first use: ``forge hook`` reads a
+#: snapshot (``json_files``) on every shell command, and must not pay for the
+#: pydantic id types ``forge_dir`` brings.
+_DEFINED_IN = {
+    "ForgeDir": "forge_dir",
+    "utc_now": "forge_dir",
+    "valid_id": "forge_dir",
+    "valid_run_id": "forge_dir",
+    "MAX_STATE_BYTES": "json_files",
+    "decode_json": "json_files",
+    "peek_json": "json_files",
+    "pretty_json": "json_files",
+    "read_json": "json_files",
+    "update_json": "json_files",
+    "write_json": "json_files",
+    "MAX_JSONL_BYTES": "jsonl",
+    "MAX_LINE_BYTES": "jsonl",
+    "append_line": "jsonl",
+    "describe_bad_lines": "jsonl",
+    "numbered_lines": "jsonl",
+    "set_aside_lines": "jsonl",
+    "LOCK_TIMEOUT_SECONDS": "locks",
+    "locked": "locks",
+    "remove": "locks",
+    "newest": "safe_open",
+    "open_state_file": "safe_open",
+    "read_regular_file": "safe_open",
+    "state_files": "safe_open",
+    "state_folders": "safe_open",
+    "ORPHAN_MAX_AGE": "writes",
+    "ORPHAN_MIN_AGE": "writes",
+    "ensure_folder": "writes",
+    "ensure_writable": "writes",
+    "quarantine": "writes",
+    "write_bytes_atomic": "writes",
+}
+
+__getattr__ = lazy_exports(__name__, _DEFINED_IN)
 
 __all__ = [
     "LOCK_TIMEOUT_SECONDS",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from forge.models import CheckResult, ValidateRequest
     from forge.plugin_host import PluginHost
     from forge.store import ForgeDir
+    from forge.store.project import ProjectPlace
     from forge.workspace import Workspace
 
 
@@ -27,6 +28,8 @@ class StageContext(Protocol):
     """One project's configuration, plugins, languages, parse cache and ``.forge/`` folder."""
 
     root: Path
+    #: The project and the default working dir (a worker's worktree, or the root).
+    place: ProjectPlace
     config: ForgeConfig
     plugins: PluginHost
     forge_dir: ForgeDir

@@ -57,11 +57,15 @@ def refuse_unknown_plugin_options(request: ValidateRequest, plugins: PluginHost)
         raise UsageError(f"pluginOptions: {problem}")
 
 
-def working_dir(root: Path, request: ValidateRequest) -> Path:
-    """The request's ``cwd`` (relative to the project root), else the project root."""
+def working_dir(home: Path, request: ValidateRequest) -> Path:
+    """The request's ``cwd`` (relative to ``home``), else ``home``.
+
+    :param home: the working dir of the engine's place (``Engine.place``): the
+        project root, or the worktree of it the process was started in.
+    """
     if request.cwd is None:
-        return root
-    return (root / Path(request.cwd).expanduser()).absolute()
+        return home
+    return (home / Path(request.cwd).expanduser()).absolute()
 
 
 def workspace_for(
@@ -89,7 +93,7 @@ def workspace_for(
         return find_plan_module(context.root, request.module_id, request.run_id)
 
     return Workspace(
-        working_dir(context.root, request),
+        working_dir(context.place.working_dir, request),
         config=context.config,
         plugin_options=request.plugin_options,
         languages=context.languages,

@@ -18,7 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forge.config import ForgeConfig, disabled_plugins, load_config, project_root
+from forge.config import ForgeConfig, disabled_plugins, load_config, project_place
 from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
@@ -33,6 +33,7 @@ from forge.runtime.cancellation import (
     waited,
 )
 from forge.store import ForgeDir, ensure_writable
+from forge.store.project import ProjectPlace
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
@@ -62,8 +63,18 @@ class Engine:
     per run by the CLI.
     """
 
-    def __init__(self, root: Path, config: ForgeConfig, plugins: PluginHost) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config: ForgeConfig,
+        plugins: PluginHost,
+        *,
+        home: Path | None = None,
+    ) -> None:
         self.root = root
+        #: The project and the working dir of a request that names none (what a relative
+        #: ``cwd`` is relative to): the root itself, or the worktree the process started in.
+        self.place = ProjectPlace(root=root, working_dir=home or root)
         self.config = config
         self.plugins = plugins
         self.forge_dir = ForgeDir(root)
@@ -87,11 +98,14 @@ class Engine:
 
     @classmethod
     def for_project(cls, root: Path | None = None) -> Engine:
-        """The engine for ``root`` (default: ``FORGE_CWD`` or the working dir), plugins loaded."""
-
-        root = root or project_root()
+        """The engine for ``root`` (default: the project of ``FORGE_CWD`` or the working dir,
+        :func:`forge.config.project_place`), plugins loaded."""
+        home = None
+        if root is None:
+            place = project_place()
+            root, home = place.root, place.working_dir
         config = load_config(root)
-        return cls(root, config, build_plugin_host(disabled_plugins(config)))
+        return cls(root, config, build_plugin_host(disabled_plugins(config)), home=home)
 
     def start_serving(self) -> None:
         """Tell the plugins a long-lived process serves this project (``forge_engine_started``).
@@ -112,8 +126,8 @@ class Engine:
                 logger.warning("plugin %s %s in %s", returned.plugin, returned.failure, hook)
 
     def working_dir(self, request: ValidateRequest) -> Path:
-        """The request's ``cwd`` (relative to the project root), else the project root."""
-        return working_dir(self.root, request)
+        """The request's ``cwd`` (relative to the place's working dir), else that dir."""
+        return working_dir(self.place.working_dir, request)
 
     def judge_edit(self, edit: Edit) -> EditJudgement:
         """What ``forge hook`` asks after a tool wrote files: :func:`forge.validate.edit.judge_edit`."""

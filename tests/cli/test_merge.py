@@ -67,7 +67,10 @@ def test_modules_that_fit_pass_and_arguments_are_checked(
     repo = python_repo(project)
     write_plan(repo, [module("one", ["one.py"]), module("two", ["two.py"], dependsOn=["one"])])
     worker_commit(repo, "one", {"one.py": "ONE = 1\n"})
-    git(repo, "branch", "two-work", "forge/one")
+    # two's work is built on one's branch: one's commit in it is not two's change.
+    two = repo.parent / "two-work"
+    git(repo, "worktree", "add", "-q", "-b", "two-work", str(two), "forge/one")
+    commit(two, {"two.py": "from one import ONE\n\nTWO = ONE + 1\n"}, "two: work")
     done = run_forge("merge", "check", "--layer", "1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "merge order: one" in done.stdout and "PASSED: 1 modules merge cleanly" in done.stdout

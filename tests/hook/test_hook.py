@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import forge_executable
+from forge_testing import forge_executable, post_tool_use, run_hook, stop
 
 PLAN = {
     "modules": [
@@ -33,52 +33,6 @@ PLAN = {
         }
     ]
 }
-
-
-def run_hook(
-    event: dict[str, Any], *, cwd: Path, env: dict[str, str] | None = None
-) -> tuple[dict[str, Any] | None, str]:
-    """Feed ``event`` to ``forge hook``; the decision on stdout (None: allowed silently), stderr."""
-    completed = subprocess.run(
-        [forge_executable(), "hook"],
-        input=json.dumps(event),
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    out = completed.stdout.strip()
-    return (json.loads(out) if out else None), completed.stderr
-
-
-def post_tool_use(cwd: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
-    """A PostToolUse event as Claude Code sends it after a successful write."""
-    path = tool_input.get("file_path") or tool_input.get("notebook_path") or ""
-    return {
-        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
-        "transcript_path": str(cwd / "transcript.jsonl"),
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": "PostToolUse",
-        "tool_name": tool,
-        "tool_input": tool_input,
-        "tool_response": {"filePath": path, "success": True},
-    }
-
-
-def stop(cwd: Path, *, active: bool = False, event: str = "SubagentStop") -> dict[str, Any]:
-    """A Stop or SubagentStop event."""
-    return {
-        "session_id": "5f1c0a3e-8f0b-4c52-9d0e-1a2b3c4d5e6f",
-        "transcript_path": str(cwd / "transcript.jsonl"),
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": event,
-        "stop_hook_active": active,
-    }
 
 
 def write(path: Path, text: str) -> Path:
