@@ -6,7 +6,8 @@ objects (the baseline of every file check, and tests switched off by a change).
 :mod:`~forge.git.changes` lists the files a working dir changed against a base,
 committed or not; :mod:`~forge.git.merge_tree` merges branches with ``git
 merge-tree --write-tree`` and reads the merged tree back;
-:mod:`~forge.git.worktrees` lists worktrees and branches. All run git through
+:mod:`~forge.git.worktrees` lists worktrees and branches; :mod:`~forge.git.export`
+unpacks a base tree into a private folder. All run git through
 :mod:`~forge.git.runner`. Nothing here checks out, stashes, writes an index
 or moves a ref: a merge writes objects only.
 """
