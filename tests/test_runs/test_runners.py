@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from forge_testing import npm_installed
-from run_evidence_testing import CALC, calc_project, failures, validate, verdict
+from run_evidence_testing import CALC, PLAN_PATH, calc_project, failures, validate, verdict
 
 from forge.checks.command_check import UNFINISHED
 from forge.test_runs import expected_summaries
@@ -207,3 +207,20 @@ def test_a_pytest_run_with_subtests_has_its_summary_read(tmp_path: Path) -> None
     assert "subtests passed" in done.stdout, done.stdout
     assert done.passed, done.message
     assert done.tests is not None and done.tests.passed == 1
+
+
+def test_an_acceptance_criterion_cut_short_fails_too(project: Path) -> None:
+    worktree = calc_project(project)
+    (worktree / "src" / "calc.py").write_text(CALC, encoding="utf-8")
+    plan = json.loads((project / PLAN_PATH).read_text(encoding="utf-8"))
+    plan["modules"][0]["verify"] = ["python -c 'import src.calc'"]
+    plan["modules"][0]["acceptance_criteria"] = [
+        {"check": "python -m pytest -q tests", "expected": "exit 0", "blocking": True}
+    ]
+    (project / PLAN_PATH).write_text(json.dumps(plan), encoding="utf-8")
+    assert verdict(validate(project))["recommendation"] == "PROCEED"
+    (worktree / "tests" / "conftest.py").write_text("import os\n\nos._exit(0)\n", encoding="utf-8")
+    report = verdict(validate(project))
+    assert report["recommendation"] != "PROCEED"
+    (found,) = [f for f in failures(report) if f[0] == "acceptance"]
+    assert UNFINISHED in found[2]
