@@ -7,12 +7,21 @@ Real git, a worker's worktree, the installed CLI run from the project with
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, git
-from run_evidence_testing import CALC, PLAN, PLAN_PATH, calc_project, validate, verdict
+from forge_testing import commit, forge_executable, git
+from run_evidence_testing import (
+    CALC,
+    PLAN,
+    PLAN_PATH,
+    calc_project,
+    environment,
+    validate,
+    verdict,
+)
 
 from forge.plan.plan_edits import changed_fields
 
@@ -106,3 +115,22 @@ def test_changed_fields_read_the_two_plans_by_module_id() -> None:
     assert changed_fields(b"{}", b"not json") == ("(not a JSON object)",)
     assert changed_fields(None, b"{}") == ("(new file)",)
     assert changed_fields(b"{}", None) == ("(deleted)",)
+
+
+def test_the_plan_the_call_reads_counts_wherever_it_lives(project: Path) -> None:
+    worktree = calc_project(project)
+    commit(
+        project, {"plans/p.json": json.dumps(with_module(mayChange=["tests/**", "plans/**"]))}, "p"
+    )
+    git(worktree, "rebase", "-q", "main")
+    weakened = with_module(mayChange=["tests/**", "plans/**"], verify=[WEAK_VERIFY])
+    commit(worktree, {"plans/p.json": json.dumps(weakened)}, "plan: lighter verify")
+    done = subprocess.run(
+        [forge_executable(), "validate", "--plan", "plans/p.json", "--module", "calc",
+         "--cwd", str(worktree), "--base", "main", "--json"],
+        cwd=project, env=environment(), capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    report = verdict(done)
+    messages = {target: message for target, passed, message in lane(report) if not passed}
+    assert "modules[calc].verify" in messages["plans/p.json"]
+    assert report["recommendation"] != "PROCEED"
