@@ -11,18 +11,20 @@ or through a known launcher (``python -m``, ``uv run``, ``npx``, ``env``,
 whose ``package.json`` script does so. Anything that may legitimately hide
 the summary makes the runner not expected: an output redirection, a reporter
 option or config (``--json``, ``--reporter``, mocha/jest/vitest configs naming
-a reporter), pytest at ``-qq`` (its own ``addopts`` counted) or with
-``-p no:terminal``, an information option (``--collect-only``, ``--version``),
-a runner after ``||`` (it may never run), a line with subshells, ``if``,
-loops or ``$(...)``.
+a reporter), pytest at ``-qq`` (its config's ``addopts`` and
+``PYTEST_ADDOPTS`` counted) or with ``-p no:terminal``, an information option
+(``--collect-only``, ``--version``), a runner after ``||`` (it may never
+run), a line with subshells, ``if``, loops or ``$(...)``.
 
-The names are those :class:`forge.test_runs.SummaryScanner` counts under.
+The names are the keys of :attr:`forge.test_runs.SummaryScanner.seen`
+(``pytest``, ``jest``, ``vitest``, ``mocha``, ``node``, ``go``, ``cargo``).
 """
 
 from __future__ import annotations
 
 import configparser
 import json
+import os
 import re
 import shlex
 import sys
@@ -129,6 +131,12 @@ def _simple_commands(
 
 
 def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
+    # pytest reads PYTEST_ADDOPTS too: from the line (``PYTEST_ADDOPTS=-q pytest``) or forge's own
+    # environment, which the command inherits.
+    options = os.environ.get("PYTEST_ADDOPTS", "")
+    for word in words:
+        if word.startswith("PYTEST_ADDOPTS="):
+            options = word.partition("=")[2]
     words = _unwrapped(words)
     if not words:
         return Counter()
@@ -139,6 +147,11 @@ def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
             return found
         words, program = words[1:], words[1].rsplit("/", 1)[-1]  # ``yarn jest``: a bin
     runner, arguments = _runner(program, words)
+    if runner == "pytest":
+        try:
+            arguments = [*shlex.split(options), *arguments]
+        except ValueError:
+            return Counter()
     if runner is None or _hides_summary(runner, arguments, cwd):
         return Counter()
     return Counter({runner: 1})

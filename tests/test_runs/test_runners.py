@@ -224,3 +224,12 @@ def test_an_acceptance_criterion_cut_short_fails_too(project: Path) -> None:
     assert report["recommendation"] != "PROCEED"
     (found,) = [f for f in failures(report) if f[0] == "acceptance"]
     assert UNFINISHED in found[2]
+
+
+def test_pytest_addopts_from_the_line_or_the_environment_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert dict(expected_summaries("PYTEST_ADDOPTS=-q pytest -q", tmp_path)) == {}
+    assert dict(expected_summaries("PYTEST_ADDOPTS=-v pytest -q", tmp_path)) == {"pytest": 1}
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--quiet")
+    assert dict(expected_summaries("pytest -q", tmp_path)) == {}
