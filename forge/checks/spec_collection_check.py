@@ -9,7 +9,9 @@ user's tree; cached per base commit and command under
 (:mod:`forge.test_runs.collection`). A base test id the work no longer
 collects fails the command, naming each with its file:line at the base,
 unless it was renamed or moved with its body, parametrized, or named in the
-module's ``specChanges``. Where the base cannot be collected (its tree lacks
+module's ``specChanges``; one folded into a new table-driven test of its file
+(every constant, call and equality kept) is shown as evidence in the passing
+result. Where the base cannot be collected (its tree lacks
 something the work has), the result is skipped, saying why: never a pass.
 """
 
@@ -28,7 +30,7 @@ from forge.models import CheckDescriptor, CheckResult, Location, ValidateRequest
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:
-    from forge.test_runs.collection import Collected
+    from forge.test_runs.collection import Collected, Shape
 
 CHECK_ID = "spec_collection"
 #: Missing tests named in a result's one-line message; locations list them all.
@@ -78,16 +80,26 @@ def _judge(
         now = collect(words, workspace.cwd, workspace.cwd, timeout, _run)
     except CollectionFailed as exc:
         return _result(command, False, f"cannot collect the tests: {exc}")
-    gone = missing(
+    found = missing(
         before, now, base_body=_bodies(workspace, at_base=True),
         work_body=_bodies(workspace, at_base=False), allowed=allowed,
     )  # fmt: skip
+    gone = [item for item in found if item.folded_into is None]
+    folded = [item for item in found if item.folded_into is not None]
     where = f"{base.ref} ({base.commit[:12]})"
+    evidence = (
+        "; folded into a new test with every constant, call and equality: "
+        + ", ".join(f"{item.id} -> {item.folded_into}" for item in folded[:SHOWN_IN_MESSAGE])
+        if folded
+        else ""
+    )
     if not gone:
+        kept = len(before) - len(folded)
         return _result(
             command,
             True,
-            f"all {len(before)} spec tests of {where} still collected ({len(now)} now)",
+            f"{f'{kept} of the' if folded else 'all'} {len(before)} spec tests of {where} "
+            f"still collected ({len(now)} now){evidence}",
         )
     shown = ", ".join(item.id for item in gone[:SHOWN_IN_MESSAGE])
     more = f" (+{len(gone) - SHOWN_IN_MESSAGE} more)" if len(gone) > SHOWN_IN_MESSAGE else ""
@@ -97,7 +109,7 @@ def _judge(
         passed=False,
         message=clip(
             f"{len(gone)} of the {len(before)} spec tests of {where} no longer collected: "
-            f"{shown}{more}; restore them (renamed or moved tests keep their body)",
+            f"{shown}{more}; restore them (renamed or moved tests keep their body){evidence}",
             500,
         ),
         locations=[
@@ -142,13 +154,13 @@ def _base_collection(
     return found
 
 
-def _bodies(workspace: Workspace, *, at_base: bool) -> Callable[[Collected], str | None]:
+def _bodies(workspace: Workspace, *, at_base: bool) -> Callable[[Collected], Shape | None]:
     """A test's body shape in its file at the base (from git) or in the working dir."""
     from forge.test_runs.collection import body_shape
 
     texts: dict[str, str | None] = {}
 
-    def body(item: Collected) -> str | None:
+    def body(item: Collected) -> Shape | None:
         if item.file not in texts:
             path = workspace.resolve(item.file)
             data: bytes | None = None

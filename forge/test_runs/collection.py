@@ -25,6 +25,7 @@ import json
 import os
 import shlex
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,15 +137,40 @@ def _collect_command(words: list[str], private: Path, out: Path, real_cwd: Path)
 
 @dataclass(frozen=True)
 class Missing:
-    """A base spec test the work no longer collects: its id, and where it was at the base."""
+    """A base spec test the work no longer collects: its id, where it was at the base.
+
+    ``folded_into``: the new test that holds its cases (every constant, every
+    function it calls, as many equality assertions: a table-driven rewrite);
+    such a test is evidence to show, not a failure.
+    """
 
     id: str
     file: str
     line: int
+    folded_into: str | None = None
 
 
-#: A test's body shape, given the side (base or work) and the test: read only when needed.
-BodyOf = Callable[[Collected], str | None]
+@dataclass(frozen=True)
+class Shape:
+    """What a test's body is: a digest of its statements, and what folding must keep."""
+
+    digest: str
+    constants: Counter[str]
+    calls: frozenset[str]
+    equalities: int
+
+    def fits_in(self, other: Shape) -> bool:
+        """Whether ``other`` keeps every constant, call and equality assertion of this body."""
+        return (
+            bool(self.constants)
+            and not self.constants - other.constants
+            and self.calls <= other.calls
+            and self.equalities <= other.equalities
+        )
+
+
+#: A test's body shape at one side (base or work): read only when needed.
+BodyOf = Callable[[Collected], Shape | None]
 
 
 def missing(
@@ -157,10 +183,11 @@ def missing(
 ) -> list[Missing]:
     """The base's tests the work does not collect, renamed, moved or parametrized ones aside.
 
-    ``base_body`` / ``work_body`` give a test's body shape (:func:`body_shape`
-    of its file at that side), asked only for the base tests gone and the work's
-    new ones. ``allowed``: ids (or ``file::name`` without parameters) the plan
-    lets the module change (``specChanges``).
+    ``base_body`` / ``work_body`` give a test's body (:func:`body_shape` of its
+    file at that side), asked only for the base tests gone and the work's new
+    ones. ``allowed``: ids (or ``file::name`` without parameters) the plan lets
+    the module change (``specChanges``). A test folded into a new one of the
+    same file comes back with ``folded_into`` set.
     """
     now = {item.id for item in work}
     before = {item.id for item in base}
@@ -170,7 +197,7 @@ def missing(
         for item in base
         if item.id not in now and item.id not in allowed and item.id.split("[", 1)[0] not in allowed
     ]
-    new_bodies: dict[str, str | None] = {}
+    shapes: dict[str, Shape | None] = {}
     found = []
     for item in gone:
         if "[" not in item.id and any(other.id.startswith(item.id + "[") for other in new):
@@ -178,25 +205,41 @@ def missing(
         body = base_body(item)
         params = _params(item.id)
         if body is not None and any(
-            _params(other.id) == params and _cached(new_bodies, other, work_body) == body
+            _params(other.id) == params
+            and (shape := _cached(shapes, other, work_body)) is not None
+            and shape.digest == body.digest
             for other in new
         ):
             continue  # renamed or moved with its body
-        found.append(Missing(item.id, item.file, item.line))
+        folded = next(
+            (
+                other.id
+                for other in new
+                if body is not None
+                and other.file == item.file
+                and (shape := _cached(shapes, other, work_body)) is not None
+                and body.fits_in(shape)
+            ),
+            None,
+        )
+        found.append(Missing(item.id, item.file, item.line, folded))
     return found
 
 
-def _cached(bodies: dict[str, str | None], item: Collected, body_of: BodyOf) -> str | None:
-    if item.id not in bodies:
-        bodies[item.id] = body_of(item)
-    return bodies[item.id]
+def _cached(shapes: dict[str, Shape | None], item: Collected, body_of: BodyOf) -> Shape | None:
+    if item.id not in shapes:
+        shapes[item.id] = body_of(item)
+    return shapes[item.id]
 
 
-def body_shape(text: str, line: int) -> str | None:
-    """A hash of the statements of the function defined at ``line`` (its ``def`` or a decorator).
+_EQUALITY_CALLS = frozenset({"assertEqual", "assertEquals", "assertListEqual", "assertDictEqual"})
+
+
+def body_shape(text: str, line: int) -> Shape | None:
+    """The body of the function defined at ``line`` (its ``def`` or a decorator), or None.
 
     Its name, decorators and docstring are left out: a test renamed or moved
-    with its body has the same shape. None when no function starts there.
+    with its body has the same digest.
     """
     tree = _tree(text)
     for node in ast.walk(tree) if tree is not None else ():
@@ -208,8 +251,38 @@ def body_shape(text: str, line: int) -> str | None:
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 body = body[1:]
             dumped = "".join(ast.dump(statement) for statement in body)
-            return hashlib.sha1(dumped.encode(), usedforsecurity=False).hexdigest()
+            nodes = [inner for statement in body for inner in ast.walk(statement)]
+            calls = [inner.func for inner in nodes if isinstance(inner, ast.Call)]
+            return Shape(
+                digest=hashlib.sha1(dumped.encode(), usedforsecurity=False).hexdigest(),
+                constants=Counter(_literals(nodes)),
+                calls=frozenset(
+                    call.attr if isinstance(call, ast.Attribute) else getattr(call, "id", "")
+                    for call in calls
+                ),
+                equalities=sum(
+                    isinstance(inner, ast.Compare) and isinstance(inner.ops[0], ast.Eq)
+                    for inner in nodes
+                )
+                + sum(getattr(call, "attr", "") in _EQUALITY_CALLS for call in calls),
+            )
     return None
+
+
+def _literals(nodes: list[ast.AST]) -> list[str]:
+    """The body's constants, and its empty literals (``[]``, ``{}``, ``()``) as constants too."""
+    found = [
+        f"{type(node.value).__name__}:{node.value!r}"
+        for node in nodes
+        if isinstance(node, ast.Constant)
+    ]
+    found.extend(
+        f"{type(node).__name__}:empty"
+        for node in nodes
+        if (isinstance(node, ast.List | ast.Tuple | ast.Set) and not node.elts)
+        or (isinstance(node, ast.Dict) and not node.keys)
+    )
+    return found
 
 
 @functools.lru_cache(maxsize=64)
