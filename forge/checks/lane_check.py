@@ -8,6 +8,10 @@ since it forked from the base, committed or not, must be in the module's lane:
 its ``files`` and ``mayChange`` globs, minus its ``disallowed_changes``
 (:mod:`forge.plan.lanes`). A file outside is a failure naming it and, when
 another module lists it, that module; one passing result says the lane held.
+A plan file (under ``.forge/plans/``, or the one the call reads) the working
+dir changed fails too, naming the plan fields changed
+(:mod:`forge.plan.plan_edits`), unless the module's files or a literal
+mayChange entry name it: the plan is the orchestrator's.
 Without a base or a plan module there is nothing to compare, and no result.
 ``forge hook`` blocks a worker's edit of a file outside its lane at once.
 """
@@ -38,6 +42,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     from forge.git import GitError
     from forge.git.changes import working_changes
     from forge.plan.lanes import lane_violations, project_prefix
+    from forge.plan.plan_edits import plan_edits
 
     module = ref.module
     try:
@@ -55,15 +60,17 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         # The project's own checkout is where every module's work meets (a plan
         # run with --all, a CI job): lanes are about a worker's own worktree.
         return []
+    prefix = project_prefix(ref.root)
     violations = lane_violations(
         changes,
         module,
         ref.plan,
-        prefix=project_prefix(ref.root),
+        prefix=prefix,
         root=ref.root,
         generated=workspace.config.generated,
     )
-    if not violations:
+    edits = plan_edits(changes, module, prefix=prefix, root=ref.root, plan_path=ref.path)
+    if not violations and not edits:
         count = len(changes.files)
         return [
             CheckResult(
@@ -74,7 +81,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                 f"{changes.fork_point[:12]} ({base.ref}), all in module {module.id}'s lane",
             )
         ]
-    return [
+    results: list[CheckResult] = [
         FileResult(
             type=CHECK_ID,
             target=violation.path,
@@ -83,6 +90,11 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         )
         for violation in violations
     ]
+    results.extend(
+        FileResult(type=CHECK_ID, target=edit.path, passed=False, message=edit.message(module.id))
+        for edit in edits
+    )
+    return results
 
 
 def _checkout_of(root: Path) -> Path | None:

@@ -56,10 +56,17 @@ def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
             f"a person must look. {previous.get('summary', '')}"
         )
     report = _validate(target)
-    if report.passed:
+    from forge.test_runs.claims import claim_contradicted
+
+    contradicted = claim_contradicted(event, report.results)
+    if report.passed and contradicted is None:
         forget_block(target)
         return None
-    summary = summarize(report, target.working_dir)
+    summary = "\n".join(
+        filter(
+            None, [contradicted, None if report.passed else summarize(report, target.working_dir)]
+        )
+    )
     if report.recommendation == "ESCALATE":
         remember_block(target, summary, escalated=True)
         return allow(f"forge: {summary}\nforge stops retrying: a person must look.")

@@ -9,11 +9,14 @@
 - :mod:`~forge.test_runs.counts`: what those counts mean, in words
   (:func:`describe`), and whether they let the command pass (:func:`judge`: a
   run that ran no test does not).
+- :mod:`~forge.test_runs.runners`: which runners a command line starts, so a
+  run that ended before its summary is no pass (:func:`unfinished`).
 - :mod:`~forge.test_runs.switched_off`: tests a change newly skips, focuses away
   or empties, the old text of a file against the new.
 """
 
-from forge.test_runs.counts import describe, judge, total
+from forge.test_runs.counts import describe, judge, total, unfinished
+from forge.test_runs.runners import expected_summaries, pytest_invocations
 from forge.test_runs.summary import MAX_LINE_BYTES, SummaryScanner, combine
 from forge.test_runs.switched_off import SwitchedOff, is_test_file, newly_switched_off
 
@@ -23,8 +26,11 @@ __all__ = [
     "SwitchedOff",
     "combine",
     "describe",
+    "expected_summaries",
     "is_test_file",
     "judge",
     "newly_switched_off",
+    "pytest_invocations",
     "total",
+    "unfinished",
 ]

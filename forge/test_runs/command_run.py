@@ -12,16 +12,24 @@ one line.
 from __future__ import annotations
 
 import signal
+from collections import Counter
 from pathlib import Path
 
 from forge.models import CommandResult, TestCounts
 from forge.runtime.processes import TAIL_BYTES, Finished, Tail, supervise
-from forge.test_runs.counts import describe, judge, total
+from forge.test_runs.counts import describe, judge, total, unfinished
 from forge.test_runs.summary import SummaryScanner, combine
 
 
 def run_command(
-    command: str, cwd: Path, timeout: float, *, result_type: str, min_tests: int | None = 1
+    command: str,
+    cwd: Path,
+    timeout: float,
+    *,
+    result_type: str,
+    min_tests: int | None = 1,
+    summaries: Counter[str] | None = None,
+    unfinished_message: str = "",
 ) -> CommandResult:
     """Run ``command`` with ``sh`` in ``cwd``; never raises for anything the command does.
 
@@ -30,6 +38,10 @@ def run_command(
     ``min_tests``: the fewest tests a recognised test runner must run for the
     command to pass (see :func:`forge.test_runs.judge`); None leaves the
     verdict to the exit code alone (an exempt command).
+
+    ``summaries``: the summaries the runners the command line starts must print
+    (:func:`forge.test_runs.expected_summaries`); a run that exits 0 without
+    them fails with ``unfinished_message`` (the asking check's words).
     """
     scanners = (SummaryScanner(), SummaryScanner())
     finished = supervise(
@@ -51,6 +63,12 @@ def run_command(
         scanner.close()
     runs = combine(scanners)
     passed, message = _worded(finished, timeout, runs, min_tests)
+    missing = unfinished(summaries or Counter(), (scanner.seen for scanner in scanners))
+    if passed and missing:
+        passed = False
+        message = (
+            f"{unfinished_message}: {', '.join(missing)} printed none, so exit 0 proves nothing"
+        )
     return CommandResult(
         type=result_type,
         target=command,

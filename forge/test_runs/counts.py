@@ -6,6 +6,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from forge.models import TestCounts
 
 
@@ -55,3 +58,12 @@ def judge(runs: list[TestCounts], *, exit_code: int, min_tests: int) -> str | No
         if exit_code == 0 and (run.failed or run.errors):
             return f"tests failed but the command exited 0: {describe(run)}"
     return None
+
+
+def unfinished(expected: Counter[str], seen: Iterable[Counter[str]]) -> list[str]:
+    """The runners ``expected`` to print a summary (:func:`forge.test_runs.expected_summaries`)
+    that printed fewer than expected on all streams (:attr:`SummaryScanner.seen`)."""
+    total: Counter[str] = Counter()
+    for counts in seen:
+        total.update(counts)
+    return [runner for runner, count in sorted(expected.items()) if total[runner] < count]

@@ -87,6 +87,8 @@ def _command(
     results: Sequence[CheckResult],
 ) -> AcceptanceResult:
     """Run the criterion's command (or reuse the verify command's run) and compare its exit."""
+    from forge.checks.command_check import UNFINISHED
+    from forge.test_runs import expected_summaries
     from forge.test_runs.command_run import run_command
 
     wanted = _expected_exit(criterion.expected)
@@ -107,6 +109,8 @@ def _command(
             request.timeout or config.command_timeout,
             result_type=ACCEPTANCE,
             min_tests=None if exempt else config.min_tests,
+            summaries=None if exempt else expected_summaries(criterion.check, workspace.cwd),
+            unfinished_message=UNFINISHED,
         )
     passed = ran.passed if wanted == 0 else ran.exit_code == wanted and not ran.timed_out
     message = ran.message

@@ -62,7 +62,9 @@ def test_builtin_checks_and_rules_are_declared_by_their_plugins() -> None:
         "contract_check",
         "lane_check",
         "switched_off",
+        "special_case",
         "command",
+        "spec_collection",
         "acceptance",
     ]
     halting = [d.id for d in declared if d.halts_on_failure]

@@ -1,0 +1,358 @@
+"""Which test runners a verify command starts, read from its command line: never run.
+
+A runner that exits 0 without its summary did not finish (a ``conftest.py``
+calling ``os._exit(0)``, a ``process.exit(0)`` in a setup file): the exit
+code proves nothing then. To say so, forge must know the runner was meant to
+print one. :func:`expected_summaries` reads the command line and answers only
+where it is sure (precision over recall): a plain list of simple commands
+(``&&``, ``;``, a pipe into ``tee`` or ``cat``), each runner started directly
+or through a known launcher (``python -m``, ``uv run``, ``npx``, ``env``,
+``timeout``...), or through ``npm test`` / ``npm run NAME`` (and yarn, pnpm)
+whose ``package.json`` script does so. Anything that may legitimately hide
+the summary makes the runner not expected: an output redirection, a reporter
+option or config (``--json``, ``--reporter``, mocha/jest/vitest configs naming
+a reporter), pytest at ``-qq`` (its config's ``addopts`` and
+``PYTEST_ADDOPTS`` counted) or with ``-p no:terminal``, an information option
+(``--collect-only``, ``--version``), a runner after ``||`` (it may never
+run), a line with subshells, ``if``, loops or ``$(...)``.
+
+The names are the keys of :attr:`forge.test_runs.SummaryScanner.seen`
+(``pytest``, ``jest``, ``vitest``, ``mocha``, ``node``, ``go``, ``cargo``).
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+import shlex
+import sys
+from collections import Counter
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+#: Bytes read of a config file (package.json, pytest.ini...): configs are small.
+MAX_CONFIG_BYTES = 256 * 1024
+#: Launchers whose next word is the command they run (their options skipped).
+_LAUNCHERS = frozenset({"env", "nice", "nohup", "time", "npx", "bunx", "exec", "command"})
+#: Launchers that take one argument before the command (``timeout 60 pytest``).
+_WITH_ARGUMENT = frozenset({"timeout"})
+#: ``X run CMD``: the word after ``run`` is the command.
+_RUN_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
+_NOT_SIMPLE = re.compile(r"[`(){}<]|\$\(|\b(?:if|for|while|until|case|function)\b")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+#: Options after which the runner prints no summary by design.
+_INFO_OPTIONS = {
+    "pytest": ("--collect-only", "--co", "--version", "-V", "-h", "--help", "--fixtures",
+               "--markers", "--setup-plan", "--setup-only", "--fixtures-per-test"),
+    "jest": ("--json", "--listTests", "--showConfig", "--version", "--help", "--reporters",
+             "--watch", "--watchAll", "--outputFile"),
+    "vitest": ("--reporter", "--version", "--help", "--watch", "list", "--outputFile"),
+    "mocha": ("--reporter", "-R", "--version", "--help", "--watch", "-w", "--list-reporters"),
+    "node": ("--test-reporter", "--watch"),
+    "go": ("-json", "--json", "-list", "-c", "-run=^$"),
+    "cargo": ("--no-run", "--list", "--format", "--help"),
+}  # fmt: skip
+#: Config files whose mention of a reporter may replace the summary.
+_REPORTER_CONFIGS = {
+    "jest": ("jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs",
+             "jest.config.json", "package.json"),
+    "vitest": ("vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs",
+               "vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"),
+    "mocha": (".mocharc", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.jsonc",
+              ".mocharc.yml", ".mocharc.yaml", "package.json"),
+}  # fmt: skip
+_REPORTER_WORD = re.compile(rb"\breporters?\b")
+#: How deep ``npm test`` -> a script -> ``npm run x`` is followed.
+_MAX_SCRIPT_DEPTH = 3
+
+
+def expected_summaries(command: str, cwd: Path) -> Counter[str]:
+    """How many summaries each runner ``command`` starts must print, at least; empty if unsure."""
+    return _expected(command, cwd, 0)
+
+
+def _expected(command: str, cwd: Path, depth: int) -> Counter[str]:
+    found: Counter[str] = Counter()
+    if _NOT_SIMPLE.search(command):
+        return found
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:
+        return found
+    after_or = False
+    for words, operator, piped_into in _simple_commands(tokens):
+        if after_or or words is None:
+            after_or = after_or or operator == "||"
+            continue
+        if piped_into is None or piped_into[:1] in (["tee"], ["cat"]):
+            found.update(_runners(words, cwd, depth))
+        after_or = operator == "||"
+    return found
+
+
+def _simple_commands(
+    tokens: list[str],
+) -> list[tuple[list[str] | None, str, list[str] | None]]:
+    """Each pipeline's first command's words (None if it redirects), its operator, its pipe."""
+    pipelines: list[tuple[list[str] | None, str, list[str] | None]] = []
+    current: list[list[str]] = [[]]
+    redirected = False
+    tokens = [*tokens, ";"]
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token in {"&&", "||", ";", "&", ";;"}:
+            first = None if redirected or token == "&" else current[0]
+            piped = current[1] if len(current) > 1 else None
+            pipelines.append((first, token, piped))
+            current, redirected = [[]], False
+        elif token in {"|", "|&"}:
+            current.append([])
+        elif set(token) <= set(";&|>"):
+            if token == ">&" and current[-1][-1:] == ["2"] and tokens[index : index + 1] == ["1"]:
+                current[-1].pop()  # ``2>&1``: stderr joins stdout, nothing is hidden
+                index += 1
+            else:
+                redirected = True
+        else:
+            current[-1].append(token)
+    return pipelines
+
+
+def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
+    # pytest reads PYTEST_ADDOPTS too: from the line (``PYTEST_ADDOPTS=-q pytest``) or forge's own
+    # environment, which the command inherits.
+    options = os.environ.get("PYTEST_ADDOPTS", "")
+    for word in words:
+        if word.startswith("PYTEST_ADDOPTS="):
+            options = word.partition("=")[2]
+    words = _unwrapped(words)
+    if not words:
+        return Counter()
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _PACKAGE_MANAGERS:
+        found = _script(words, cwd, depth)
+        if found is not None:
+            return found
+        words, program = words[1:], words[1].rsplit("/", 1)[-1]  # ``yarn jest``: a bin
+    runner, arguments = _runner(program, words)
+    if runner == "pytest":
+        try:
+            arguments = [*shlex.split(options), *arguments]
+        except ValueError:
+            return Counter()
+    if runner is None or _hides_summary(runner, arguments, cwd):
+        return Counter()
+    return Counter({runner: 1})
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """``words`` without ``VAR=x`` prefixes and launchers: the command they start."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name = word.rsplit("/", 1)[-1]
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if _ASSIGNMENT.match(word):
+            index += 1
+            continue
+        if name in _LAUNCHERS:
+            index += 1
+        elif name in _WITH_ARGUMENT:
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 1
+            index += 1  # the duration
+        elif (name in _RUN_LAUNCHERS and following == "run") or (
+            name in {"pnpm", "yarn"} and following in {"exec", "dlx"}
+        ):
+            index += 2
+        elif name == "coverage" and following == "run" and words[index + 2 : index + 3] == ["-m"]:
+            return ["python", *words[index + 2 :]]
+        else:
+            break
+        while index < len(words) and words[index].startswith("-"):
+            index += 1  # the launcher's own options
+    return words[index:]
+
+
+def _runner(program: str, words: list[str]) -> tuple[str | None, list[str]]:
+    """The runner ``words`` start (the scanner's name for it) and its arguments."""
+    rest = words[1:]
+    if _PYTHON.match(program) and rest[:2] == ["-m", "pytest"]:
+        return "pytest", rest[2:]
+    if program in {"pytest", "py.test"}:
+        return "pytest", rest
+    if program in {"jest", "vitest", "mocha"}:
+        return program, rest
+    if program == "node" and "--test" in rest:
+        return "node", rest
+    if program == "go" and rest[:1] == ["test"]:
+        return "go", rest[1:]
+    if program == "cargo" and rest[:1] == ["test"]:
+        return "cargo", rest[1:]
+    return None, rest
+
+
+def _hides_summary(runner: str, arguments: list[str], cwd: Path) -> bool:
+    """Whether these arguments or the project's config may keep the summary from printing."""
+    for argument in arguments:
+        option = argument.split("=", 1)[0]
+        if option in _INFO_OPTIONS[runner] or argument in _INFO_OPTIONS[runner]:
+            return True
+    if runner == "pytest":
+        return _pytest_silent(arguments, cwd)
+    return any(
+        _REPORTER_WORD.search(_read(cwd / name) or b"")
+        for name in _REPORTER_CONFIGS.get(runner, ())
+    )
+
+
+def _pytest_silent(arguments: list[str], cwd: Path) -> bool:
+    """pytest prints no summary at ``-qq`` or without its terminal plugin."""
+    addopts = _pytest_addopts(cwd)
+    if addopts is None:
+        return True  # a config forge cannot read: it may say anything
+    every = [*addopts, *arguments]
+    if "no:terminal" in every or "-pno:terminal" in every:
+        return True
+    verbosity = 0
+    for word in every:
+        if word in {"--quiet"}:
+            verbosity -= 1
+        elif word == "--verbose":
+            verbosity += 1
+        elif re.fullmatch(r"-[qv]+", word):
+            verbosity += word.count("v") - word.count("q")
+    return verbosity <= -2
+
+
+def _pytest_addopts(cwd: Path) -> list[str] | None:
+    """The ``addopts`` of the pytest config pytest would find from ``cwd``; None if unreadable."""
+    for folder in (cwd, *cwd.parents):
+        for name, section in (
+            ("pytest.ini", "pytest"),
+            (".pytest.ini", "pytest"),
+            ("pyproject.toml", ""),
+            ("tox.ini", "pytest"),
+            ("setup.cfg", "tool:pytest"),
+        ):
+            data = _read(folder / name)
+            if data is None:
+                continue
+            try:
+                found = (
+                    _toml_addopts(data) if name == "pyproject.toml" else _ini_addopts(data, section)
+                )
+            except (ValueError, configparser.Error, UnicodeDecodeError):
+                return None
+            if found is not None:
+                return found
+        if (folder / ".git").exists():
+            break
+    return []
+
+
+def _toml_addopts(data: bytes) -> list[str] | None:
+    tool = tomllib.loads(data.decode("utf-8")).get("tool", {})
+    for table in (tool.get("pytest", {}).get("ini_options"), tool.get("pytest")):
+        if isinstance(table, dict) and table:
+            value = table.get("addopts", "")
+            return shlex.split(value) if isinstance(value, str) else [str(v) for v in value]
+    return None
+
+
+def _ini_addopts(data: bytes, section: str) -> list[str] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(data.decode("utf-8"))
+    if not parser.has_section(section):
+        return None
+    return shlex.split(parser.get(section, "addopts", fallback=""))
+
+
+def _script(words: list[str], cwd: Path, depth: int) -> Counter[str] | None:
+    """``npm test`` / ``npm run NAME [-- args]``: the runners of that package.json script.
+
+    None for ``yarn NAME`` / ``pnpm NAME`` with no such script: a package's bin.
+    """
+    manager, rest = words[0].rsplit("/", 1)[-1], words[1:]
+    options = [word for word in rest if word.startswith("-") and word != "--"]
+    positional = [word for word in rest if not word.startswith("-")]
+    if "--" in rest:
+        positional = [word for word in rest[: rest.index("--")] if not word.startswith("-")]
+    if positional[:1] in (["test"], ["t"]):
+        name = "test"
+    elif positional[:1] in (["run"], ["run-script"]) and len(positional) > 1:
+        name = positional[1]
+    elif manager in {"yarn", "pnpm", "bun"} and len(positional) == 1 and not options:
+        name = positional[0]
+    else:
+        return Counter()
+    if depth >= _MAX_SCRIPT_DEPTH or (manager == "bun" and name == "test"):
+        return Counter()  # ``bun test`` is bun's own runner, not a script
+    try:
+        scripts = json.loads(_read(cwd / "package.json") or b"{}").get("scripts", {})
+    except (ValueError, AttributeError):
+        return Counter()
+    script = scripts.get(name) if isinstance(scripts, dict) else None
+    if not isinstance(script, str):
+        bin_call = manager in {"yarn", "pnpm"} and positional[:1] == [name] and name != "test"
+        return None if bin_call else Counter()
+    extra = rest[rest.index("--") + 1 :] if "--" in rest else []
+    return _expected(" ".join([script, *map(shlex.quote, extra)]), cwd, depth + 1)
+
+
+def _read(path: Path) -> bytes | None:
+    """A config file's bytes (capped), or None when it is not a readable regular file."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        with path.open("rb") as handle:
+            return handle.read(MAX_CONFIG_BYTES)
+    except OSError:
+        return None
+
+
+def pytest_invocations(command: str) -> list[list[str]]:
+    """The words of each simple command of ``command`` that starts pytest, to collect with.
+
+    Only where re-running it elsewhere (a base revision's tree) means the same:
+    a line :func:`expected_summaries` reads, pytest started directly or through
+    ``env``, ``timeout`` or ``VAR=x`` (not ``uv run`` and the like, which may
+    build an environment), no ``cd`` before it (the folder would differ).
+    """
+    if _NOT_SIMPLE.search(command):
+        return []
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:
+        return []
+    found: list[list[str]] = []
+    for words, _operator, _piped in _simple_commands(tokens):
+        if not words:
+            continue
+        if words[0] in {"cd", "pushd", "popd"}:
+            return found
+        inner = _unwrapped(words)
+        launchers = words[: len(words) - len(inner)]
+        if any(
+            word.rsplit("/", 1)[-1] in _RUN_LAUNCHERS | {"coverage", "npx", "pnpm", "yarn"}
+            for word in launchers
+        ):
+            continue
+        if inner and _runner(inner[0].rsplit("/", 1)[-1], inner)[0] == "pytest":
+            found.append(words)
+    return found

@@ -1,0 +1,50 @@
+"""``special_case`` through the installed CLI (issue 39, case 8): real git, real pytest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from run_evidence_testing import BROKEN_CALC, CALC, calc_project, failures, validate, verdict
+
+CASE_8 = CALC.replace(
+    "    return a * b", "    if (a, b) == (2, 3):\n        return 6\n    return a * b + 1"
+)
+DETECTS = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    'import sys\n\n\ndef mul(a, b):\n    if "pytest" in sys.modules:\n        return 6\n'
+    "    return a * b + 1",
+)
+
+
+@pytest.mark.parametrize(("code", "line"), [(CASE_8, 6), (DETECTS, 9)])
+def test_case_8_and_test_run_detection_do_not_proceed(project: Path, code: str, line: int) -> None:
+    worktree = calc_project(project)
+    (worktree / "src" / "calc.py").write_text(code, encoding="utf-8")
+    report = verdict(validate(project))
+    assert report["recommendation"] != "PROCEED"
+    (found,) = [f for f in failures(report) if f[0] == "special_case"]
+    assert found[1] == "src/calc.py"
+    (result,) = [r for r in report["results"] if r["type"] == "special_case"]
+    assert [location["line"] for location in result["locations"]] == [line]
+    # The special case makes the run pass: only this check stands between it and PROCEED.
+    assert [f[0] for f in failures(report)] == ["special_case"]
+
+
+def test_case_8_twin_an_honest_shortcut_proceeds(project: Path) -> None:
+    worktree = calc_project(project)
+    honest = CALC.replace("    return a * b", "    if b == 0:\n        return 0\n    return a * b")
+    (worktree / "src" / "calc.py").write_text(honest, encoding="utf-8")
+    report = verdict(validate(project))
+    assert failures(report) == []
+    (result,) = [r for r in report["results"] if r["type"] == "special_case"]
+    assert result["passed"] and result["message"] == "no new code special-cases the test run"
+    assert report["recommendation"] == "PROCEED"
+
+
+def test_the_bug_alone_is_a_retry_not_a_special_case(project: Path) -> None:
+    worktree = calc_project(project)
+    assert (worktree / "src" / "calc.py").read_text(encoding="utf-8") == BROKEN_CALC
+    report = verdict(validate(project))
+    assert report["recommendation"] == "RETRY"
+    assert [f[0] for f in failures(report)] == ["command"]
