@@ -18,12 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge_types.diagnostics import CheckerFailed
+from forge_types.diagnostics import CheckerFailed, Raw
 from forge_types.processes import run_tool
+from forge_types.stopped import NotChecked, fell_back, stopped
 from forge_types.unions import lacking_on_one_side, optional_operand
-
-#: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it.
-Raw = tuple[Path, int, int, str, str]
 
 
 @dataclass(frozen=True)
@@ -122,20 +120,29 @@ class Checker:
 
         return ask(key, list(files), timeout)
 
-    def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
-        """The command line's diagnostics over ``files``; :class:`CheckerFailed` when it did not run."""
+    def run(
+        self, files: Sequence[Path], invocation: Invocation, timeout: float, notes: list[str]
+    ) -> list[Raw]:
+        """The command line's diagnostics over ``files``; :class:`CheckerFailed` when it did not
+        run, :class:`NotChecked` when it ran and checked nothing; ``notes`` gets what it left
+        out and went on without (its interpreter)."""
         argv = self.kind.argv(self.executable, files, invocation)
         done = run_tool(argv, invocation.root, timeout)
+        notes.extend(note for note in [fell_back(self.kind.name, done.stderr)] if note)
         if done.returncode not in self.kind.ok_codes:
             tail = " ".join((done.stderr or done.stdout).split())[-300:]
             raise CheckerFailed(f"{self.label} exited {done.returncode}: {tail}")
         try:
-            return self.kind.parse(done.stdout, invocation.root)
+            raw = self.kind.parse(done.stdout, invocation.root)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             tail = " ".join((done.stderr or done.stdout).split())[-200:]
             raise CheckerFailed(
                 f"{self.label} printed no readable output ({exc}): {tail}"
             ) from None
+        why = stopped(self.kind.name, done.returncode, raw, done.stderr, invocation.root)
+        if why is not None:
+            raise NotChecked(why, raw)
+        return raw
 
 
 def _absolute(root: Path, name: str) -> Path:
@@ -167,8 +174,7 @@ def _pyrefly_parse(out: str, root: Path) -> list[Raw]:
     ]
 
 
-def _one(error: dict[str, Any]) -> str:
-    # The full description: what pyrefly's language server says too (the warm checker).
+def _one(error: dict[str, Any]) -> str:  # the full description, as pyrefly's server says it
     return str(error.get("description") or error.get("concise_description") or "")
 
 
@@ -232,7 +238,6 @@ MYPY = Kind(
     fatal=frozenset({"attr-defined", "call-arg", "operator"}),
     argv=_mypy_argv,
     parse=_mypy_parse,
-    ok_codes=frozenset({0, 1}),
     # operator is also an operand that may be None ("x" in an Optional): not counted.
     not_fatal=lambda rule, message: rule == "operator" and optional_operand(message),
 )
@@ -315,9 +320,10 @@ BASEDPYRIGHT = Kind("basedpyright", "python", _PYRIGHT_FATAL, _pyright_argv, _py
 
 # --- tsc (the project's own) -------------------------------------------------------
 
-#: ``src/a.ts(12,5): error TS2339: Property 'x' does not exist on type 'Y'.``
+#: ``src/a.ts(12,5): error TS2339: Property 'x' does not exist on type 'Y'.``; a global
+#: or option diagnostic names no file: ``error TS2688: Cannot find type definition ...``.
 _TSC_LINE = re.compile(
-    r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning) (?P<code>TS\d+): (?P<msg>.*)$"
+    r"^(?:(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): )?(?:error|warning) (?P<code>TS\d+): (?P<msg>.*)$"
 )
 
 
@@ -348,9 +354,9 @@ def _tsc_parse(out: str, root: Path) -> list[Raw]:
         if match is not None:
             found.append(
                 (
-                    _absolute(root, match["file"]),
-                    int(match["line"]),
-                    int(match["col"]),
+                    _absolute(root, match["file"]) if match["file"] else root,
+                    int(match["line"] or 1),
+                    int(match["col"] or 1),
                     match["code"],
                     match["msg"].strip(),
                 )
@@ -389,9 +395,6 @@ PYTHON_KINDS = {kind.name: kind for kind in (PYREFLY, MYPY, TY, BASEDPYRIGHT, PY
 
 
 def socket_path(key: str) -> Path:
-    """Where the warm checker for ``key`` listens: a private folder of the temp dir.
-
-    Here, beside :meth:`Checker.warm_key`, so asking whether one listens costs no
-    import of the warm machinery (:mod:`forge_types.warm`).
-    """
+    """Where the warm checker for ``key`` listens: a private folder of the temp dir (here,
+    so asking whether one listens costs no import of :mod:`forge_types.warm`)."""
     return Path(tempfile.gettempdir()) / f"forge-types-{os.getuid()}" / f"{key[:24]}.sock"

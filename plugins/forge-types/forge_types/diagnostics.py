@@ -8,7 +8,12 @@ positions out of the message), so an edit above it does not make it new.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
+
+#: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it;
+#: a diagnostic about no file (tsc's global and option diagnostics) names the run's root.
+Raw = tuple[Path, int, int, str, str]
 
 
 @dataclass(frozen=True)

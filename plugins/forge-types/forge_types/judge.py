@@ -16,8 +16,8 @@ from forge.languages import NotParsed
 from forge.models import Location
 from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_existing
 from forge.workspace import Workspace
-from forge_types.checkers import Checker, Raw
-from forge_types.diagnostics import Diagnostic
+from forge_types.checkers import Checker
+from forge_types.diagnostics import Diagnostic, Raw
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.scope import Scope
 

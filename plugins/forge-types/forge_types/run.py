@@ -12,8 +12,9 @@ from forge.contracts.analysis import normalize
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
-from forge_types.checkers import Checker, Invocation, Raw, socket_path
-from forge_types.diagnostics import CheckerFailed, Diagnostic
+from forge_types.checkers import Checker, Invocation, socket_path
+from forge_types.diagnostics import CheckerFailed, Diagnostic, Raw
+from forge_types.fallback import retried
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
@@ -35,6 +36,7 @@ from forge_types.selection import (
     python_checker,
     typescript_checker,
 )
+from forge_types.stopped import NotChecked
 
 
 def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, list[Path]]:
@@ -84,6 +86,7 @@ def check_language(
     if workspace.budget is not None:
         return _within_budget(checker, listed, invocation, workspace, options)
     maybe = candidates(listed, language, root, options.max_importers)
+    notes: list[str] = []  # what a run left out to check the rest (fallback)
     try:
         raw: list[Raw] | None = None
         if _warm(checker, invocation):
@@ -95,7 +98,7 @@ def check_language(
             raw = checker.ask_warm(scope.files, invocation, min(options.timeout, ASK_TIMEOUT))
             warm = raw is not None
             if raw is None:  # it did not answer: the command line does
-                raw = _run(checker, scope, invocation, options)
+                raw = _run(checker, scope, invocation, options, notes)
         else:
             warm = False
             # The checker runs over the listed files and every candidate importer while
@@ -105,7 +108,7 @@ def check_language(
                 # In this call's context, so a cancelled call stops the checker.
                 running = pool.submit(
                     contextvars.copy_context().run,
-                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options,
+                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options, notes,
                 )  # fmt: skip
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
@@ -140,26 +143,43 @@ def check_language(
                     cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
                     project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
                 )
-                raw = _run(checker, Scope(listed=files), moved, options)
+                raw = _run(checker, Scope(listed=files), moved, options, notes)
                 return diagnostics(raw, stand_in, set(files), workspace, also=root)
 
             old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
     except CheckerFailed as exc:
-        return skipped(language, f"{checker.label} did not run: {exc}", checker)
+        return not_run(language, f"{checker.label} did not run: {exc}", checker)
     result = judge(
         checker, scope, head, old, base_commit=base.commit if base else None,
         workspace=workspace, root=root, warm=warm,
     )  # fmt: skip
-    if notices:
-        result = result.model_copy(update={"message": f"{result.message}; {'; '.join(notices)}"})
+    said = [*dict.fromkeys(notes), *notices]  # base and work leave out the same: said once
+    if said:
+        result = result.model_copy(update={"message": f"{result.message}; {'; '.join(said)}"})
     return result
 
 
 def _run(
-    checker: Checker, scope: Scope, invocation: Invocation, options: TypesOptions
+    checker: Checker,
+    scope: Scope,
+    invocation: Invocation,
+    options: TypesOptions,
+    notes: list[str],
 ) -> list[Raw]:
+    """The checker's diagnostics; run again without what stopped it when that helps
+    (:mod:`forge_types.fallback`), ``notes`` saying what was left out."""
     # tsc checks the whole project its tsconfig names (it ignores the files).
-    return checker.run(scope.files, invocation, options.timeout)
+    try:
+        return checker.run(scope.files, invocation, options.timeout, notes)
+    except CheckerFailed as exc:
+        failure: NotChecked | str = exc if isinstance(exc, NotChecked) else str(exc)
+        with retried(checker, failure, invocation) as again:
+            if again is None:
+                raise
+            moved, note = again
+            raw = checker.run(scope.files, moved, options.timeout, notes)
+    notes.append(note)
+    return raw
 
 
 def _warm(checker: Checker, invocation: Invocation) -> bool:
@@ -222,6 +242,20 @@ def _tsconfig(near: Path, root: Path) -> Path | None:
         if folder == root:
             return None
     return None
+
+
+def not_run(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
+    """A result that is no pass and counts in no score: ``language``'s checker ran and did not
+    check (it stopped at its configuration, crashed, timed out); ``message`` says why."""
+    return TypeCheckResult(
+        type=CHECK_TYPE,
+        target=language,
+        passed=False,
+        unjudged=True,
+        message=message,
+        language=language,
+        checker=checker.label if checker else None,
+    )
 
 
 def skipped(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
