@@ -57,7 +57,8 @@ def _tsc_stopped(raw: Sequence[Raw], root: Path) -> str | None:
     A global or option diagnostic (no file, or the tsconfig) stops the semantic check;
     so do syntax errors (``TS1xxx``) when they are all it reports.
     """
-    for path, line, _, code, message in raw:
+    # The configuration's own errors first: nothing can be left out to get past them.
+    for path, line, _, code, message in sorted(raw, key=lambda item: item[0] == root):
         if path == root or path.suffix.lower() == ".json":
             where = "" if path == root else f" ({_shown(path, root)}:{line})"
             return f"{code} {message.split(_EXPLAINED, 1)[0]}{where}"
