@@ -21,32 +21,21 @@ from typing import Any
 from forge_types.diagnostics import CheckerFailed, Raw
 from forge_types.processes import run_tool
 from forge_types.stopped import NotChecked, fell_back, stopped
-from forge_types.unions import lacking_on_one_side, optional_operand
 
 
 @dataclass(frozen=True)
 class Kind:
     """One kind of checker: its command line and its output's reader.
 
-    ``fatal`` are the rules that mean the code cannot run as written (an
-    undefined attribute or method, a wrong argument count, an unknown keyword,
-    a missing required argument, a name an imported module does not export, a
-    call of something not callable): without a base, only they fail.
+    What of its diagnostics counts without a base is :mod:`forge_types.counted`'s.
     """
 
     name: str
     language: str
-    fatal: frozenset[str]
     argv: Callable[[Path, Sequence[Path], Invocation], list[str]]
     parse: Callable[[str, Path], list[Raw]]
     #: Exit codes that mean "ran, found diagnostics" rather than "failed to run".
     ok_codes: frozenset[int] = frozenset({0, 1})
-    #: Whether (rule, message), of a ``fatal`` rule, does not mean it: the rule covers more.
-    not_fatal: Callable[[str, str], bool] = lambda rule, message: False
-
-    def cannot_run(self, rule: str, message: str) -> bool:
-        """Whether a diagnostic means the code cannot run as written (without a base, it fails)."""
-        return rule in self.fatal and not self.not_fatal(rule, message)
 
 
 @dataclass(frozen=True)
@@ -178,26 +167,7 @@ def _one(error: dict[str, Any]) -> str:  # the full description, as pyrefly's se
     return str(error.get("description") or error.get("concise_description") or "")
 
 
-PYREFLY = Kind(
-    name="pyrefly",
-    language="python",
-    fatal=frozenset(
-        {
-            "missing-attribute",
-            "bad-argument-count",
-            "unexpected-keyword",
-            "missing-argument",
-            "missing-module-attribute",
-            "not-callable",
-        }
-    ),
-    argv=_pyrefly_argv,
-    parse=_pyrefly_parse,
-    # A member missing from one side of a union (None of an Optional, or a type spelled
-    # A | B) may be narrowed away at run time: mypy (union-attr) and pyright
-    # (reportOptionalMemberAccess) tell it apart; pyrefly says missing-attribute.
-    not_fatal=lambda rule, message: rule == "missing-attribute" and lacking_on_one_side(message),
-)
+PYREFLY = Kind("pyrefly", "python", _pyrefly_argv, _pyrefly_parse)
 
 
 # --- mypy --------------------------------------------------------------------------
@@ -232,15 +202,7 @@ def _mypy_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-MYPY = Kind(
-    name="mypy",
-    language="python",
-    fatal=frozenset({"attr-defined", "call-arg", "operator"}),
-    argv=_mypy_argv,
-    parse=_mypy_parse,
-    # operator is also an operand that may be None ("x" in an Optional): not counted.
-    not_fatal=lambda rule, message: rule == "operator" and optional_operand(message),
-)
+MYPY = Kind("mypy", "python", _mypy_argv, _mypy_parse)
 
 
 # --- ty ----------------------------------------------------------------------------
@@ -264,25 +226,7 @@ def _ty_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-TY = Kind(
-    name="ty",
-    language="python",
-    fatal=frozenset(
-        {
-            "unresolved-attribute",
-            "missing-attribute",
-            "too-many-positional-arguments",
-            "unknown-argument",
-            "missing-argument",
-            "missing-module-member",
-            "unresolved-import-name",
-            "call-non-callable",
-            "not-callable",
-        }
-    ),
-    argv=_ty_argv,
-    parse=_ty_parse,
-)
+TY = Kind("ty", "python", _ty_argv, _ty_parse)
 
 
 # --- pyright and basedpyright ------------------------------------------------------
@@ -313,9 +257,8 @@ def _pyright_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-_PYRIGHT_FATAL = frozenset({"reportAttributeAccessIssue", "reportCallIssue"})
-PYRIGHT = Kind("pyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
-BASEDPYRIGHT = Kind("basedpyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
+PYRIGHT = Kind("pyright", "python", _pyright_argv, _pyright_parse)
+BASEDPYRIGHT = Kind("basedpyright", "python", _pyright_argv, _pyright_parse)
 
 
 # --- tsc (the project's own) -------------------------------------------------------
@@ -370,21 +313,6 @@ def _tsc_parse(out: str, root: Path) -> list[Raw]:
 TSC = Kind(
     name="tsc",
     language="typescript",
-    fatal=frozenset(
-        {
-            "TS2339",  # property does not exist on type
-            "TS2551",  # ... did you mean
-            "TS2554",  # expected N arguments, got M
-            "TS2555",  # expected at least N arguments
-            "TS2353",  # object literal may only specify known properties
-            "TS2561",  # ... did you mean to write
-            "TS2305",  # module has no exported member
-            "TS2724",  # ... did you mean
-            "TS2614",  # ... did you mean to use 'import x from'
-            "TS2349",  # this expression is not callable
-            "TS2348",  # not callable: did you mean to include 'new'
-        }
-    ),
     argv=_tsc_argv,
     parse=_tsc_parse,
     ok_codes=frozenset({0, 1, 2}),

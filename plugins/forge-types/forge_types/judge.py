@@ -17,6 +17,7 @@ from forge.models import Location
 from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_existing
 from forge.workspace import Workspace
 from forge_types.checkers import Checker
+from forge_types.counted import cannot_run, gated, never_counted
 from forge_types.diagnostics import Diagnostic, Raw
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.scope import Scope
@@ -97,7 +98,7 @@ def judge(
         informational = [False] * len(head)
     else:
         old = [False] * len(head)
-        counted = [checker.kind.cannot_run(d.rule, d.message) for d in head]
+        counted = _counted_without_base(checker, scope, head, workspace, root)
         informational = [not c for c in counted]
     new = [d for d, c in zip(head, counted, strict=True) if c]
     order = sorted(range(len(head)), key=lambda i: (not counted[i], not old[i]))
@@ -133,6 +134,43 @@ def judge(
         importers_capped_from=scope.capped_from or None,
         warm=warm,
     )
+
+
+def _counted_without_base(
+    checker: Checker, scope: Scope, head: list[Diagnostic], workspace: Workspace, root: Path
+) -> list[bool]:
+    """Without a base, what counts (:mod:`forge_types.counted`): a diagnostic meaning the code
+    cannot run, in a listed file, and none of the kinds that never count."""
+    listed = {_relative(path, root) for path in scope.listed}
+    counted = []
+    for item in head:
+        counts = item.path in listed and cannot_run(checker.kind.name, item.rule, item.message)
+        if counts and checker.kind.language == "python":
+            line_text, is_gated = _where(workspace, root / item.path, item.line, item.column)
+            counts = never_counted(item.path, item.rule, item.message, line_text, is_gated) is None
+        counted.append(counts)
+    return counted
+
+
+def _where(workspace: Workspace, path: Path, line: int, column: int) -> tuple[str, bool]:
+    """The diagnostic's source line, and whether it sits under a platform or version check."""
+    try:
+        parsed = workspace.parse(path)
+    except NotParsed:
+        return "", False
+    if parsed is None:
+        return "", False
+    lines = parsed.source.split(b"\n")
+    text = lines[line - 1].decode("utf-8", errors="replace") if 0 < line <= len(lines) else ""
+    byte_column = len(text[: max(column - 1, 0)].encode("utf-8")) + 1
+    return text, gated(parsed.tree.root_node, line, byte_column)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def _key(checker: Checker, item: Diagnostic) -> Finding:
