@@ -27,6 +27,8 @@ class Diagnostic:
     message: str
     #: The dotted names of the functions and classes around it (None at module level).
     symbol: str | None = None
+    #: The key of the code around it, its name left out (:mod:`forge_types.moved`).
+    code: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The diagnostic as a JSON object (the base cache stores these)."""
@@ -45,6 +47,7 @@ class Diagnostic:
                 rule=str(data["rule"]),
                 message=str(data["message"]),
                 symbol=None if data.get("symbol") is None else str(data["symbol"]),
+                code=None if data.get("code") is None else str(data["code"]),
             )
         except (KeyError, TypeError, ValueError):
             return None

@@ -9,6 +9,7 @@ shown, marked ``informational``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from forge_types.checkers import Checker
 from forge_types.counted import cannot_run, gated, never_counted
 from forge_types.diagnostics import Diagnostic, Raw
 from forge_types.models import CHECK_TYPE, TypeCheckResult
+from forge_types.moved import code_key
 from forge_types.scope import Scope
 
 #: Locations a result carries at most (new ones first); the counts say the rest.
@@ -58,21 +60,26 @@ def diagnostics(
             rel = path.relative_to(root).as_posix()
         except ValueError:  # a listed file outside the working dir: named by its full path
             rel = path.as_posix()
-        symbol = _symbol(workspace, path, line, column) if symbols else None
+        symbol, code = _symbol(workspace, path, line, column) if symbols else (None, None)
         for prefix, stand_for in prefixes:
             message = message.replace(prefix, stand_for)
-        found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))
+        found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol, code))
     return found
 
 
-def _symbol(workspace: Workspace, path: Path, line: int, column: int) -> str | None:
+def _symbol(workspace: Workspace, path: Path, line: int, column: int) -> tuple[str | None, ...]:
+    """The enclosing symbol and the key of the code around a place (:mod:`forge_types.moved`)."""
     try:
         parsed = workspace.parse(path)
     except NotParsed:
-        return None
+        return None, None
     if parsed is None:
-        return None
-    return enclosing_symbol(parsed.tree.root_node, line, column, parsed.source)
+        return None, None
+    root_node = parsed.tree.root_node
+    return (
+        enclosing_symbol(root_node, line, column, parsed.source),
+        code_key(root_node, line, column, parsed.source),
+    )
 
 
 def judge(
@@ -94,6 +101,7 @@ def judge(
     if base is not None:
         old_items = [item for items in base.values() for item in items]
         old = pre_existing([_key(checker, d) for d in head], [_key(checker, d) for d in old_items])
+        old = _moved_with_its_code(head, old, old_items)
         counted = [not was for was in old]
         informational = [False] * len(head)
     else:
@@ -171,6 +179,27 @@ def _relative(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def _moved_with_its_code(
+    head: list[Diagnostic], old: list[bool], base: list[Diagnostic]
+) -> list[bool]:
+    """``old``, with each diagnostic the symbol match called new but whose code moved unchanged
+    (same rule, message and code key as one at the base, renamed or moved) marked old too."""
+    left = Counter(_moved_key(item) for item in base if item.code is not None)
+    left.subtract(_moved_key(item) for item, was in zip(head, old, strict=True) if was)
+    marks = []
+    for item, was in zip(head, old, strict=True):
+        key = _moved_key(item)
+        moved = not was and item.code is not None and left[key] > 0
+        if moved:
+            left[key] -= 1
+        marks.append(was or moved)
+    return marks
+
+
+def _moved_key(item: Diagnostic) -> tuple[str, str, str | None]:
+    return item.rule, finding("", "", item.message, None).message, item.code
 
 
 def _key(checker: Checker, item: Diagnostic) -> Finding:
