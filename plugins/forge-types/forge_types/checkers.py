@@ -8,6 +8,7 @@ its machine-readable output. Which checker a project gets is decided in
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from forge_types.diagnostics import CheckerFailed, Raw
-from forge_types.processes import run_tool
+from forge_types.processes import Finished, run_tool
 from forge_types.stopped import NotChecked, fell_back, stopped
 
 
@@ -119,8 +120,7 @@ class Checker:
         done = run_tool(argv, invocation.root, timeout)
         notes.extend(note for note in [fell_back(self.kind.name, done.stderr)] if note)
         if done.returncode not in self.kind.ok_codes:
-            tail = " ".join((done.stderr or done.stdout).split())[-300:]
-            raise CheckerFailed(f"{self.label} exited {done.returncode}: {tail}")
+            raise CheckerFailed(f"exited {done.returncode}: {_first_words(self.kind, done)}")
         try:
             raw = self.kind.parse(done.stdout, invocation.root)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -132,6 +132,15 @@ class Checker:
         if why is not None:
             raise NotChecked(why, raw)
         return raw
+
+
+def _first_words(kind: Kind, done: Finished) -> str:
+    """Why a run that failed did: its first diagnostic when it printed one (mypy's refusal
+    to run comes as one), else the end of what it printed."""
+    with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+        for path, line, _, rule, message in kind.parse(done.stdout, Path("/")):
+            return f"{path.as_posix().lstrip('/')}:{line}: {message} [{rule}]"
+    return " ".join((done.stderr or done.stdout).split())[-300:]
 
 
 def _absolute(root: Path, name: str) -> Path:

@@ -117,3 +117,33 @@ def _type_roots_packages(with_modules: list[Path]) -> list[str]:
         with contextlib.suppress(OSError):
             names += [p.name for p in (level / "node_modules" / "@types").iterdir() if p.is_dir()]
     return sorted(set(names))
+
+
+def name_groups(files: list[Path]) -> list[list[Path]]:
+    """``files`` in groups none of which holds two modules of one name (two ``conftest.py``).
+
+    mypy refuses a run with two (``Duplicate module named "conftest"``, exit 2): run
+    once per group instead, the n-th file of each name in the n-th group.
+    """
+    groups: list[list[Path]] = []
+    seen: dict[str, int] = {}
+    for path in files:
+        name = _module_name(path)
+        index = seen.get(name, 0)
+        seen[name] = index + 1
+        if index == len(groups):
+            groups.append([])
+        groups[index].append(path)
+    return groups
+
+
+def _module_name(path: Path) -> str:
+    """The module name mypy gives ``path``: its packages (folders with ``__init__``) above it."""
+    parts = [] if path.stem == "__init__" else [path.stem]
+    folder = path.parent
+    while any((folder / init).is_file() for init in ("__init__.py", "__init__.pyi")):
+        parts.insert(0, folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return ".".join(parts)

@@ -14,7 +14,7 @@ from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
 from forge_types.checkers import Checker, Invocation, socket_path
 from forge_types.diagnostics import CheckerFailed, Diagnostic, Raw
-from forge_types.fallback import retried
+from forge_types.fallback import name_groups, retried
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
@@ -168,6 +168,13 @@ def _run(
 ) -> list[Raw]:
     """The checker's diagnostics; run again without what stopped it when that helps
     (:mod:`forge_types.fallback`), ``notes`` saying what was left out."""
+    if checker.kind.name == "mypy" and len(groups := name_groups(scope.files)) > 1:
+        # Two modules of one name (two conftest.py): mypy refuses them in one run.
+        return [
+            item
+            for group in groups
+            for item in _run(checker, Scope(listed=group), invocation, options, notes)
+        ]
     # tsc checks the whole project its tsconfig names (it ignores the files).
     try:
         return checker.run(scope.files, invocation, options.timeout, notes)

@@ -58,3 +58,29 @@ def test_a_test_renamed_and_moved_keeps_its_old_diagnostic(tmp_path: Path) -> No
     done = run_forge_in(root, "validate", "--files", "test_cart.py", "--base", "main", "--json")
     result = type_result(json.loads(done.stdout))
     assert result["newCount"] == 1 and done.returncode == 1, result["locations"]
+
+
+def test_mypy_over_two_conftest_files_checks_each(tmp_path: Path) -> None:
+    """Two ``conftest.py`` (no packages): mypy refuses the run (``Duplicate module named``),
+    and the check said "did not run". Run per name group, both are checked."""
+    root = _project(tmp_path)
+    fixture = "import pytest\n\n\n@pytest.fixture\ndef items() -> list[int]:\n    return [1, 2]\n"
+    for folder in ("unit", "slow"):
+        (root / folder).mkdir()
+        (root / folder / "conftest.py").write_text(fixture, encoding="utf-8")
+    (root / "slow" / "conftest.py").write_text(
+        fixture + "\n\ndef broken() -> int:\n    return len(1, 2)\n", encoding="utf-8"
+    )
+    listed = ["unit/conftest.py", "slow/conftest.py"]
+    done = run_forge_in(root, "validate", "--files", *listed, "--json")
+    result = type_result(json.loads(done.stdout))
+    assert result.get("unjudged") is not True and not result.get("skipped"), result["message"]
+    counted = [
+        (loc["path"], loc["rule"]) for loc in result["locations"] if not loc.get("informational")
+    ]
+    assert counted == [("slow/conftest.py", "call-arg")], result["locations"]
+    # The honest twin: both files fine, both checked, nothing counted.
+    (root / "slow" / "conftest.py").write_text(fixture, encoding="utf-8")
+    done = run_forge_in(root, "validate", "--files", *listed, "--json")
+    result = type_result(json.loads(done.stdout))
+    assert result["passed"] is True and result["filesChecked"] == 2, result
