@@ -37,6 +37,7 @@ from forge_types.selection import (
     typescript_checker,
 )
 from forge_types.stopped import NotChecked
+from forge_types.suppressions import added_since, hidden_since_base
 
 
 def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, list[Path]]:
@@ -147,6 +148,11 @@ def check_language(
                 return diagnostics(raw, stand_in, set(files), workspace, also=root)
 
             old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
+            configs = [root / name for name in PYTHON_CONFIG_FILES] if tsconfig is None else []
+            suppressed = added_since(base, listed, [*configs, *([tsconfig] if tsconfig else [])],
+                                     language)  # fmt: skip
+            if suppressed:  # judged, not obeyed: what the new suppressions hide is new
+                head += hidden_since_base(root, scope.files, suppressed, head, old, run_at)
     except CheckerFailed as exc:
         return not_run(language, f"{checker.label} did not run: {exc}", checker)
     result = judge(
