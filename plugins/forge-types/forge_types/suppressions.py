@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from forge.git import Base
-from forge.git.command import git_environment
+from forge.git.runner import git_environment
 from forge_types.diagnostics import Diagnostic
 
 #: A suppression in a line of each language; group ``whole`` set: the whole file.
