@@ -88,8 +88,23 @@ def check_language(
         return _within_budget(checker, listed, invocation, workspace, options)
     maybe = candidates(listed, language, root, options.max_importers)
     notes: list[str] = []  # what a run left out to check the rest (fallback)
+    base = workspace.base
+    cache = cache_file(root, _base_key(base.commit, checker, root, tsconfig, interpreter, invocation)) if base else None  # fmt: skip
+
+    def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
+        moved = Invocation(
+            root=stand_in,
+            interpreter=interpreter,
+            configured=invocation.configured,
+            cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
+            project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
+        )
+        raw = _run(checker, Scope(listed=files), moved, options, notes)
+        return diagnostics(raw, stand_in, set(files), workspace, also=root)
+
     try:
         raw: list[Raw] | None = None
+        early = None  # the base's diagnostics, found while the work's checker ran
         if _warm(checker, invocation):
             # A warm checker answers per file: the fewer asked, the sooner it answers.
             scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
@@ -104,50 +119,34 @@ def check_language(
             warm = False
             # The checker runs over the listed files and every candidate importer while
             # forge parses the candidates to confirm which really import them: the parse
-            # costs no time, and only confirmed importers' diagnostics are kept.
-            with ThreadPoolExecutor(max_workers=1) as pool:
+            # costs no time, and only confirmed importers' diagnostics are kept. The
+            # base's run (when its cache lacks a file) goes at the same time, over the
+            # same candidates: a cold check costs about one run, not two.
+            with ThreadPoolExecutor(max_workers=2) as pool:
                 # In this call's context, so a cancelled call stops the checker.
                 running = pool.submit(
                     contextvars.copy_context().run,
                     _run, checker, Scope(listed=[*listed, *maybe]), invocation, options, notes,
                 )  # fmt: skip
+                if base is not None and cache is not None:
+                    early = pool.submit(
+                        contextvars.copy_context().run,
+                        base_diagnostics, base, root, [*listed, *maybe], cache, run_at,
+                    )  # fmt: skip
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
+                found_early = early.result() if early is not None else None
         wanted = set(scope.files)
-        base = workspace.base
         head = diagnostics(raw, root, wanted, workspace, symbols=base is not None)
         old: dict[str, list[Diagnostic]] | None = None
         notices: list[str] = []
-        if base is not None:
-            key = digest(
-                [
-                    CACHE_FORMAT,
-                    __version__,
-                    base.commit,
-                    checker.label,
-                    config_digest(
-                        [root / name for name in PYTHON_CONFIG_FILES]
-                        + ([tsconfig] if tsconfig else [])
-                    ),
-                    environment_digest(
-                        interpreter, root / "node_modules" if language == "typescript" else None
-                    ),
-                    str(invocation.configured),
-                ]
-            )
-
-            def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
-                moved = Invocation(
-                    root=stand_in,
-                    interpreter=interpreter,
-                    configured=invocation.configured,
-                    cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
-                    project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
-                )
-                raw = _run(checker, Scope(listed=files), moved, options, notes)
-                return diagnostics(raw, stand_in, set(files), workspace, also=root)
-
-            old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
+        if base is not None and cache is not None:
+            if early is not None and found_early is not None:
+                every, notices = found_early
+                checked = {_relative_to(path, root) for path in scope.files}
+                old = {rel: items for rel, items in every.items() if rel in checked}
+            else:
+                old, notices = base_diagnostics(base, root, scope.files, cache, run_at)
             configs = [root / name for name in PYTHON_CONFIG_FILES] if tsconfig is None else []
             suppressed = added_since(base, listed, [*configs, *([tsconfig] if tsconfig else [])],
                                      language)  # fmt: skip
@@ -163,6 +162,40 @@ def check_language(
     if said:
         result = result.model_copy(update={"message": f"{result.message}; {'; '.join(said)}"})
     return result
+
+
+def _base_key(
+    commit: str,
+    checker: Checker,
+    root: Path,
+    tsconfig: Path | None,
+    interpreter: Path | None,
+    invocation: Invocation,
+) -> str:
+    """The key of the base's cached diagnostics: what they depend on."""
+    language = checker.kind.language
+    return digest(
+        [
+            CACHE_FORMAT,
+            __version__,
+            commit,
+            checker.label,
+            config_digest(
+                [root / name for name in PYTHON_CONFIG_FILES] + ([tsconfig] if tsconfig else [])
+            ),
+            environment_digest(
+                interpreter, root / "node_modules" if language == "typescript" else None
+            ),
+            str(invocation.configured),
+        ]
+    )
+
+
+def _relative_to(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
 
 
 def _run(
