@@ -65,7 +65,7 @@ def check_language(
         else typescript_checker(root, listed[0].parent)
     )
     if isinstance(chosen, Missing):
-        return skipped(language, chosen.message)
+        return (not_run if chosen.broken else skipped)(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
     if options.python and interpreter is not None and not _executable(interpreter):
