@@ -123,6 +123,19 @@ def test_pyrefly_stopped_by_a_configuration_it_cannot_read_did_not_run(shop: Pat
         "Python version 2.7.0 is not supported" in result["message"]
         or "pyrefly.toml" in (result["message"])
     )
+    # The same over MCP: no pass, out of the score.
+    import anyio
+    from forge_testing import forge_executable
+    from mcp import Client
+    from mcp_client import call, stdio_parameters
+
+    async def over_mcp() -> dict[str, object]:
+        async with Client(stdio_parameters(shop, forge_executable(), "serve")) as client:
+            return await call(client, "validate", {"moduleId": "m", "files": ["shop/checkout.py"]})
+
+    report = anyio.run(over_mcp)
+    assert report["passed"] is False and report["recommendation"] != "PROCEED", report
+    assert type_result(report)["unjudged"] is True
     # The honest twin: a configuration pyrefly reads checks the file (and finds the call).
     (shop / "pyrefly.toml").write_text('python-version = "3.11"\n', encoding="utf-8")
     done = run_forge_in(shop, "validate", "--files", "shop/checkout.py", "--json")
