@@ -89,7 +89,10 @@ def check_language(
     maybe = candidates(listed, language, root, options.max_importers)
     notes: list[str] = []  # what a run left out to check the rest (fallback)
     base = workspace.base
-    cache = cache_file(root, _base_key(base.commit, checker, root, tsconfig, interpreter, invocation)) if base else None  # fmt: skip
+    cache = None
+    if base is not None:
+        key = _base_key(base.commit, checker, root, tsconfig, interpreter, invocation)
+        cache = cache_file(root, key)
 
     def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
         moved = Invocation(
