@@ -112,11 +112,21 @@ class CheckResult(WireModel):
         "when true.",
     )
 
+    unjudged: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="The check could not judge its target (its tool stopped before checking, "
+        "crashed or timed out; the message says why): never a pass (passed is false), left out "
+        "of score, and the module does not pass. Present only when true.",
+    )
+
     @property
     def judged(self) -> bool:
-        """Whether the result counts toward ``score`` and ``passed``: not pre-existing, not
-        advisory, not skipped."""
-        return not self.pre_existing and not self.advisory and not self.skipped
+        """Whether the result counts toward ``score``: not pre-existing, not advisory, not
+        skipped, not unjudged (an unjudged result still keeps the module from passing)."""
+        return (
+            not self.pre_existing and not self.advisory and not self.skipped and not self.unjudged
+        )
 
     @property
     def failure_key(self) -> str:

@@ -110,7 +110,7 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
     import xml.etree.ElementTree as ET  # only JUnit output needs it
 
     suites = ET.Element("testsuites", name="forge")
-    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     total_time = 0.0
     for run in runs:
         suite = ET.SubElement(suites, "testsuite", name=run.module_id)
@@ -119,16 +119,18 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
                 suite, "testcase", classname=f"forge.{run.module_id}", name="module", time="0"
             )
             ET.SubElement(case, "skipped", message=run.skipped or "not validated")
-            counts = {"tests": 1, "failures": 0, "skipped": 1}
+            counts = {"tests": 1, "failures": 0, "errors": 0, "skipped": 1}
         else:
             _properties(suite, run.report)
             for result in run.report.results:
                 _testcase(suite, run, result)
-            failures = sum(counts_as_failure(result) for result in run.report.results)
-            counts = {"tests": len(run.report.results), "failures": failures, "skipped": 0}
+            errors = sum(result.unjudged for result in run.report.results)
+            failures = sum(counts_as_failure(result) for result in run.report.results) - errors
+            counts = {"tests": len(run.report.results), "failures": failures, "errors": errors}
+            counts["skipped"] = 0
         suite.set("tests", str(counts["tests"]))
         suite.set("failures", str(counts["failures"]))
-        suite.set("errors", "0")
+        suite.set("errors", str(counts["errors"]))
         suite.set("skipped", str(counts["skipped"]))
         suite.set("time", f"{run.seconds:.3f}")
         for key, count in counts.items():
@@ -136,7 +138,6 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
         total_time += run.seconds
     for key, count in totals.items():
         suites.set(key, str(count))
-    suites.set("errors", "0")
     suites.set("time", f"{total_time:.3f}")
     ET.indent(suites)
     body = ET.tostring(suites, encoding="unicode")
@@ -178,6 +179,10 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
             ET.SubElement(properties, "property", name=f"tests.{name}", value=str(value))
     if result.skipped:
         ET.SubElement(case, "skipped", message=_xml_safe(result.message))
+        return
+    if result.unjudged:  # JUnit's error: the test could not run, as opposed to a failure
+        error = ET.SubElement(case, "error", message=_xml_safe(result.message), type=result.type)
+        error.text = _xml_safe(_failure_text(result))
         return
     if result.passed:
         if result.locations:  # shown for information: counted nowhere
@@ -284,7 +289,13 @@ def to_sarif(
                 "columnKind": "unicodeCodePoints",
                 "invocations": [
                     {
-                        "executionSuccessful": True,
+                        # A check that could not judge: the run did not fully succeed.
+                        "executionSuccessful": not any(
+                            result.unjudged
+                            for run in runs
+                            if run.report
+                            for result in run.report.results
+                        ),
                         "toolExecutionNotifications": notifications,
                     }
                 ],

@@ -75,6 +75,8 @@ def render_report(report: ValidateReport) -> str:
     for result in report.results:
         if result.skipped:
             mark = paint("SKIP", "yellow")
+        elif result.unjudged:  # not checked: no pass, and no failure of the code either
+            mark = paint("ERR ", "red")
         elif result.passed:
             mark = paint("PASS", "green")
         else:
@@ -96,8 +98,10 @@ def render_report(report: ValidateReport) -> str:
     attempt = f", attempt {report.attempt}" if report.attempt else ""
     old = sum(location.pre_existing for result in report.results for location in result.locations)
     baseline = f", {old} pre-existing at {report.base_commit[:12]}" if report.base_commit else ""
+    not_run = sum(result.unjudged for result in report.results)
+    unjudged = f", {not_run} could not judge" if not_run else ""
     lines.append(
-        f"{verdict}: {passed}/{len(judged)} checks passed (score {report.score:.2f})"
+        f"{verdict}: {passed}/{len(judged)} checks passed{unjudged} (score {report.score:.2f})"
         f"{baseline}{attempt} -> {report.recommendation}"
         + (f" ({report.reason})" if report.recommendation == "ESCALATE" else "")
     )

@@ -2,8 +2,10 @@
 
 ``score`` is passed checks / all checks and ``passed`` means every check
 passed; results whose findings were all there at the base revision
-(``preExisting``), and checks that could not run (``skipped``), count neither way. A module whose halting check failed (no working dir) cannot be judged:
-it escalates at once and no attempt is recorded. Otherwise the attempt's
+(``preExisting``), and checks that could not run (``skipped``), count neither
+way; a check that could not judge (``unjudged``) is left out of the score, and
+the module does not pass. A module whose halting check failed (no working dir)
+cannot be judged: it escalates at once and no attempt is recorded. Otherwise the attempt's
 trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY and
 ESCALATE.
 """
@@ -31,17 +33,21 @@ class Score:
         A pre-existing result (every finding already there at the base
         revision), an advisory one (a non-blocking acceptance criterion) and a
         skipped one (a tool it needs is not installed) count neither way: they are left out of both counts.
+        An unjudged one (its check could not judge) is left out of the score, and the
+        module does not pass.
         """
         judged = [result for result in results if result.judged]
         if not judged:
             return cls(passed=False, score=0.0)
         passed_count = sum(result.passed for result in judged)
-        return cls(passed=passed_count == len(judged), score=round(passed_count / len(judged), 4))
+        everything = passed_count == len(judged) and not any(r.unjudged for r in results)
+        return cls(passed=everything, score=round(passed_count / len(judged), 4))
 
 
 def counts_as_failure(result: CheckResult) -> bool:
-    """A failed result that is neither pre-existing nor advisory: it fails the module."""
-    return not result.passed and result.judged
+    """A failed result that is neither pre-existing nor advisory, or one its check could not
+    judge: it fails the module."""
+    return not result.passed and (result.judged or result.unjudged)
 
 
 def unjudged(

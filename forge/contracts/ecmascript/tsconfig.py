@@ -97,6 +97,8 @@ class _Chain:
     options: dict[str, tuple[object, str]]
     include: tuple[str, ...]
     include_base: str
+    #: Whether a file of the chain sets ``files`` or ``include`` (else tsc takes every file).
+    inputs_set: bool = False
 
 
 def compiler_option(tsconfig: Path, name: str) -> object:
@@ -109,6 +111,15 @@ def compiler_option(tsconfig: Path, name: str) -> object:
     return _chain(path, mtime).options.get(name, (None, ""))[0]
 
 
+def sets_inputs(tsconfig: Path) -> bool:
+    """Whether ``tsconfig`` (``extends`` followed) sets ``files`` or ``include``."""
+    try:
+        mtime = os.stat(str(tsconfig)).st_mtime_ns
+    except OSError:
+        return False
+    return _chain(str(tsconfig), mtime).inputs_set
+
+
 @functools.lru_cache(maxsize=64)
 def _chain(path: str, mtime: int) -> _Chain:
     """``path``'s options and ``include``, ``extends`` followed (``mtime`` keys the cache)."""
@@ -116,6 +127,7 @@ def _chain(path: str, mtime: int) -> _Chain:
     include: list[str] = []
     include_base = os.path.dirname(path)
     seen: set[str] = set()
+    inputs_set = False
     pending = [path]
     while pending and len(seen) < 10:
         current = pending.pop()
@@ -131,6 +143,7 @@ def _chain(path: str, mtime: int) -> _Chain:
             for option, value in compiler.items():
                 options.setdefault(option, (value, here))
         listed = config.get("include")
+        inputs_set = inputs_set or "files" in config or "include" in config
         if not include and isinstance(listed, list):
             include = [item for item in listed if isinstance(item, str)]
             include_base = here
@@ -138,7 +151,7 @@ def _chain(path: str, mtime: int) -> _Chain:
         names = extends if isinstance(extends, list) else [extends]
         # The last of a list wins over the ones before it: it is read first.
         pending += [found for name in names if (found := _extended(name, here)) is not None]
-    return _Chain(options, tuple(include), include_base)
+    return _Chain(options, tuple(include), include_base, inputs_set)
 
 
 @functools.lru_cache(maxsize=64)

@@ -26,7 +26,7 @@ from forge_types.diagnostics import CheckerFailed, Diagnostic
 
 #: What a cache file holds and how its messages are written: part of every cache key, so
 #: a forge-types that writes them differently never reads another's.
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 #: Seconds ``git archive`` may take.
 ARCHIVE_TIMEOUT = 300.0
 #: Cache entries (files) one cache file keeps at most; the oldest go first.

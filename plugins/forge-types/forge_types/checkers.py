@@ -8,6 +8,7 @@ its machine-readable output. Which checker a project gets is decided in
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -18,37 +19,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge_types.diagnostics import CheckerFailed
-from forge_types.processes import run_tool
-from forge_types.unions import lacking_on_one_side, optional_operand
-
-#: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it.
-Raw = tuple[Path, int, int, str, str]
+from forge_types.diagnostics import CheckerFailed, Raw
+from forge_types.processes import Finished, run_tool
+from forge_types.stopped import NotChecked, fell_back, stopped
 
 
 @dataclass(frozen=True)
 class Kind:
     """One kind of checker: its command line and its output's reader.
 
-    ``fatal`` are the rules that mean the code cannot run as written (an
-    undefined attribute or method, a wrong argument count, an unknown keyword,
-    a missing required argument, a name an imported module does not export, a
-    call of something not callable): without a base, only they fail.
+    What of its diagnostics counts without a base is :mod:`forge_types.counted`'s.
     """
 
     name: str
     language: str
-    fatal: frozenset[str]
     argv: Callable[[Path, Sequence[Path], Invocation], list[str]]
     parse: Callable[[str, Path], list[Raw]]
     #: Exit codes that mean "ran, found diagnostics" rather than "failed to run".
     ok_codes: frozenset[int] = frozenset({0, 1})
-    #: Whether (rule, message), of a ``fatal`` rule, does not mean it: the rule covers more.
-    not_fatal: Callable[[str, str], bool] = lambda rule, message: False
-
-    def cannot_run(self, rule: str, message: str) -> bool:
-        """Whether a diagnostic means the code cannot run as written (without a base, it fails)."""
-        return rule in self.fatal and not self.not_fatal(rule, message)
 
 
 @dataclass(frozen=True)
@@ -122,20 +110,37 @@ class Checker:
 
         return ask(key, list(files), timeout)
 
-    def run(self, files: Sequence[Path], invocation: Invocation, timeout: float) -> list[Raw]:
-        """The command line's diagnostics over ``files``; :class:`CheckerFailed` when it did not run."""
+    def run(
+        self, files: Sequence[Path], invocation: Invocation, timeout: float, notes: list[str]
+    ) -> list[Raw]:
+        """The command line's diagnostics over ``files``; :class:`CheckerFailed` when it did not
+        run, :class:`NotChecked` when it ran and checked nothing; ``notes`` gets what it left
+        out and went on without (its interpreter)."""
         argv = self.kind.argv(self.executable, files, invocation)
         done = run_tool(argv, invocation.root, timeout)
+        notes.extend(note for note in [fell_back(self.kind.name, done.stderr)] if note)
         if done.returncode not in self.kind.ok_codes:
-            tail = " ".join((done.stderr or done.stdout).split())[-300:]
-            raise CheckerFailed(f"{self.label} exited {done.returncode}: {tail}")
+            raise CheckerFailed(f"exited {done.returncode}: {_first_words(self.kind, done)}")
         try:
-            return self.kind.parse(done.stdout, invocation.root)
+            raw = self.kind.parse(done.stdout, invocation.root)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             tail = " ".join((done.stderr or done.stdout).split())[-200:]
             raise CheckerFailed(
                 f"{self.label} printed no readable output ({exc}): {tail}"
             ) from None
+        why = stopped(self.kind.name, done.returncode, raw, done.stderr, invocation.root)
+        if why is not None:
+            raise NotChecked(why, raw)
+        return raw
+
+
+def _first_words(kind: Kind, done: Finished) -> str:
+    """Why a run that failed did: its first diagnostic when it printed one (mypy's refusal
+    to run comes as one), else the end of what it printed."""
+    with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+        for path, line, _, rule, message in kind.parse(done.stdout, Path("/")):
+            return f"{path.as_posix().lstrip('/')}:{line}: {message} [{rule}]"
+    return " ".join((done.stderr or done.stdout).split())[-300:]
 
 
 def _absolute(root: Path, name: str) -> Path:
@@ -167,31 +172,11 @@ def _pyrefly_parse(out: str, root: Path) -> list[Raw]:
     ]
 
 
-def _one(error: dict[str, Any]) -> str:
-    # The full description: what pyrefly's language server says too (the warm checker).
+def _one(error: dict[str, Any]) -> str:  # the full description, as pyrefly's server says it
     return str(error.get("description") or error.get("concise_description") or "")
 
 
-PYREFLY = Kind(
-    name="pyrefly",
-    language="python",
-    fatal=frozenset(
-        {
-            "missing-attribute",
-            "bad-argument-count",
-            "unexpected-keyword",
-            "missing-argument",
-            "missing-module-attribute",
-            "not-callable",
-        }
-    ),
-    argv=_pyrefly_argv,
-    parse=_pyrefly_parse,
-    # A member missing from one side of a union (None of an Optional, or a type spelled
-    # A | B) may be narrowed away at run time: mypy (union-attr) and pyright
-    # (reportOptionalMemberAccess) tell it apart; pyrefly says missing-attribute.
-    not_fatal=lambda rule, message: rule == "missing-attribute" and lacking_on_one_side(message),
-)
+PYREFLY = Kind("pyrefly", "python", _pyrefly_argv, _pyrefly_parse)
 
 
 # --- mypy --------------------------------------------------------------------------
@@ -226,16 +211,7 @@ def _mypy_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-MYPY = Kind(
-    name="mypy",
-    language="python",
-    fatal=frozenset({"attr-defined", "call-arg", "operator"}),
-    argv=_mypy_argv,
-    parse=_mypy_parse,
-    ok_codes=frozenset({0, 1}),
-    # operator is also an operand that may be None ("x" in an Optional): not counted.
-    not_fatal=lambda rule, message: rule == "operator" and optional_operand(message),
-)
+MYPY = Kind("mypy", "python", _mypy_argv, _mypy_parse)
 
 
 # --- ty ----------------------------------------------------------------------------
@@ -259,25 +235,7 @@ def _ty_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-TY = Kind(
-    name="ty",
-    language="python",
-    fatal=frozenset(
-        {
-            "unresolved-attribute",
-            "missing-attribute",
-            "too-many-positional-arguments",
-            "unknown-argument",
-            "missing-argument",
-            "missing-module-member",
-            "unresolved-import-name",
-            "call-non-callable",
-            "not-callable",
-        }
-    ),
-    argv=_ty_argv,
-    parse=_ty_parse,
-)
+TY = Kind("ty", "python", _ty_argv, _ty_parse)
 
 
 # --- pyright and basedpyright ------------------------------------------------------
@@ -308,16 +266,16 @@ def _pyright_parse(out: str, root: Path) -> list[Raw]:
     return found
 
 
-_PYRIGHT_FATAL = frozenset({"reportAttributeAccessIssue", "reportCallIssue"})
-PYRIGHT = Kind("pyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
-BASEDPYRIGHT = Kind("basedpyright", "python", _PYRIGHT_FATAL, _pyright_argv, _pyright_parse)
+PYRIGHT = Kind("pyright", "python", _pyright_argv, _pyright_parse)
+BASEDPYRIGHT = Kind("basedpyright", "python", _pyright_argv, _pyright_parse)
 
 
 # --- tsc (the project's own) -------------------------------------------------------
 
-#: ``src/a.ts(12,5): error TS2339: Property 'x' does not exist on type 'Y'.``
+#: ``src/a.ts(12,5): error TS2339: Property 'x' does not exist on type 'Y'.``; a global
+#: or option diagnostic names no file: ``error TS2688: Cannot find type definition ...``.
 _TSC_LINE = re.compile(
-    r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning) (?P<code>TS\d+): (?P<msg>.*)$"
+    r"^(?:(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): )?(?:error|warning) (?P<code>TS\d+): (?P<msg>.*)$"
 )
 
 
@@ -348,9 +306,9 @@ def _tsc_parse(out: str, root: Path) -> list[Raw]:
         if match is not None:
             found.append(
                 (
-                    _absolute(root, match["file"]),
-                    int(match["line"]),
-                    int(match["col"]),
+                    _absolute(root, match["file"]) if match["file"] else root,
+                    int(match["line"] or 1),
+                    int(match["col"] or 1),
                     match["code"],
                     match["msg"].strip(),
                 )
@@ -364,21 +322,6 @@ def _tsc_parse(out: str, root: Path) -> list[Raw]:
 TSC = Kind(
     name="tsc",
     language="typescript",
-    fatal=frozenset(
-        {
-            "TS2339",  # property does not exist on type
-            "TS2551",  # ... did you mean
-            "TS2554",  # expected N arguments, got M
-            "TS2555",  # expected at least N arguments
-            "TS2353",  # object literal may only specify known properties
-            "TS2561",  # ... did you mean to write
-            "TS2305",  # module has no exported member
-            "TS2724",  # ... did you mean
-            "TS2614",  # ... did you mean to use 'import x from'
-            "TS2349",  # this expression is not callable
-            "TS2348",  # not callable: did you mean to include 'new'
-        }
-    ),
     argv=_tsc_argv,
     parse=_tsc_parse,
     ok_codes=frozenset({0, 1, 2}),
@@ -389,9 +332,6 @@ PYTHON_KINDS = {kind.name: kind for kind in (PYREFLY, MYPY, TY, BASEDPYRIGHT, PY
 
 
 def socket_path(key: str) -> Path:
-    """Where the warm checker for ``key`` listens: a private folder of the temp dir.
-
-    Here, beside :meth:`Checker.warm_key`, so asking whether one listens costs no
-    import of the warm machinery (:mod:`forge_types.warm`).
-    """
+    """Where the warm checker for ``key`` listens: a private folder of the temp dir (here,
+    so asking whether one listens costs no import of :mod:`forge_types.warm`)."""
     return Path(tempfile.gettempdir()) / f"forge-types-{os.getuid()}" / f"{key[:24]}.sock"

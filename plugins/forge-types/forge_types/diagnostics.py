@@ -8,7 +8,12 @@ positions out of the message), so an edit above it does not make it new.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
+
+#: (absolute path, 1-based line, 1-based column, rule, message) as a checker printed it;
+#: a diagnostic about no file (tsc's global and option diagnostics) names the run's root.
+Raw = tuple[Path, int, int, str, str]
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,8 @@ class Diagnostic:
     message: str
     #: The dotted names of the functions and classes around it (None at module level).
     symbol: str | None = None
+    #: The key of the code around it, its name left out (:mod:`forge_types.moved`).
+    code: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The diagnostic as a JSON object (the base cache stores these)."""
@@ -40,6 +47,7 @@ class Diagnostic:
                 rule=str(data["rule"]),
                 message=str(data["message"]),
                 symbol=None if data.get("symbol") is None else str(data["symbol"]),
+                code=None if data.get("code") is None else str(data["code"]),
             )
         except (KeyError, TypeError, ValueError):
             return None

@@ -9,6 +9,7 @@ shown, marked ``informational``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,9 +17,11 @@ from forge.languages import NotParsed
 from forge.models import Location
 from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_existing
 from forge.workspace import Workspace
-from forge_types.checkers import Checker, Raw
-from forge_types.diagnostics import Diagnostic
+from forge_types.checkers import Checker
+from forge_types.counted import cannot_run, gated, never_counted
+from forge_types.diagnostics import Diagnostic, Raw
 from forge_types.models import CHECK_TYPE, TypeCheckResult
+from forge_types.moved import code_key
 from forge_types.scope import Scope
 
 #: Locations a result carries at most (new ones first); the counts say the rest.
@@ -57,21 +60,26 @@ def diagnostics(
             rel = path.relative_to(root).as_posix()
         except ValueError:  # a listed file outside the working dir: named by its full path
             rel = path.as_posix()
-        symbol = _symbol(workspace, path, line, column) if symbols else None
+        symbol, code = _symbol(workspace, path, line, column) if symbols else (None, None)
         for prefix, stand_for in prefixes:
             message = message.replace(prefix, stand_for)
-        found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol))
+        found.append(Diagnostic(rel, line, column, rule, " ".join(message.split()), symbol, code))
     return found
 
 
-def _symbol(workspace: Workspace, path: Path, line: int, column: int) -> str | None:
+def _symbol(workspace: Workspace, path: Path, line: int, column: int) -> tuple[str | None, ...]:
+    """The enclosing symbol and the key of the code around a place (:mod:`forge_types.moved`)."""
     try:
         parsed = workspace.parse(path)
     except NotParsed:
-        return None
+        return None, None
     if parsed is None:
-        return None
-    return enclosing_symbol(parsed.tree.root_node, line, column, parsed.source)
+        return None, None
+    root_node = parsed.tree.root_node
+    return (
+        enclosing_symbol(root_node, line, column, parsed.source),
+        code_key(root_node, line, column, parsed.source),
+    )
 
 
 def judge(
@@ -93,11 +101,12 @@ def judge(
     if base is not None:
         old_items = [item for items in base.values() for item in items]
         old = pre_existing([_key(checker, d) for d in head], [_key(checker, d) for d in old_items])
+        old = _moved_with_its_code(head, old, old_items)
         counted = [not was for was in old]
         informational = [False] * len(head)
     else:
         old = [False] * len(head)
-        counted = [checker.kind.cannot_run(d.rule, d.message) for d in head]
+        counted = _counted_without_base(checker, scope, head, workspace, root)
         informational = [not c for c in counted]
     new = [d for d, c in zip(head, counted, strict=True) if c]
     order = sorted(range(len(head)), key=lambda i: (not counted[i], not old[i]))
@@ -133,6 +142,64 @@ def judge(
         importers_capped_from=scope.capped_from or None,
         warm=warm,
     )
+
+
+def _counted_without_base(
+    checker: Checker, scope: Scope, head: list[Diagnostic], workspace: Workspace, root: Path
+) -> list[bool]:
+    """Without a base, what counts (:mod:`forge_types.counted`): a diagnostic meaning the code
+    cannot run, in a listed file, and none of the kinds that never count."""
+    listed = {_relative(path, root) for path in scope.listed}
+    counted = []
+    for item in head:
+        counts = item.path in listed and cannot_run(checker.kind.name, item.rule, item.message)
+        if counts and checker.kind.language == "python":
+            line_text, is_gated = _where(workspace, root / item.path, item.line, item.column)
+            counts = never_counted(item.path, item.rule, item.message, line_text, is_gated) is None
+        counted.append(counts)
+    return counted
+
+
+def _where(workspace: Workspace, path: Path, line: int, column: int) -> tuple[str, bool]:
+    """The diagnostic's source line, and whether it sits under a platform or version check."""
+    try:
+        parsed = workspace.parse(path)
+    except NotParsed:
+        return "", False
+    if parsed is None:
+        return "", False
+    lines = parsed.source.split(b"\n")
+    text = lines[line - 1].decode("utf-8", errors="replace") if 0 < line <= len(lines) else ""
+    byte_column = len(text[: max(column - 1, 0)].encode("utf-8")) + 1
+    return text, gated(parsed.tree.root_node, line, byte_column)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _moved_with_its_code(
+    head: list[Diagnostic], old: list[bool], base: list[Diagnostic]
+) -> list[bool]:
+    """``old``, with each diagnostic the symbol match called new but whose code moved unchanged
+    (same rule, message and code key as one at the base, renamed or moved) marked old too."""
+    left = Counter(_moved_key(item) for item in base if item.code is not None)
+    left.subtract(_moved_key(item) for item, was in zip(head, old, strict=True) if was)
+    marks = []
+    for item, was in zip(head, old, strict=True):
+        key = _moved_key(item)
+        moved = not was and item.code is not None and left[key] > 0
+        if moved:
+            left[key] -= 1
+        marks.append(was or moved)
+    return marks
+
+
+def _moved_key(item: Diagnostic) -> tuple[str, str, str | None]:
+    return item.rule, finding("", "", item.message, None).message, item.code
 
 
 def _key(checker: Checker, item: Diagnostic) -> Finding:

@@ -54,7 +54,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Typ
                 language="-",
             )
         ]  # fmt: skip
-    from forge_types.run import check_language, listed_by_language, skipped
+    from forge_types.run import check_language, listed_by_language, not_run
 
     results = []
     for language, listed in listed_by_language(request.files, workspace).items():
@@ -65,7 +65,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Typ
         except Exception as exc:  # one language's crash spares the other's result
             reason = " ".join(str(exc).split())[:300]
             message = f"forge-types {__version__} could not check: {type(exc).__name__}: {reason}"
-            results.append(skipped(language, f"{message} (a bug: please report it)"))
+            results.append(not_run(language, f"{message} (a bug: please report it)"))
     return results
 
 

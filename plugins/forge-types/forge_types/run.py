@@ -12,8 +12,9 @@ from forge.contracts.analysis import normalize
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
-from forge_types.checkers import Checker, Invocation, Raw, socket_path
-from forge_types.diagnostics import CheckerFailed, Diagnostic
+from forge_types.checkers import Checker, Invocation, socket_path
+from forge_types.diagnostics import CheckerFailed, Diagnostic, Raw
+from forge_types.fallback import name_groups, retried
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
@@ -35,6 +36,8 @@ from forge_types.selection import (
     python_checker,
     typescript_checker,
 )
+from forge_types.stopped import NotChecked
+from forge_types.suppressions import added_since, hidden_since_base
 
 
 def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, list[Path]]:
@@ -62,7 +65,7 @@ def check_language(
         else typescript_checker(root, listed[0].parent)
     )
     if isinstance(chosen, Missing):
-        return skipped(language, chosen.message)
+        return (not_run if chosen.broken else skipped)(language, chosen.message)
     checker = chosen
     interpreter = project_interpreter(root, options.python) if language == "python" else None
     if options.python and interpreter is not None and not _executable(interpreter):
@@ -84,8 +87,27 @@ def check_language(
     if workspace.budget is not None:
         return _within_budget(checker, listed, invocation, workspace, options)
     maybe = candidates(listed, language, root, options.max_importers)
+    notes: list[str] = []  # what a run left out to check the rest (fallback)
+    base = workspace.base
+    cache = None
+    if base is not None:
+        key = _base_key(base.commit, checker, root, tsconfig, interpreter, invocation)
+        cache = cache_file(root, key)
+
+    def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
+        moved = Invocation(
+            root=stand_in,
+            interpreter=interpreter,
+            configured=invocation.configured,
+            cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
+            project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
+        )
+        raw = _run(checker, Scope(listed=files), moved, options, notes)
+        return diagnostics(raw, stand_in, set(files), workspace, also=root)
+
     try:
         raw: list[Raw] | None = None
+        early = None  # the base's diagnostics, found while the work's checker ran
         if _warm(checker, invocation):
             # A warm checker answers per file: the fewer asked, the sooner it answers.
             scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
@@ -95,71 +117,118 @@ def check_language(
             raw = checker.ask_warm(scope.files, invocation, min(options.timeout, ASK_TIMEOUT))
             warm = raw is not None
             if raw is None:  # it did not answer: the command line does
-                raw = _run(checker, scope, invocation, options)
+                raw = _run(checker, scope, invocation, options, notes)
         else:
             warm = False
             # The checker runs over the listed files and every candidate importer while
             # forge parses the candidates to confirm which really import them: the parse
-            # costs no time, and only confirmed importers' diagnostics are kept.
-            with ThreadPoolExecutor(max_workers=1) as pool:
+            # costs no time, and only confirmed importers' diagnostics are kept. The
+            # base's run (when its cache lacks a file) goes at the same time, over the
+            # same candidates: a cold check costs about one run, not two.
+            with ThreadPoolExecutor(max_workers=2) as pool:
                 # In this call's context, so a cancelled call stops the checker.
                 running = pool.submit(
                     contextvars.copy_context().run,
-                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options,
+                    _run, checker, Scope(listed=[*listed, *maybe]), invocation, options, notes,
                 )  # fmt: skip
+                if base is not None and cache is not None:
+                    early = pool.submit(
+                        contextvars.copy_context().run,
+                        base_diagnostics, base, root, [*listed, *maybe], cache, run_at,
+                    )  # fmt: skip
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
+                found_early = early.result() if early is not None else None
         wanted = set(scope.files)
-        base = workspace.base
         head = diagnostics(raw, root, wanted, workspace, symbols=base is not None)
         old: dict[str, list[Diagnostic]] | None = None
         notices: list[str] = []
-        if base is not None:
-            key = digest(
-                [
-                    CACHE_FORMAT,
-                    __version__,
-                    base.commit,
-                    checker.label,
-                    config_digest(
-                        [root / name for name in PYTHON_CONFIG_FILES]
-                        + ([tsconfig] if tsconfig else [])
-                    ),
-                    environment_digest(
-                        interpreter, root / "node_modules" if language == "typescript" else None
-                    ),
-                    str(invocation.configured),
-                ]
-            )
-
-            def run_at(stand_in: Path, files: list[Path]) -> list[Diagnostic]:
-                moved = Invocation(
-                    root=stand_in,
-                    interpreter=interpreter,
-                    configured=invocation.configured,
-                    cache_dir=stand_in / ".forge-types-cache" if invocation.cache_dir else None,
-                    project_file=stand_in / tsconfig.relative_to(root) if tsconfig else None,
-                )
-                raw = _run(checker, Scope(listed=files), moved, options)
-                return diagnostics(raw, stand_in, set(files), workspace, also=root)
-
-            old, notices = base_diagnostics(base, root, scope.files, cache_file(root, key), run_at)
+        if base is not None and cache is not None:
+            if early is not None and found_early is not None:
+                every, notices = found_early
+                checked = {_relative_to(path, root) for path in scope.files}
+                old = {rel: items for rel, items in every.items() if rel in checked}
+            else:
+                old, notices = base_diagnostics(base, root, scope.files, cache, run_at)
+            configs = [root / name for name in PYTHON_CONFIG_FILES] if tsconfig is None else []
+            suppressed = added_since(base, listed, [*configs, *([tsconfig] if tsconfig else [])],
+                                     language)  # fmt: skip
+            if suppressed:  # judged, not obeyed: what the new suppressions hide is new
+                head += hidden_since_base(root, scope.files, suppressed, head, old, run_at)
     except CheckerFailed as exc:
-        return skipped(language, f"{checker.label} did not run: {exc}", checker)
+        return not_run(language, f"{checker.label} did not run: {exc}", checker)
     result = judge(
         checker, scope, head, old, base_commit=base.commit if base else None,
         workspace=workspace, root=root, warm=warm,
     )  # fmt: skip
-    if notices:
-        result = result.model_copy(update={"message": f"{result.message}; {'; '.join(notices)}"})
+    said = [*dict.fromkeys(notes), *notices]  # base and work leave out the same: said once
+    if said:
+        result = result.model_copy(update={"message": f"{result.message}; {'; '.join(said)}"})
     return result
 
 
+def _base_key(
+    commit: str,
+    checker: Checker,
+    root: Path,
+    tsconfig: Path | None,
+    interpreter: Path | None,
+    invocation: Invocation,
+) -> str:
+    """The key of the base's cached diagnostics: what they depend on."""
+    language = checker.kind.language
+    return digest(
+        [
+            CACHE_FORMAT,
+            __version__,
+            commit,
+            checker.label,
+            config_digest(
+                [root / name for name in PYTHON_CONFIG_FILES] + ([tsconfig] if tsconfig else [])
+            ),
+            environment_digest(
+                interpreter, root / "node_modules" if language == "typescript" else None
+            ),
+            str(invocation.configured),
+        ]
+    )
+
+
+def _relative_to(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
 def _run(
-    checker: Checker, scope: Scope, invocation: Invocation, options: TypesOptions
+    checker: Checker,
+    scope: Scope,
+    invocation: Invocation,
+    options: TypesOptions,
+    notes: list[str],
 ) -> list[Raw]:
+    """The checker's diagnostics; run again without what stopped it when that helps
+    (:mod:`forge_types.fallback`), ``notes`` saying what was left out."""
+    if checker.kind.name == "mypy" and len(groups := name_groups(scope.files)) > 1:
+        # Two modules of one name (two conftest.py): mypy refuses them in one run.
+        return [
+            item
+            for group in groups
+            for item in _run(checker, Scope(listed=group), invocation, options, notes)
+        ]
     # tsc checks the whole project its tsconfig names (it ignores the files).
-    return checker.run(scope.files, invocation, options.timeout)
+    try:
+        return checker.run(scope.files, invocation, options.timeout, notes)
+    except CheckerFailed as exc:
+        failure: NotChecked | str = exc if isinstance(exc, NotChecked) else str(exc)
+        with retried(checker, failure, invocation) as again:
+            if again is None:
+                raise
+            moved, note = again
+            raw = checker.run(scope.files, moved, options.timeout, notes)
+    notes.append(note)
+    return raw
 
 
 def _warm(checker: Checker, invocation: Invocation) -> bool:
@@ -222,6 +291,20 @@ def _tsconfig(near: Path, root: Path) -> Path | None:
         if folder == root:
             return None
     return None
+
+
+def not_run(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:
+    """A result that is no pass and counts in no score: ``language``'s checker ran and did not
+    check (it stopped at its configuration, crashed, timed out); ``message`` says why."""
+    return TypeCheckResult(
+        type=CHECK_TYPE,
+        target=language,
+        passed=False,
+        unjudged=True,
+        message=message,
+        language=language,
+        checker=checker.label if checker else None,
+    )
 
 
 def skipped(language: str, message: str, checker: Checker | None = None) -> TypeCheckResult:

@@ -59,10 +59,12 @@ INSTALL = {
 
 @dataclass(frozen=True)
 class Missing:
-    """No checker can run: one line saying what to install."""
+    """No checker can run: one line saying what to install (or why the one installed cannot)."""
 
     language: str
     message: str
+    #: It is installed, and hangs or is broken: a check that did not run, not one skipped.
+    broken: bool = False
 
 
 def python_checker(root: Path, wanted: str | None) -> Checker | Missing:
@@ -216,7 +218,7 @@ def _checker(kind: Kind, exe: Path, source: str, root: Path) -> Checker | Missin
         why = f"did not answer --version within {VERSION_TIMEOUT:g} s"
         if cancelled():
             why = "stopped: the call was cancelled"
-        return Missing(kind.language, f"{_shown(exe, root)} {why}; not checked")
+        return Missing(kind.language, f"{_shown(exe, root)} {why}; not checked", broken=True)
     return Checker(kind=kind, executable=exe, version=version, source=source)
 
 

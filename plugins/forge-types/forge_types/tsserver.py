@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.contracts.importers import source_files
-from forge_types.checkers import Raw
+from forge_types.diagnostics import Raw
 from forge_types.lsp import read_message
 from forge_types.processes import reap
 from forge_types.scope import EXTENSIONS, MAX_SCANNED, Stamp, stamp

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from forge.daemon.address import private_dir_ok
-from forge_types.checkers import Raw, socket_path
+from forge_types.checkers import socket_path
+from forge_types.diagnostics import Raw
 from forge_types.lsp import LspClient, LspError
 from forge_types.scope import Stamp, stamp
 from forge_types.tsserver import TsServerError

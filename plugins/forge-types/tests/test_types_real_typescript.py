@@ -144,3 +144,42 @@ def test_got_unmodified_against_itself_nothing_counts(got_repo: Path) -> None:
     done = run_forge_in(got_repo, "validate", "--files", *files, "--base", "main", "--json")
     result = type_result(json.loads(done.stdout))
     assert result["newCount"] == 0 and result["oldCount"] > 0, result["message"]
+
+
+def test_got_whose_tsconfig_names_types_not_installed_is_checked_without_them(
+    got_repo: Path,
+) -> None:
+    """A partial install: ``types`` names ``vitest`` and ``mocha``, which are not installed.
+
+    tsc stopped at TS2688 at the base and in the work alike and checked nothing, and
+    forge said "no type error". Checked without them, a wrong-arity edit fails; a
+    configuration that stops tsc for good did not run, and is no pass.
+    """
+    typed = {**TSCONFIG, "compilerOptions": {**TSCONFIG["compilerOptions"]}}
+    typed["compilerOptions"]["types"] = ["node", "vitest", "mocha"]  # type: ignore[index]
+    tsconfig = got_repo / "tsconfig.json"
+    git(got_repo, "checkout", "-q", "-b", "typed")
+    try:
+        tsconfig.write_text(json.dumps(typed, indent=2), encoding="utf-8")
+        git(got_repo, "commit", "-q", "-am", "types named")
+        wrong_arity = MISTAKES[0]
+        _apply(got_repo, *wrong_arity[1:4])
+        listed = [f"{SRC}/{wrong_arity[4]}"]
+        done = run_forge_in(got_repo, "validate", "--files", *listed, "--base", "typed", "--json")
+        report = json.loads(done.stdout)
+        assert_caught(report, got_repo, SRC, wrong_arity, "tsc ")
+        result = type_result(report)
+        assert "checked without types mocha, vitest: not installed" in result["message"]
+        assert done.returncode == 1
+        # A configuration nothing can be left out of: did not run, never a pass.
+        git(got_repo, "checkout", "-q", "--", ".")
+        typed["compilerOptions"]["target"] = "es3"  # type: ignore[index]
+        tsconfig.write_text(json.dumps(typed, indent=2), encoding="utf-8")
+        done = run_forge_in(got_repo, "validate", "--files", *listed, "--base", "typed", "--json")
+        result = type_result(json.loads(done.stdout))
+        assert result["passed"] is False and result["unjudged"] is True, result
+        assert "did not run: TS5108" in result["message"], result["message"]
+        assert done.returncode == 1
+    finally:
+        git(got_repo, "checkout", "-q", "-f", "main")
+        git(got_repo, "branch", "-q", "-D", "typed")

@@ -115,8 +115,11 @@ def test_warm_answers_follow_edits_of_other_files(shop: Path) -> None:
         )
         after = run_forge_in(shop, "validate", "--files", "shop/prices.py", "--json")
         (types,) = [r for r in json.loads(after.stdout)["results"] if r["type"] == "type_check"]
+        # Without a base an importer's error is shown, not counted: it is there all the same.
         assert [
-            (loc["path"], loc["rule"]) for loc in types["locations"] if not loc.get("informational")
+            (loc["path"], loc["rule"])
+            for loc in types["locations"]
+            if loc["rule"] != "bad-assignment"
         ] == [("shop/checkout.py", "missing-argument")]
         del files
     finally:
