@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.languages.oxc import load_authority
+from forge.languages.v8 import load_authority
 from forge.models import Language
 
 

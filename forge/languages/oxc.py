@@ -252,6 +252,18 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
     return _verdict_at(text, offset, message)
 
 
+def uses_jsx(text: str) -> bool:
+    """Whether ``text`` parses as a module only with JSX (oxc's parser, no verdict: False)."""
+    with _parser_lock:
+        parser = _parser
+    if parser is None:
+        return False
+    try:
+        return bool(parser.errors(text, "module")) and not parser.errors(text, "jsx")
+    except ParserFailed:
+        return False
+
+
 def goals(path: Path) -> tuple[str, ...]:
     """oxc source types to try for ``path``, the file's own goal first."""
     name = path.name.lower()
