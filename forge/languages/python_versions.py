@@ -313,9 +313,9 @@ def _introduced(
         if any(child.type == "," for child in children) and not node.has_error:
             return "`except A, B:` without brackets", (3, 14), None
     if kind == "string" and not node.has_error:
-        version = _string_version(node)
-        if version == (3, 14):
-            return "a t-string", version, None
-        if version == (3, 12):
-            return "an f-string reusing its quotes or holding `\\` or `#`", version, None
+        needs = _string_version(node)
+        if needs == (3, 14):
+            return "a t-string", needs, None
+        if needs == (3, 12):
+            return "an f-string reusing its quotes or holding `\\` or `#`", needs, None
     return None
