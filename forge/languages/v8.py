@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
-import select
 import shutil
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -86,12 +85,12 @@ class _Worker:
     def __init__(self, node: str) -> None:
         self.node = node
         self._process: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
+        self._answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("NODE_")}
-        return subprocess.Popen(
+        process = subprocess.Popen(
             [
                 self.node,
                 "--expose-internals",
@@ -105,6 +104,14 @@ class _Worker:
             stderr=subprocess.DEVNULL,
             env=env,
         )
+        # A reader thread, so a wait can time out on every platform (no select on pipes).
+        answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._answers = answers
+        reader = threading.Thread(
+            target=_read_answers, args=(process, answers), name="forge-node", daemon=True
+        )
+        reader.start()
+        return process
 
     def start(self) -> None:
         """Start node now (it boots while forge parses), if it is not running."""
@@ -115,7 +122,7 @@ class _Worker:
     def judge(self, source: str, goals: tuple[str, ...]) -> dict[str, Any] | None:
         """node's answer for ``source`` compiled with ``goals``; None when it gave none."""
         request = json.dumps({"source": source, "goals": goals}).encode("ascii") + b"\n"
-        deadline = time.monotonic() + TIMEOUT_SECONDS + len(request) / 1e6
+        timeout = TIMEOUT_SECONDS + len(request) / 1e6
         with self._lock:
             try:
                 if self._process is None:
@@ -123,43 +130,39 @@ class _Worker:
                 assert self._process.stdin is not None
                 self._process.stdin.write(request)
                 self._process.stdin.flush()
-                line = self._read_line(deadline)
-            except (OSError, ValueError):
+                line = self._answers.get(timeout=timeout)
+            except (OSError, ValueError, queue.Empty):
                 line = None
-            if line is None:
+            if line is None:  # hung, or ended: no verdict, and a new node next time
                 self._stop()
                 return None
         answer = json.loads(line)
         return answer if isinstance(answer, dict) else None
 
-    def _read_line(self, deadline: float) -> bytes | None:
-        assert self._process is not None and self._process.stdout is not None
-        stream = self._process.stdout.fileno()
-        while b"\n" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([stream], [], [], left)[0]:
-                return None  # hung: no verdict
-            chunk = os.read(stream, 1 << 16)
-            if not chunk:
-                return None  # ended
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        return line
-
     def _stop(self) -> None:
-        process, self._process, self._buffer = self._process, None, b""
+        process, self._process = self._process, None
         if process is None:
             return
         process.kill()
         process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                stream.close()
+        if process.stdin is not None:
+            process.stdin.close()
 
     def stop(self) -> None:
         """End node (its stdin closing would end it too)."""
         with self._lock:
             self._stop()
+
+
+def _read_answers(
+    process: subprocess.Popen[bytes], answers: queue.SimpleQueue[bytes | None]
+) -> None:
+    """Hand each line node writes to the waiting check; None once node has ended."""
+    assert process.stdout is not None
+    with process.stdout:
+        for line in process.stdout:
+            answers.put(line)
+    answers.put(None)
 
 
 _worker: _Worker | None = None

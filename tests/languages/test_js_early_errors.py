@@ -158,3 +158,24 @@ def test_the_file_is_never_run(project: Path, run_forge: RunForge) -> None:
     done = run_forge("validate", "--files", "side.js", "side.mjs")
     assert done.returncode == 0, done.stdout + done.stderr
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("node", ["", "#!/bin/sh\nexit 3\n"], ids=["no-node", "node-dies"])
+def test_without_a_working_node_oxc_decides(
+    project: Path, run_forge: RunForge, tmp_path: Path, node: str
+) -> None:
+    """No node on PATH, or one that dies at once: oxc decides as before (grammar errors
+    still fail, early errors go unseen), and nothing hangs or crashes."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if node:
+        (bin_dir / "node").write_text(node, encoding="utf-8")
+        (bin_dir / "node").chmod(0o755)
+    (project / "dup.js").write_text("const a = 1;\nconst a = 2;\n", encoding="utf-8")
+    (project / "cut.js").write_text("function f() {\n", encoding="utf-8")
+    done = run_forge(
+        "validate", "--files", "dup.js", "cut.js", "--json", env={"PATH": str(bin_dir)}
+    )
+    results = {r["target"]: r for r in json.loads(done.stdout)["results"]}
+    assert results["dup.js"]["passed"]
+    assert not results["cut.js"]["passed"]
