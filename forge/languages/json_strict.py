@@ -11,6 +11,8 @@ commas):
 - ``tsconfig.json``, ``tsconfig.*.json``, ``jsconfig.json`` (and
   ``jsconfig.*.json``): TypeScript reads them as JSONC;
 - any ``.json`` in a ``.vscode`` folder (VS Code's settings, launch, tasks);
+- ``.eslintrc.json``, ``devcontainer.json``, ``.devcontainer.json``,
+  ``turbo.json``, ``tslint.json``: their readers strip comments;
 - ``*.jsonc``;
 - what the nearest ``[tool.forge]`` above the file lists in ``jsonc-files``
   (globs relative to that ``pyproject.toml``'s folder, as ``generated``).
@@ -37,6 +39,11 @@ else:  # pragma: no cover - the oldest supported Python
 #: What the config key is called in ``[tool.forge]``.
 CONFIG_KEY = "jsonc-files"
 _JSONC_NAMES = re.compile(r"(?:ts|js)config(?:\..+)?\.json", re.IGNORECASE)
+#: Other files whose well-known readers take comments: ESLint's legacy config, dev
+#: containers, Turborepo, TSLint.
+_JSONC_FILES = frozenset(
+    {".eslintrc.json", "devcontainer.json", ".devcontainer.json", "turbo.json", "tslint.json"}
+)
 _DECLARE = f"list it in [tool.forge] {CONFIG_KEY} if its reader takes them"
 
 
@@ -71,7 +78,7 @@ def check(path: Path, source: bytes) -> SyntaxVerdict:
 def takes_jsonc(path: Path) -> bool:
     """Whether ``path``'s reader takes comments and trailing commas."""
     name = path.name
-    if name.lower().endswith(".jsonc") or _JSONC_NAMES.fullmatch(name):
+    if name.lower().endswith(".jsonc") or _JSONC_NAMES.fullmatch(name) or name in _JSONC_FILES:
         return True
     if path.parent.name == ".vscode":
         return True

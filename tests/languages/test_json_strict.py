@@ -64,6 +64,8 @@ JSONC_READERS = [
     "jsconfig.json",
     ".vscode/settings.json",
     "notes.jsonc",
+    ".eslintrc.json",
+    ".devcontainer/devcontainer.json",
 ]
 
 
