@@ -57,22 +57,22 @@ def load_authority() -> SyntaxAuthority:
 def check(path: Path, source: bytes) -> SyntaxVerdict:
     """The verdict on ``path``: strict JSON, or JSONC when its reader takes it."""
     text = source.decode("utf-8-sig", errors="replace")
-    lenient = takes_jsonc(path)
+    problem = _error(text)
+    if problem is None:  # strict JSON: valid for every reader (the common, fast case)
+        return SyntaxVerdict(valid=True)
     stripped, comment, comma = _strip(text)
-    # Say which JSONC feature it is, when the file is otherwise good JSON.
-    jsonc_only = (comment is not None or comma is not None) and _error(stripped) is None
-    if not lenient and jsonc_only:
+    if takes_jsonc(path):
+        problem = _error(stripped)
+        return SyntaxVerdict(valid=True) if problem is None else _at(text, problem[1], problem[0])
+    if (comment is not None or comma is not None) and _error(stripped) is None:
+        # Otherwise good JSON: say which JSONC feature it is.
         first = min(offset for offset in (comment, comma) if offset is not None)
         what = "comments" if first == comment else "a trailing comma"
         message = f"JSON allows no {what} ({_DECLARE})"
         if path.name == "package.json":
             message = f"JSON allows no {what} (node reads package.json as strict JSON)"
         return _at(text, first, message)
-    problem = _error(stripped if lenient else text)
-    if problem is None:
-        return SyntaxVerdict(valid=True)
-    message, offset = problem
-    return _at(text, offset, message)
+    return _at(text, problem[1], problem[0])
 
 
 def takes_jsonc(path: Path) -> bool:
