@@ -253,11 +253,12 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
 
 
 def uses_jsx(text: str) -> bool:
-    """Whether ``text`` parses as a module only with JSX (oxc's parser, no verdict: False)."""
+    """Whether ``text`` parses as a module only with JSX (oxc's parser; no verdict: False)."""
+    global _parser
     with _parser_lock:
+        if _parser is None:  # released (a daemon before it forks): start another
+            _parser = _ParserThread(importlib.import_module("oxc_python").parse)
         parser = _parser
-    if parser is None:
-        return False
     try:
         return bool(parser.errors(text, "module")) and not parser.errors(text, "jsx")
     except ParserFailed:
