@@ -25,6 +25,7 @@ on a deeply nested file) there is no verdict and oxc decides as before.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import queue
@@ -38,6 +39,8 @@ from typing import Any
 from forge.languages import oxc
 from forge.models import SyntaxAuthority, SyntaxVerdict
 
+#: One request: the goals and the source.
+_Key = tuple[tuple[str, ...], str]
 #: Seconds one file may take to compile, plus one per MB of source.
 TIMEOUT_SECONDS = 10.0
 #: V8's place of an error: ``f:LINE`` heading its stack, then the line, then `^`.
@@ -86,6 +89,11 @@ class _Worker:
         self.node = node
         self._process: subprocess.Popen[bytes] | None = None
         self._answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        #: Requests written and not yet answered, in order (node answers in order).
+        self._sent: collections.deque[_Key] = collections.deque()
+        self._pending: collections.Counter[_Key] = collections.Counter()
+        #: Answers read for requests sent ahead (prepare), not yet asked for.
+        self._ready: dict[_Key, dict[str, Any] | None] = {}
         self._lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -119,27 +127,66 @@ class _Worker:
             if self._process is None:
                 self._process = self._start()
 
+    def prepare(self, requests: list[_Key]) -> None:
+        """Send every request now: node compiles them back to back, answers wait."""
+        with self._lock:
+            self._ready.clear()  # a previous batch's answers nobody asked for
+            try:
+                for key in requests:
+                    if not self._pending[key]:
+                        self._send(key)
+                if self._process is not None and self._process.stdin is not None:
+                    self._process.stdin.flush()
+            except (OSError, ValueError):
+                self._stop()
+
     def judge(self, source: str, goals: tuple[str, ...]) -> dict[str, Any] | None:
         """node's answer for ``source`` compiled with ``goals``; None when it gave none."""
-        request = json.dumps({"source": source, "goals": goals}).encode("ascii") + b"\n"
-        timeout = TIMEOUT_SECONDS + len(request) / 1e6
+        key = (goals, source)
         with self._lock:
+            if key in self._ready:
+                return self._ready.pop(key)
             try:
-                if self._process is None:
-                    self._process = self._start()
-                assert self._process.stdin is not None
-                self._process.stdin.write(request)
-                self._process.stdin.flush()
-                line = self._answers.get(timeout=timeout)
+                if not self._pending[key]:
+                    self._send(key)
+                    assert self._process is not None and self._process.stdin is not None
+                    self._process.stdin.flush()
+                return self._answer_to(key)
             except (OSError, ValueError, queue.Empty):
-                line = None
-            if line is None:  # hung, or ended: no verdict, and a new node next time
-                self._stop()
+                self._stop()  # hung, or ended: no verdict, and a new node next time
                 return None
-        answer = json.loads(line)
-        return answer if isinstance(answer, dict) else None
+
+    def _send(self, key: _Key) -> None:
+        if self._process is None:
+            self._process = self._start()
+        goals, source = key
+        assert self._process.stdin is not None
+        self._process.stdin.write(
+            json.dumps({"source": source, "goals": goals}).encode("ascii") + b"\n"
+        )
+        self._sent.append(key)
+        self._pending[key] += 1
+
+    def _answer_to(self, key: _Key) -> dict[str, Any] | None:
+        """Read answers in order until ``key``'s, keeping the others for their askers."""
+        while True:
+            head = self._sent[0]
+            timeout = TIMEOUT_SECONDS + len(head[1]) / 1e6
+            line = self._answers.get(timeout=timeout)
+            if line is None:
+                raise ValueError("node ended")
+            self._sent.popleft()
+            self._pending[head] -= 1
+            answer = json.loads(line)
+            answer = answer if isinstance(answer, dict) else None
+            if head == key:
+                return answer
+            self._ready[head] = answer
 
     def _stop(self) -> None:
+        self._sent.clear()
+        self._pending.clear()
+        self._ready.clear()
         process, self._process = self._process, None
         if process is None:
             return
@@ -226,7 +273,20 @@ def load_authority() -> SyntaxAuthority:
         name=f"V8 (node, compiling only) and {parser.name}",
         check=lambda path, source: check(parser, path, source),
         context=parser.context,
+        prepare=prepare,
     )
+
+
+def prepare(files: list[tuple[Path, bytes]]) -> None:
+    """Send node every file it will be asked about, in one go (no round trip each)."""
+    requests: list[_Key] = []
+    for path, source in files:
+        goals = node_goals(path)
+        if goals:
+            requests.append((goals, source.decode("utf-8", errors="replace")))
+    judge = worker() if requests else None
+    if judge is not None:
+        judge.prepare(requests)
 
 
 def check(parser: SyntaxAuthority, path: Path, source: bytes) -> SyntaxVerdict | None:

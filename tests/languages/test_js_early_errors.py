@@ -179,3 +179,20 @@ def test_without_a_working_node_oxc_decides(
     results = {r["target"]: r for r in json.loads(done.stdout)["results"]}
     assert results["dup.js"]["passed"]
     assert not results["cut.js"]["passed"]
+
+
+def test_many_files_in_one_call_get_each_its_own_verdict(
+    project: Path, run_forge: RunForge
+) -> None:
+    """node takes a call's files in one go (prepare): each still gets its own verdict,
+    identical sources and goals included."""
+    files = {name: source for name, source, *_ in REFUSED}
+    files |= {f"twin_{name}": twin for name, _, _, _, _, twin in REFUSED}
+    files |= ALLOWED | {"copy_dup.js": files["dup.js"], "copy_ok.js": ALLOWED["with.js"]}
+    for name, source in files.items():
+        (project / name).write_text(source, encoding="utf-8")
+    done = run_forge("validate", "--files", *files, "--json")
+    results = {r["target"]: r for r in json.loads(done.stdout)["results"]}
+    failed = sorted(name for name in files if not results[name]["passed"])
+    expected = sorted([name for name, *_ in REFUSED] + ["copy_dup.js"])
+    assert failed == expected
