@@ -124,6 +124,13 @@ class ForgeConfig(BaseModel):
         "to one is never outside a module's lane. Well-known lock files need no entry.",
     )
 
+    jsonc_files: list[str] = Field(
+        default_factory=list,
+        description="Globs of .json files whose reader takes comments and trailing commas "
+        "(JSONC); every other .json must be strict JSON. tsconfig*.json, jsconfig*.json, "
+        ".vscode/*.json and *.jsonc need no entry.",
+    )
+
     def exempt_from_tests(self, command: str) -> bool:
         """Whether ``tests-exempt`` lists ``command``, as written or as a pattern."""
         return any(command == entry or fnmatchcase(command, entry) for entry in self.tests_exempt)

@@ -12,6 +12,8 @@
 - The ``no_daemon_left`` fixture, for tests that can start a forge daemon: after
   the test, any daemon it started is stopped.
 - Under pytest-xdist, tests marked ``slow`` are handed out first.
+- The warm ``node`` an in-process JavaScript syntax check starts
+  (:mod:`forge.languages.v8`) ends with the session, before the check above.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ _SAVED_ENV = pytest.StashKey[dict[str, "str | None"]]()
 _LEFT_RUNNING = pytest.StashKey[list["Started"]]()
 #: How long processes that are already on their way out get before they count as left running.
 EXIT_PATIENCE_S = 5.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_node_released() -> Iterator[None]:
+    """End the JavaScript authority's warm node this process may have started."""
+    yield
+    from forge.languages import v8
+
+    v8.release()
 
 
 def _runs_the_session(config: pytest.Config) -> bool:

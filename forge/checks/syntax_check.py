@@ -212,7 +212,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     A language whose grammar cannot be loaded gives one ``plugin_error``
     naming its plugin instead of a result per file.
     """
-    results: list[CheckResult] = []
+    results: list[CheckResult | tuple[str, ParsedFile]] = []
     broken_plugins: dict[str, CheckResult] = {}
     contexts: dict[tuple[str, Path], Hashable] = {}
     for target in dict.fromkeys(request.files):
@@ -236,8 +236,56 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             results.append(_not_parsed(target, workspace, problem))
             continue
         if parsed is not None:
-            results.append(_kept_check(target, parsed, workspace, contexts))
-    return results + list(broken_plugins.values())
+            results.append((target, parsed))
+    _prepare([r for r in results if isinstance(r, tuple)], workspace, contexts)
+    checked = [
+        r if not isinstance(r, tuple) else _kept_check(*r, workspace, contexts) for r in results
+    ]
+    return checked + list(broken_plugins.values())
+
+
+def _prepare(
+    files: list[tuple[str, ParsedFile]],
+    workspace: Workspace,
+    contexts: dict[tuple[str, Path], Hashable],
+) -> None:
+    """Hand each authority that takes files in one go those it will be asked about."""
+    batches: dict[str, tuple[SyntaxAuthority, list[tuple[Path, bytes]]]] = {}
+    for target, parsed in files:
+        authority = workspace.languages.authority(parsed.language.name)
+        if authority is None or authority.prepare is None:
+            continue
+        key = _kept_key(target, parsed, authority, contexts)
+        if key is None or not parsed.has_derived(key):
+            batch = batches.setdefault(authority.name, (authority, []))[1]
+            batch.append((parsed.path, parsed.source))
+    for authority, batch in batches.values():
+        assert authority.prepare is not None
+        try:
+            authority.prepare(batch)
+        except Exception:  # a failing plugin's batch: check() still answers one by one
+            continue
+
+
+def _kept_key(
+    target: str,
+    parsed: ParsedFile,
+    authority: SyntaxAuthority,
+    contexts: dict[tuple[str, Path], Hashable],
+) -> Hashable | None:
+    """The key a verdict is kept under with the file's tree; None when it is not kept."""
+    if authority.context is None:
+        return None
+    folder = (authority.name, parsed.path.parent)
+    if folder not in contexts:
+        try:
+            contexts[folder] = authority.context(parsed.path.parent)
+        except Exception:  # a failing plugin hook: ask its authority every time instead
+            contexts[folder] = _NO_CONTEXT
+    context = contexts[folder]
+    if context is _NO_CONTEXT:
+        return None
+    return ("syntax_check", target, authority.name, context)
 
 
 def _kept_check(
@@ -257,21 +305,10 @@ def _kept_check(
         return parsed.derived(
             ("syntax_check", target), lambda: check_syntax(target, parsed, authority)
         )
-    if authority.context is None:
+    key = _kept_key(target, parsed, authority, contexts)
+    if key is None:
         return check_syntax(target, parsed, authority)
-    folder = (authority.name, parsed.path.parent)
-    if folder not in contexts:
-        try:
-            contexts[folder] = authority.context(parsed.path.parent)
-        except Exception:  # a failing plugin hook: ask its authority every time instead
-            contexts[folder] = _NO_CONTEXT
-    context = contexts[folder]
-    if context is _NO_CONTEXT:
-        return check_syntax(target, parsed, authority)
-    return parsed.derived(
-        ("syntax_check", target, authority.name, context),
-        lambda: check_syntax(target, parsed, authority),
-    )
+    return parsed.derived(key, lambda: check_syntax(target, parsed, authority))
 
 
 @hookimpl

@@ -68,9 +68,10 @@ def warm_up() -> None:
             run_here(["validate", "--files", *WARM_UP_FILES])
         finally:
             # Fork copies only the calling thread: leave no other behind.
-            from forge.languages import oxc
+            from forge.languages import oxc, v8
 
             oxc.release_parser()
+            v8.release()
             os.chdir(saved_cwd)
             os.environ.clear()
             os.environ.update(saved_env)

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from forge import hookimpl
-from forge.languages.oxc import load_authority
+from forge.languages.v8 import load_authority
 from forge.models import Language
 
 
 def load_grammar() -> object:
-    """The tree-sitter-javascript grammar (it parses JSX too)."""
+    """The tree-sitter-javascript grammar (it parses JSX too).
+
+    node, which decides JavaScript's syntax (:mod:`forge.languages.v8`), starts
+    booting here, while tree-sitter parses the call's files.
+    """
     import tree_sitter_javascript
+
+    from forge.languages import v8
+
+    v8.worker()
 
     return tree_sitter_javascript.language()
 

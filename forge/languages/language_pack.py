@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from forge import hookimpl
-from forge.models import Language
+from forge.languages import json_strict
+from forge.models import Language, SyntaxAuthority
 
 DISTRIBUTION = "tree-sitter-language-pack"
 
@@ -62,7 +63,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "hlsl": (".hlsl",),
     "java": (".java",),
     "javascript": (".js", ".mjs", ".cjs", ".jsx"),
-    "json": (".json",),
+    "json": (".json", ".jsonc"),
     "julia": (".jl",),
     "kotlin": (".kt", ".kts"),
     "lua": (".lua",),
@@ -100,6 +101,9 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "yaml": (".yaml", ".yml"),
     "zig": (".zig",),
 }
+
+#: Pack languages whose verdict a complete parser decides (the grammar gives places).
+_AUTHORITIES: dict[str, Callable[[], SyntaxAuthority]] = {"json": json_strict.load_authority}
 
 #: Grammars 0.x releases take from separate wheels rather than bundle.
 _SEPARATE_WHEELS = {
@@ -160,7 +164,13 @@ def forge_languages() -> list[Language]:
         return []
     available = offline_languages(version)
     return [
-        Language(name=name, extensions=extensions, load_grammar=_loader(name), fallback=True)
+        Language(
+            name=name,
+            extensions=extensions,
+            load_grammar=_loader(name),
+            fallback=True,
+            authority=_AUTHORITIES.get(name),
+        )
         for name, extensions in sorted(EXTENSIONS.items())
         if name in available
     ]

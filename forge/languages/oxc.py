@@ -252,6 +252,19 @@ def check(parser: _ParserThread, path: Path, source: bytes) -> SyntaxVerdict | N
     return _verdict_at(text, offset, message)
 
 
+def uses_jsx(text: str) -> bool:
+    """Whether ``text`` parses as a module only with JSX (oxc's parser; no verdict: False)."""
+    global _parser
+    with _parser_lock:
+        if _parser is None:  # released (a daemon before it forks): start another
+            _parser = _ParserThread(importlib.import_module("oxc_python").parse)
+        parser = _parser
+    try:
+        return bool(parser.errors(text, "module")) and not parser.errors(text, "jsx")
+    except ParserFailed:
+        return False
+
+
 def goals(path: Path) -> tuple[str, ...]:
     """oxc source types to try for ``path``, the file's own goal first."""
     name = path.name.lower()

@@ -259,15 +259,29 @@ def _decode(path: Path, data: bytes, language: Language) -> tuple[bytes, str]:
             "not_text",
             f"not text: NUL byte at line {line}, column {column} (a binary file?)",
         )
+    # A declared encoding is honoured first, as CPython reads the file (PEP 263).
+    declared = language.detect_encoding(data) if language.detect_encoding else None
+    if declared and declared.replace("_", "-").lower() not in {"utf-8", "utf8"}:
+        try:
+            return data.decode(declared).encode("utf-8"), declared
+        except LookupError:
+            raise NotParsed(
+                path,
+                "not_text",
+                f"encoding problem: the coding comment declares `{declared}`, "
+                "an encoding Python does not know",
+            ) from None
+        except UnicodeDecodeError as exc:
+            line, column = _position(data, exc.start)
+            raise NotParsed(
+                path,
+                "not_text",
+                f"not {declared} text as its coding comment declares: byte "
+                f"0x{data[exc.start]:02x} at line {line}, column {column} cannot be decoded",
+            ) from None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        declared = language.detect_encoding(data) if language.detect_encoding else None
-        if declared and declared.replace("_", "-").lower() not in {"utf-8", "utf8"}:
-            try:
-                return data.decode(declared).encode("utf-8"), declared
-            except (LookupError, UnicodeDecodeError):
-                pass
         line, column = _position(data, exc.start)
         raise NotParsed(
             path,

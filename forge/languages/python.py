@@ -36,7 +36,9 @@ from forge import hookimpl
 from forge.languages.project_files import nearest_value
 from forge.languages.python_versions import (
     allows_newer,
+    first_too_new,
     highest_version,
+    running,
     touched_lines,
     without_newer_syntax,
 )
@@ -58,11 +60,23 @@ def load_grammar() -> object:
     return tree_sitter_python.language()
 
 
+#: A PEP 263 declaration, as CPython's tokenizer finds it on one of the first two lines.
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
 def detect_encoding(source: bytes) -> str | None:
-    """The encoding a PEP 263 ``coding:`` comment declares, or None."""
+    """The encoding a PEP 263 ``coding:`` comment declares, or None.
+
+    An encoding Python does not know is returned as declared (decoding with
+    it then fails, as CPython refuses the file: "encoding problem").
+    """
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError:
+        for line in source.split(b"\n", 2)[:2]:
+            found = _CODING.match(line)
+            if found is not None:
+                return found.group(1).decode("ascii")
         return None
     return encoding
 
@@ -94,9 +108,9 @@ def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
         rejection = _compile(text, path)
     except (ValueError, RecursionError, MemoryError, OverflowError):
         return None
-    if rejection is None:
-        return SyntaxVerdict(valid=True)
     lowest, highest = python_range(path.parent)
+    if rejection is None:
+        return _older_python(text, lowest)
     if not interpreter_meets(lowest):
         return None
     if allows_newer(highest):
@@ -107,7 +121,7 @@ def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
             except (ValueError, RecursionError, MemoryError, OverflowError):
                 return None
             if rejection is None:
-                return SyntaxVerdict(valid=True)
+                return _older_python(text, lowest)
             if rejection.lineno in touched_lines(text, spans):
                 return None  # about what was set aside: tree-sitter decides there
     column = max(rejection.offset or 1, 1)
@@ -116,6 +130,26 @@ def compile_verdict(path: Path, source: bytes) -> SyntaxVerdict | None:
         line=max(rejection.lineno or 1, 1),
         column=column,
         message=_named(rejection.msg, rejection.text or "", column),
+    )
+
+
+def _older_python(text: str, lowest: tuple[int, ...] | None) -> SyntaxVerdict:
+    """Valid, unless ``text`` uses syntax newer than the oldest Python the project allows."""
+    if lowest is None or tuple(lowest[:2]) >= running():
+        return SyntaxVerdict(valid=True)  # the interpreter's compile() judged it all
+    oldest = (lowest[0], lowest[1] if len(lowest) > 1 else 0)
+    found = first_too_new(text, oldest)
+    if found is None:
+        return SyntaxVerdict(valid=True)
+    line, column, what, version = found
+    return SyntaxVerdict(
+        valid=False,
+        line=line,
+        column=column,
+        message=(
+            f"{what} needs Python {version[0]}.{version[1]}; "
+            f"requires-python allows {oldest[0]}.{oldest[1]}"
+        ),
     )
 
 

@@ -265,3 +265,57 @@ def _parser() -> tree_sitter.Parser:
             tree_sitter.Language(tree_sitter_python.language())
         )
     return parser
+
+
+def first_too_new(source: str, lowest: Version) -> tuple[int, int, str, Version] | None:
+    """The first construct of ``source`` a Python as old as ``lowest`` cannot parse.
+
+    Returns (1-based line, 1-based column, what it is, the Python that brought
+    it), or None. Read on tree-sitter's tree of a file ``compile()`` accepted.
+    """
+    encoded = source.encode("utf-8")
+    stack = [_parser().parse(encoded).root_node]
+    while stack:
+        node = stack.pop()
+        found = _introduced(node)
+        if found is not None and found[1] > lowest:
+            where = node if found[2] is None else found[2]
+            line_start = encoded.rfind(b"\n", 0, where.start_byte) + 1
+            before = encoded[line_start : where.start_byte].decode("utf-8", errors="replace")
+            return where.start_point[0] + 1, len(before) + 1, found[0], found[1]
+        stack.extend(reversed(node.children))
+    return None
+
+
+def _introduced(
+    node: tree_sitter.Node,
+) -> tuple[str, Version, tree_sitter.Node | None] | None:
+    """What ``node`` is and the Python that brought it, if newer than 3.7; where to point."""
+    kind = node.type
+    if kind == "match_statement":
+        return "a `match` statement", (3, 10), None
+    if kind == "named_expression":
+        return "an assignment expression (`:=`)", (3, 8), None
+    if kind == "positional_separator":
+        return "a positional-only parameter marker (`/`)", (3, 8), None
+    if kind == "type_alias_statement":
+        return "a `type` alias", _alias_version(node), None
+    if kind in {"function_definition", "class_definition"}:
+        params = node.child_by_field_name("type_parameters")
+        if params is not None:
+            version = _type_params_version(params)
+            what = "a type parameter default" if version == (3, 13) else "type parameters"
+            return what, version, params
+    if kind == "except_clause":
+        children = node.children
+        if len(children) > 1 and children[1].type == "*":
+            return "`except*`", (3, 11), None
+        if any(child.type == "," for child in children) and not node.has_error:
+            return "`except A, B:` without brackets", (3, 14), None
+    if kind == "string" and not node.has_error:
+        needs = _string_version(node)
+        if needs == (3, 14):
+            return "a t-string", needs, None
+        if needs == (3, 12):
+            return "an f-string reusing its quotes or holding `\\` or `#`", needs, None
+    return None

@@ -68,6 +68,10 @@ class ParsedFile:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    def has_derived(self, key: Hashable) -> bool:
+        """Whether :meth:`derived` already holds a value for ``key``."""
+        return key in self._derived
+
     def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, computed once per ``key`` for as long as this tree is the file's.
 

@@ -99,6 +99,11 @@ class SyntaxAuthority(BaseModel):
     nearest ``package.json``'s ``"type"``, ``requires-python``), as a hashable
     value: forge then keeps a file's verdict while the file and that value are
     unchanged. Without it, ``check`` runs on every validate call.
+
+    ``prepare(files)``, when given, is called with the ``(path, source)`` of the
+    files ``check`` is about to be asked about, so an authority in another
+    process can take them in one go instead of one round trip each; ``check``
+    must answer the same with or without it.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
@@ -106,6 +111,7 @@ class SyntaxAuthority(BaseModel):
     name: str
     check: Callable[[Path, bytes], SyntaxVerdict | None]
     context: Callable[[Path], Hashable] | None = None
+    prepare: Callable[[list[tuple[Path, bytes]]], None] | None = None
 
 
 class Language(BaseModel):

@@ -2,13 +2,14 @@
 JavaScript syntax verdicts against the corpus, and against node's in the same run.
 
 ``pass/`` and ``pass-explicit/`` hold valid programs: none may be reported broken.
-``fail/`` holds programs that do not match the grammar: the ones forge accepts are
-exactly those docs/languages.md lists, each with its reason. ``early/`` (grammatical
-programs with early errors) is counted, not judged: oxc runs without a semantic pass.
-A file named ``*.module.js`` is a module (checked as ``.mjs``), any other a script
-(checked as a ``.js`` of a package without ``"type"``: CommonJS, or ESM where node
-would run it so). node's verdicts come from V8 through its ``vm`` module, with the
-same goals, in one process for the whole corpus.
+``fail/`` holds programs that do not match the grammar, ``early/`` grammatical
+programs with early errors: where node is on ``PATH`` V8 decides for forge
+(issue 38), so forge agrees with node on every file of every folder, and the
+``fail/`` files both accept are exactly those docs/languages.md lists, each with
+its reason. A file named ``*.module.js`` is a module (checked as ``.mjs``), any
+other a script (checked as a ``.js`` of a package without ``"type"``: CommonJS, or
+ESM where node would run it so). node's verdicts come from V8 through its ``vm``
+module, with the same goals, in one process for the whole corpus.
 """
 
 from __future__ import annotations
@@ -112,8 +113,10 @@ def test_test262_parser_tests(tmp_path: Path) -> None:
     for folder in ("pass", "pass-explicit"):
         assert sorted({path.name for path in (root / folder).iterdir()} - ours[folder]) == []
     assert totals["fail"] > 700 and totals["pass"] > 1900, "not the corpus this test knows"
+    if node is None:
+        pytest.skip("node not found: oxc alone decides, which misses early errors")
+    # forge's verdict is node's on every file node judges, early errors included.
+    for folder in FOLDERS:
+        assert (folder, sorted(node[folder] ^ ours[folder])) == (folder, [])
     # Exactly the documented ones: a new acceptance, or one fixed, updates docs/languages.md.
     assert sorted(ours["fail"] ^ documented_fail_files()) == []
-    if node is not None:
-        # node parses what forge does on every valid program of the corpus.
-        assert sorted(node["pass"] ^ ours["pass"]) == []

@@ -12,6 +12,7 @@ from pathlib import PurePath
 from tree_sitter import Node, Tree
 
 from forge_stubs import javascript_rules, python_rules
+from forge_stubs.deferred import deferred_value
 from forge_stubs.functions import (
     Function,
     empty_on_purpose,
@@ -112,6 +113,8 @@ def find_placeholders(
             else None
         )
         offset = marker_in_comment(src.text(comment), options, next_line)
+        if offset is None:
+            offset = deferred_value(src, comment, options)
         if offset is None or comment.start_point.row in flagged_rows:
             continue  # a comment inside a flagged function adds nothing
         start = comment.start_byte + len(src.text(comment)[:offset].encode("utf-8"))

@@ -186,6 +186,34 @@ def overrides_a_sibling(src: Source, cls: Node, method: str) -> bool:
     return False
 
 
+def overrides_concrete_base(src: Source, cls: Node, method: str) -> bool:
+    """A method a base class defined in the file implements for real (does work)."""
+    bases = set(_base_names(src, cls))
+    if not bases:
+        return False
+    stack = [src.tree.root_node]
+    while stack:
+        current = stack.pop()
+        if current.type == "class_definition" and current != cls:
+            name = current.child_by_field_name("name")
+            if name is not None and src.text(name) in bases:
+                found = _method_body(src, current, method)
+                if found is not None and does_work(src, found):
+                    return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _method_body(src: Source, cls: Node, method: str) -> Node | None:
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        if member.type == "decorated_definition":
+            member = member.child_by_field_name("definition") or member
+        if member.type == "function_definition" and own_name(src, member) == method:
+            return member.child_by_field_name("body")
+    return None
+
+
 def _members(src: Source, cls: Node) -> set[str]:
     """The names a class body binds: its methods and its assignments (``visit_Block = f``)."""
     body = cls.child_by_field_name("body")

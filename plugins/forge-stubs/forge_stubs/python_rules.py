@@ -44,6 +44,7 @@ from pathlib import PurePath
 
 from tree_sitter import Node
 
+from forge_stubs.deferred import asserts_placeholder, refuses
 from forge_stubs.functions import (
     FileFacts,
     Function,
@@ -67,6 +68,7 @@ from forge_stubs.python_bindings import (
 from forge_stubs.python_bodies import (
     docstring_of,
     is_docstring,
+    raise_message,
     raises_placeholder,
     returns_literal,
     trivial_kind,
@@ -78,6 +80,7 @@ from forge_stubs.python_classes import (
     is_base_class,
     is_null_object,
     overrides_a_sibling,
+    overrides_concrete_base,
 )
 from forge_stubs.python_declarations import (
     a_group_by_its_class,
@@ -116,6 +119,8 @@ def functions(
         node, body = match["function"], match["body"]
         name = _qualified_name(src, node)
         placeholder = _placeholder(src, body, options, name.split("."))
+        if placeholder is None:
+            placeholder = _refused_override(src, node, body, facts)
         if placeholder is not None and _deliberate(src, node, placeholder, facts, options):
             placeholder = None
         found.append(Function(node=node, name=name, placeholder=placeholder))
@@ -150,6 +155,31 @@ def _placeholder(
         return ("not_implemented", rest[0])
     if rest[0].type == "return_statement" and returns_literal(rest[0]):
         return ("hardcoded_return", rest[0])
+    if asserts_placeholder(src, rest[0], options):
+        return ("not_implemented", rest[0])
+    return None
+
+
+def _refused_override(src: Source, node: Node, body: Node, facts: FileFacts) -> Placeholder | None:
+    """``raise NotImplementedError(...)`` over a base's method that does real work.
+
+    Whatever the message (``"discounted price"``), unless it explains a
+    refusal (``"read-only"``): the subclass left the method unwritten.
+    """
+    statements = [child for child in body.named_children if child.type != "comment"]
+    if statements and is_docstring(statements[0]):
+        statements = statements[1:]
+    if len(statements) != 1 or statements[0].type != "raise_statement":
+        return None
+    raised = raise_message(src, statements[0])
+    if raised is None or raised[0] != "NotImplementedError" or refuses(raised[1]):
+        return None
+    cls = _enclosing_class(node)
+    if cls is None:
+        return None
+    own = own_name(src, node)
+    if overrides_concrete_base(src, cls, own) or _qualified_name(src, node) in facts.overrides:
+        return ("not_implemented", statements[0])
     return None
 
 
