@@ -112,6 +112,16 @@ class CheckResult(WireModel):
         "when true.",
     )
 
+    environment: bool = Field(
+        default=False,
+        exclude_if=_not_set,
+        description="forge could not judge the target for a reason of its own environment or "
+        "configuration, not of the worker's code (a plugin that failed to load or raised, a "
+        "file over [tool.forge] max-parse-bytes or unreadable; the message says what to "
+        "change). Never a pass: the module's verdict is ESCALATE, and the attempt counts "
+        "toward neither stagnation nor the attempt limit. Present only when true.",
+    )
+
     @property
     def judged(self) -> bool:
         """Whether the result counts toward ``score`` and ``passed``: not pre-existing, not

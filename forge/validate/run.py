@@ -44,7 +44,7 @@ from forge.validate.preparation import (
     working_dir,
     workspace_for,
 )
-from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
+from forge.validate.verdict import Score, counts_as_failure, judged, not_judged, unjudged
 from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
@@ -303,6 +303,7 @@ class Engine:
             score=score.score,
             passed=score.passed,
             failures=[result.failure_key for result in results if counts_as_failure(result)],
+            environment=not_judged(results) is not None,
         )
         return judged(
             request,
@@ -390,6 +391,7 @@ def _plugin_failure(plugin: str, message: str) -> CheckResult:
         type="plugin_error",
         target=plugin,
         passed=False,
+        environment=True,
         message=message,
         plugin=plugin,
     )

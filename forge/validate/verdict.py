@@ -3,9 +3,12 @@
 ``score`` is passed checks / all checks and ``passed`` means every check
 passed; results whose findings were all there at the base revision
 (``preExisting``), and checks that could not run (``skipped``), count neither way. A module whose halting check failed (no working dir) cannot be judged:
-it escalates at once and no attempt is recorded. Otherwise the attempt's
-trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY and
-ESCALATE.
+it escalates at once and no attempt is recorded. A result forge could not
+judge (``environment``: a plugin that failed, a file over the parse limit) is
+a failure that escalates the module ("fix the environment"); its attempt is
+recorded but counts toward neither stagnation nor the limit. Otherwise the
+attempt's trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY
+and ESCALATE.
 """
 
 from __future__ import annotations
@@ -44,6 +47,12 @@ def counts_as_failure(result: CheckResult) -> bool:
     return not result.passed and result.judged
 
 
+def not_judged(results: list[CheckResult]) -> CheckResult | None:
+    """The first failure forge's environment caused (``environment``), if any: the module
+    escalates for it, whatever the other results say."""
+    return next((r for r in results if r.environment and counts_as_failure(r)), None)
+
+
 def unjudged(
     request: ValidateRequest, results: list[CheckResult], max_attempts: int
 ) -> ValidateReport:
@@ -80,6 +89,13 @@ def judged(
 ) -> ValidateReport:
     """The report of a recorded attempt: its score, its trend, and what to do next."""
     score = Score.of(results)
+    reason = reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts)
+    problem = not_judged(results) if trend.environment else None
+    if problem is not None:
+        reason = (
+            f"forge could not judge {problem.target} ({problem.message}): fix the "
+            "environment, then validate again; this attempt does not count toward stagnation"
+        )
     return ValidateReport(
         base_commit=base_commit,
         passed=score.passed,
@@ -94,6 +110,6 @@ def judged(
         oscillating=trend.oscillating,
         velocity=trend.velocity,
         recommendation=recommend(passed=score.passed, trend=trend, max_attempts=max_attempts),
-        reason=reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts),
+        reason=reason,
         notices=notices,
     )
