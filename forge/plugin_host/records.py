@@ -74,12 +74,17 @@ class Returned(Generic[T]):
     failure: str | None = None
 
 
-def checked(plugin: str, value: object, returns: type[T]) -> Returned[T]:
-    if value is None:
-        return Returned(plugin)
-    if isinstance(value, list | tuple) and all(isinstance(item, returns) for item in value):
-        return Returned(plugin, items=list(value))
-    return Returned(plugin, failure=f"returned something other than a list of {returns.__name__}")
+def checked(plugin: str, values: list[object], returns: type[T]) -> Returned[T]:
+    """``plugin``'s answer from what pluggy's call of its implementation gave (its non-None
+    return values): their items when each is a list (or tuple) of ``returns``."""
+    items: list[T] = []
+    for value in values:
+        if not isinstance(value, list | tuple) or not all(isinstance(i, returns) for i in value):
+            return Returned(
+                plugin, failure=f"returned something other than a list of {returns.__name__}"
+            )
+        items.extend(value)
+    return Returned(plugin, items=items)
 
 
 def describe_exception(exc: BaseException) -> str:
