@@ -246,6 +246,24 @@ class ContractResult(CheckResult):
     )
 
 
+class PluginErrorResult(CheckResult):
+    """A ``plugin_error``: a plugin that failed to load, raised, or returned what it must
+    not. Always marked ``environment``: forge's installation, not the worker's code."""
+
+    raised_at: str | None = Field(
+        default=None,
+        exclude_if=_none,
+        description="The plugin's file:line that raised (on import or in a hook); present "
+        "only when it raised.",
+    )
+    traceback: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda frames: not frames,
+        description="The traceback's last frames below forge's own machinery, innermost "
+        "last ('file:line in function: source'); present only when it raised.",
+    )
+
+
 class AcceptanceResult(CheckResult):
     """One acceptance criterion of the plan module, run, with its evidence.
 

@@ -22,14 +22,19 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
 from forge import hookspecs
 from forge.config import forge_home
-from forge.plugin_host.entry_points import EntryPointCache, FoundEntryPoint, describe, open_cache
+from forge.plugin_host.entry_points import (
+    EntryPointCache,
+    FoundEntryPoint,
+    definitions,
+    describe,
+    open_cache,
+)
 from forge.plugin_host.records import (
     BUILTIN_DISTRIBUTION,
     ENTRY_POINT_GROUP,
@@ -37,6 +42,9 @@ from forge.plugin_host.records import (
     Returned,
     checked,
     describe_exception,
+    hook_meant,
+    raised_by,
+    raised_in,
     record,
 )
 
@@ -177,13 +185,11 @@ class PluginHost:
     ) -> Iterator[Returned[T]]:
         """Call every implementation of ``hook_name`` on its own, in pluggy's call order.
 
-        Each plugin's implementation is called through pluggy's own calling loop
-        (a subset hook caller of that plugin alone), so pluggy's argument passing and
-        call monitoring apply; forge only keeps one plugin's exception from stopping
-        the others, as pluggy's call of the whole hook would. Each implementation's
-        return value is checked: ``None`` is no items, a list (or tuple) of ``returns``
-        is its items, anything else is its failure, and so is an exception. Every
-        call is traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
+        Each plugin is called through pluggy's own calling loop (a subset hook caller
+        of that plugin alone): forge only keeps one plugin's exception from stopping
+        the others, as pluggy's call of the whole hook would. What each returns is
+        checked (:func:`checked`); an exception is its failure, with where it was
+        raised. Every call is traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
 
         :param only: call these plugins' implementations alone (default: every plugin's).
         :param kwargs: the hook's arguments.
@@ -194,7 +200,7 @@ class PluginHost:
                 values = self._alone(hook_name, name)(**kwargs)
             except Exception as exc:  # a plugin's bug must not take forge down
                 logger.debug("plugin %s raised in %s", name, hook_name, exc_info=True)
-                outcome: Returned[T] = Returned(name, failure=f"raised {describe_exception(exc)}")
+                outcome: Returned[T] = raised_by(name, self._pm.get_plugin(name), exc)
             else:
                 outcome = checked(name, values, returns)
             if self.trace:
@@ -202,6 +208,8 @@ class PluginHost:
                 print(
                     f"[forge trace] {hook_name} {name}: {outcome.failure or 'ok'} "
                     f"({elapsed:.1f} ms)",
+                    *(f"  {frame}" for frame in outcome.frames),
+                    sep="\n",
                     file=sys.stderr,
                 )
             yield outcome
@@ -249,12 +257,18 @@ class PluginHost:
         try:
             plugin = entry_point.load()
         except Exception as exc:  # an uninstallable plugin must not stop forge
+            at, frames = raised_in(exc, entry_point.value)
+            where = f" (at {at})" if at else ""
             return record(
-                **info, status="failed", error=f"import failed: {describe_exception(exc)}"
+                **info,
+                status="failed",
+                error=f"import failed: {describe_exception(exc)}{where}",
+                raised_at=at,
+                traceback=list(frames),
             )
         loaded = self._register(entry_point.name, plugin, info)
         if loaded.status == "loaded" and self._cache is not None:
-            learnt = _definitions(self._pm, plugin)
+            learnt = definitions(self._pm, plugin)
             if learnt is not None:
                 self._cache.learn(entry_point.value, *learnt)
         return loaded
@@ -295,7 +309,8 @@ class PluginHost:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
             pm.unregister(plugin)
-            return record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+            error = f"rejected: {describe_exception(exc)}{hook_meant(exc, hookspecs)}"
+            return record(**info, status="failed", error=error)
         self._after_in_rank(name)
         return record(**info, hooks=hooks, status="loaded")
 
@@ -319,27 +334,6 @@ class PluginHost:
     def _save_cache(self) -> None:
         if self._cache is not None:
             self._cache.save()
-
-
-def _definitions(pm: pluggy.PluginManager, plugin: object) -> tuple[list[str], list[str]] | None:
-    """The hooks ``plugin`` implements and the files defining it and them; None if unknowable."""
-    hooks: list[str] = []
-    modules = {
-        getattr(plugin, "__name__", None)
-        if isinstance(plugin, ModuleType)
-        else type(plugin).__module__
-    }
-    for caller in pm.get_hookcallers(plugin) or []:
-        hooks.append(caller.name)
-        modules.update(
-            getattr(impl.function, "__module__", None)
-            for impl in caller.get_hookimpls()
-            if impl.plugin is plugin
-        )
-    files = [getattr(sys.modules.get(module or ""), "__file__", None) for module in modules]
-    if not all(files):
-        return None  # defined where no file says when it changes: imported every time
-    return hooks, [file for file in files if file]
 
 
 def _in_order(found: Iterable[FoundEntryPoint]) -> list[FoundEntryPoint]:

@@ -22,6 +22,7 @@ from forge.config import ForgeConfig, disabled_plugins, load_config, project_pla
 from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
+from forge.models.results import PluginErrorResult
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
 from forge.plugin_host.records import Returned
@@ -160,7 +161,10 @@ class Engine:
         self.plugins.require("forge_run_checks", only=plugins)
         results = [
             _plugin_failure(
-                info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
+                info.name,
+                f"plugin {info.name} ({info.distribution}) failed to load: {info.error}",
+                raised_at=info.raised_at,
+                traceback=info.traceback,
             )
             for info in self.plugins.failed
         ]
@@ -177,7 +181,14 @@ class Engine:
                 workspace.report_progress(f"{returned.plugin}: checked")
                 if returned.failure is not None:
                     message = f"plugin {returned.plugin} {returned.failure}"
-                    results.append(_plugin_failure(returned.plugin, message))
+                    results.append(
+                        _plugin_failure(
+                            returned.plugin,
+                            message,
+                            raised_at=returned.raised_at,
+                            traceback=list(returned.frames),
+                        )
+                    )
                     continue
                 for result in returned.items:
                     if catalog.owners.get(result.type) not in (returned.plugin, CORE):
@@ -385,13 +396,18 @@ def _undeclared(
     return failures
 
 
-def _plugin_failure(plugin: str, message: str) -> CheckResult:
-    """A failing ``plugin_error`` result about ``plugin``."""
-    return CheckResult(
+def _plugin_failure(
+    plugin: str, message: str, *, raised_at: str | None = None, traceback: list[str] | None = None
+) -> CheckResult:
+    """A failing ``plugin_error`` result about ``plugin``: forge's environment, not the
+    worker's code; where it raised when it did."""
+    return PluginErrorResult(
         type="plugin_error",
         target=plugin,
         passed=False,
         environment=True,
         message=message,
         plugin=plugin,
+        raised_at=raised_at,
+        traceback=traceback or [],
     )
