@@ -102,7 +102,7 @@ def check_pair(
     except (NotParsed, ContractError) as exc:
         unjudged = isinstance(exc, NotParsed) and exc.unjudged
         return ContractResult(
-            **base, passed=False, environment=unjudged, message=f"cannot check: {exc}"
+            **base, passed=False, unjudged=unjudged, message=f"cannot check: {exc}"
         )
     except Exception as exc:  # an extractor's bug (maybe a plugin's) costs one pair only
         return ContractResult(

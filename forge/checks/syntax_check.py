@@ -11,7 +11,7 @@ words, and the source line.
 Files of unknown languages get no result (they do not count in the score),
 nor do missing files (``file_check`` reports those). A file forge cannot
 judge (over the parse limit, unreadable) is no pass either: its result is
-marked ``environment`` and the module escalates (:mod:`forge.validate.verdict`).
+marked ``unjudged`` and the module escalates (:mod:`forge.validate.verdict`).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def _not_parsed(target: str, workspace: Workspace, problem: NotParsed) -> Syntax
         type="syntax_check",
         target=target,
         passed=False,
-        environment=problem.unjudged,
+        unjudged=problem.unjudged,
         language=language.name if language else "",
         message=message,
     )
@@ -235,7 +235,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                         type="plugin_error",
                         target=problem.plugin,
                         passed=False,
-                        environment=True,
+                        unjudged=True,
                         message=str(problem),
                         plugin=problem.plugin,
                     ),

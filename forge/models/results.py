@@ -112,14 +112,15 @@ class CheckResult(WireModel):
         "when true.",
     )
 
-    environment: bool = Field(
+    unjudged: bool = Field(
         default=False,
         exclude_if=_not_set,
-        description="forge could not judge the target for a reason of its own environment or "
-        "configuration, not of the worker's code (a plugin that failed to load or raised, a "
-        "file over [tool.forge] max-parse-bytes or unreadable; the message says what to "
-        "change). Never a pass: the module's verdict is ESCALATE, and the attempt counts "
-        "toward neither stagnation nor the attempt limit. Present only when true.",
+        description="forge could not judge the target, for a reason of its environment or "
+        "configuration rather than the worker's code (a plugin that failed to load or raised, "
+        "a file over [tool.forge] max-parse-bytes or unreadable; the message says what to "
+        "change). Never a pass, counted as a failure: the module's verdict is ESCALATE ('fix "
+        "the environment'), and the attempt counts toward neither stagnation nor the attempt "
+        "limit. Present only when true.",
     )
 
     @property
@@ -248,7 +249,7 @@ class ContractResult(CheckResult):
 
 class PluginErrorResult(CheckResult):
     """A ``plugin_error``: a plugin that failed to load, raised, or returned what it must
-    not. Always marked ``environment``: forge's installation, not the worker's code."""
+    not. Always marked ``unjudged``: forge's installation, not the worker's code."""
 
     raised_at: str | None = Field(
         default=None,

@@ -5,7 +5,7 @@ calls and ``iteration_state`` updates never lose an attempt. The rules are
 the MCP contract's (docs/mcp-tools.md): a failure is ``type:target``; ``sameAsPrev``, ``oscillating``
 (A, B, A), ``velocity`` over the last four scores, ``stagnant``, and the
 PROCEED / RETRY / ESCALATE recommendation. An attempt forge could not judge
-(``environment``: a plugin failed, a file over the parse limit) is kept but
+(``unjudged``: a plugin failed, a file over the parse limit) is kept but
 left out of those rules and of the attempt limit: it escalates on its own
 ("fix the environment"), and says nothing about the worker.
 
@@ -45,7 +45,7 @@ class Attempt(WireModel):
     failures: list[str] = Field(default_factory=list)
     issues: list[str] = Field(default_factory=list)
     root_cause: str | None = None
-    environment: bool = Field(
+    unjudged: bool = Field(
         default=False,
         exclude_if=lambda value: not value,
         description="forge could not judge this attempt (its environment's fault, not the "
@@ -74,7 +74,7 @@ class Trend(WireModel):
     #: Attempts forge could not judge, left out of the attempt limit.
     uncounted: int = 0
     #: The latest attempt is one forge could not judge: it escalates, whatever the rest.
-    environment: bool = False
+    unjudged: bool = False
 
     @property
     def counted(self) -> int:
@@ -91,11 +91,11 @@ def assess(attempts: list[Attempt]) -> Trend:
     """Apply the stagnation rules to a non-empty attempt list (latest last).
 
     Attempts forge could not judge are left out; when the latest is one, nothing
-    is stagnant and :attr:`Trend.environment` says why it escalates.
+    is stagnant and :attr:`Trend.unjudged` says why it escalates.
     """
     latest = attempts[-1]
-    judged = [a for a in attempts if not a.environment]
-    if latest.environment:
+    judged = [a for a in attempts if not a.unjudged]
+    if latest.unjudged:
         return Trend(
             attempt=latest.attempt,
             same_as_prev=False,
@@ -103,7 +103,7 @@ def assess(attempts: list[Attempt]) -> Trend:
             velocity=None,
             stagnant=False,
             uncounted=len(attempts) - len(judged),
-            environment=True,
+            unjudged=True,
         )
     uncounted, attempts = len(attempts) - len(judged), judged
     sets = [failure_set(a) for a in attempts]
@@ -135,7 +135,7 @@ def recommend(*, passed: bool, trend: Trend, max_attempts: int) -> Recommendatio
     attempts; else RETRY."""
     if passed:
         return "PROCEED"
-    if trend.environment or trend.stagnant or trend.counted >= max_attempts:
+    if trend.unjudged or trend.stagnant or trend.counted >= max_attempts:
         return "ESCALATE"
     return "RETRY"
 
@@ -144,7 +144,7 @@ def reason_for(*, passed: bool, trend: Trend, max_attempts: int) -> str:
     """Why :func:`recommend` says what it says, one sentence (every ESCALATE has one)."""
     if passed:
         return "every check passed"
-    if trend.environment:
+    if trend.unjudged:
         return (
             "forge could not judge this attempt: fix the environment, then validate again "
             "(the attempt does not count toward stagnation)"
@@ -214,11 +214,11 @@ def record_attempt(
     issues: list[str] | None = None,
     status: AttemptStatus | None = None,
     root_cause: str | None = None,
-    environment: bool = False,
+    unjudged: bool = False,
 ) -> tuple[History, Trend, list[str]]:
     """Append one attempt to the history at ``path`` under its lock.
 
-    :param environment: forge could not judge the attempt (see :class:`Attempt`).
+    :param unjudged: forge could not judge the attempt (see :class:`Attempt`).
 
     Returns the new history, its trend and notices (a corrupt history file is
     moved aside and a new one started; the notice says where it went).
@@ -236,7 +236,7 @@ def record_attempt(
             failures=sorted(set(failures or [])),
             issues=list(issues or []),
             root_cause=root_cause,
-            environment=environment,
+            unjudged=unjudged,
         )
         updated = history.model_copy(
             update={

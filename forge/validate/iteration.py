@@ -132,7 +132,7 @@ def update_state(
         root_cause=update.root_cause,
     )
     return IterationUpdated(
-        **trend.model_dump(exclude={"uncounted", "environment"}),
+        **trend.model_dump(exclude={"uncounted", "unjudged"}),
         module_id=module_id,
         run_id=run_id,
         notices=notices,

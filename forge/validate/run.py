@@ -314,7 +314,7 @@ class Engine:
             score=score.score,
             passed=score.passed,
             failures=[result.failure_key for result in results if counts_as_failure(result)],
-            environment=not_judged(results) is not None,
+            unjudged=not_judged(results) is not None,
         )
         return judged(
             request,
@@ -405,7 +405,7 @@ def _plugin_failure(
         type="plugin_error",
         target=plugin,
         passed=False,
-        environment=True,
+        unjudged=True,
         message=message,
         plugin=plugin,
         raised_at=raised_at,

@@ -4,7 +4,7 @@
 passed; results whose findings were all there at the base revision
 (``preExisting``), and checks that could not run (``skipped``), count neither way. A module whose halting check failed (no working dir) cannot be judged:
 it escalates at once and no attempt is recorded. A result forge could not
-judge (``environment``: a plugin that failed, a file over the parse limit) is
+judge (``unjudged``: a plugin that failed, a file over the parse limit) is
 a failure that escalates the module ("fix the environment"); its attempt is
 recorded but counts toward neither stagnation nor the limit. Otherwise the
 attempt's trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY
@@ -48,9 +48,9 @@ def counts_as_failure(result: CheckResult) -> bool:
 
 
 def not_judged(results: list[CheckResult]) -> CheckResult | None:
-    """The first failure forge's environment caused (``environment``), if any: the module
+    """The first failure forge's environment caused (``unjudged``), if any: the module
     escalates for it, whatever the other results say."""
-    return next((r for r in results if r.environment and counts_as_failure(r)), None)
+    return next((r for r in results if r.unjudged and counts_as_failure(r)), None)
 
 
 def unjudged(
@@ -90,7 +90,7 @@ def judged(
     """The report of a recorded attempt: its score, its trend, and what to do next."""
     score = Score.of(results)
     reason = reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts)
-    problem = not_judged(results) if trend.environment else None
+    problem = not_judged(results) if trend.unjudged else None
     if problem is not None:
         reason = (
             f"forge could not judge {problem.target} ({problem.message}): fix the "

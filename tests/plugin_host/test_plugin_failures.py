@@ -92,7 +92,7 @@ def test_a_plugin_that_cannot_load_escalates_as_the_environments_problem(
         assert "fix the environment" in report["reason"]
         assert "change approach" not in report["reason"] and report["stagnant"] is False
         error = plugin_errors(report)["unloadable"]
-        assert error["environment"] is True
+        assert error["unjudged"] is True
         assert error["raisedAt"].endswith("fake_unloadable.py:4"), error
         assert any("FORGE_TEST_SETTING_NEVER_SET" in frame for frame in error["traceback"])
     # The environment fixed (the plugin's setting given): judged as a first attempt would be.
@@ -108,7 +108,7 @@ def test_a_plugin_that_raises_names_its_file_line_and_last_frames(
     report = validate(run_forge, env)
     assert report["recommendation"] == "ESCALATE" and "fix the environment" in report["reason"]
     error = plugin_errors(report)["deep"]
-    assert error["environment"] is True
+    assert error["unjudged"] is True
     assert "ZeroDivisionError" in error["message"]
     assert error["raisedAt"].endswith("fake_deep.py:6")
     assert "fake_deep.py:6" in error["message"]

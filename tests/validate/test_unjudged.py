@@ -49,7 +49,7 @@ def test_a_broken_file_over_the_parse_limit_escalates_rather_than_passes(
     assert code == 1
     assert report["passed"] is False and report["recommendation"] == "ESCALATE"
     syntax = syntax_of(report, "big.py")
-    assert syntax["passed"] is False and syntax["environment"] is True
+    assert syntax["passed"] is False and syntax["unjudged"] is True
     assert "[tool.forge] max-parse-bytes" in syntax["message"]
     assert report["score"] == 0.5  # file_check passed; the unjudged file raised nothing
     assert "fix the environment" in report["reason"]
@@ -83,7 +83,7 @@ def test_within_a_raised_limit_the_same_file_is_judged(project: Path, run_forge:
     code, report = validate(run_forge, "--files", "small.py", "--module", "within")
     assert code == 1 and report["recommendation"] == "RETRY"
     syntax = syntax_of(report, "small.py")
-    assert syntax["passed"] is False and "environment" not in syntax
+    assert syntax["passed"] is False and "unjudged" not in syntax
     assert syntax["locations"][0]["line"] == 351
     (project / "small.py").write_text(SMALL_BROKEN.replace("(:", "():\n    pass"), encoding="utf-8")
     code, report = validate(run_forge, "--files", "small.py", "--module", "within")
@@ -100,7 +100,7 @@ def test_an_unreadable_file_escalates(project: Path, run_forge: RunForge) -> Non
     finally:
         secret.chmod(0o644)
     assert code == 1 and report["recommendation"] == "ESCALATE"
-    assert syntax_of(report, "secret.py")["environment"] is True
+    assert syntax_of(report, "secret.py")["unjudged"] is True
 
 
 def test_a_folder_listed_as_a_file_is_the_workers_failure(
@@ -111,7 +111,7 @@ def test_a_folder_listed_as_a_file_is_the_workers_failure(
     (project / "pkg.py").mkdir()
     code, report = validate(run_forge, "--files", "pkg.py")
     assert code == 1 and report["recommendation"] == "RETRY"
-    assert not any(result.get("environment") for result in report["results"])
+    assert not any(result.get("unjudged") for result in report["results"])
 
 
 def test_unjudged_attempts_count_toward_neither_stagnation_nor_the_limit(
@@ -162,4 +162,4 @@ def test_the_stop_of_a_worker_whose_file_is_too_large_escalates(project: Path) -
         (project / ".forge" / "iterations" / "run-1" / "big.json").read_text(encoding="utf-8")
     )
     (attempt,) = history["attempts"]
-    assert attempt["passed"] is False and attempt["environment"] is True
+    assert attempt["passed"] is False and attempt["unjudged"] is True
