@@ -260,7 +260,7 @@ class Engine:
         self._attributed = attributed
         results.extend(_undeclared(catalog, undeclared))
         results.sort(key=lambda result: catalog.rank(result.type))
-        return results
+        return [workspace.relative_places(result) for result in results]
 
     def halted(self, results: list[CheckResult]) -> bool:
         """Whether one of ``results`` is a failure of a check that halts the rest."""

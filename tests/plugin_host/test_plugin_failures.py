@@ -13,8 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from forge_testing import RunForge
-from test_host import fake_distribution
+from forge_testing import RunForge, fake_distribution
 
 #: Raises two calls deep in its own module: the file:line is the innermost of its frames.
 DEEP_RAISE = """
