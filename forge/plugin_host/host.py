@@ -88,6 +88,8 @@ class PluginHost:
         self._rank: dict[str, int] = {}
         self._pending: dict[str, _Pending] = {}
         self._cache: EntryPointCache | None = None
+        #: Each (hook, plugin)'s subset caller, made once while registrations stay as they are.
+        self._subsets: dict[tuple[str, str], Callable[..., list[object]]] = {}
 
     @property
     def pm(self) -> pluggy.PluginManager:
@@ -215,14 +217,9 @@ class PluginHost:
             yield outcome
 
     def call_order(self, hook_name: str, *, only: Collection[str] | None = None) -> list[str]:
-        """The plugins :meth:`call` would call for ``hook_name``, in the order it would: pluggy's.
-
-        Every plugin implementing the hook is imported first, and plugins are kept
-        registered in registration rank however late each was imported
-        (:meth:`_register`), so pluggy's order is the one eager loading gives.
-
-        :param only: these plugins alone (default: every plugin implementing the hook).
-        """
+        """The plugins :meth:`call` would call for ``hook_name`` (``only`` these), in pluggy's
+        order, which is eager loading's: plugins imported late are registered again in rank
+        order (:meth:`_after_in_rank`)."""
         self.require(hook_name, only=only)
         # pluggy calls a hook's implementations from the last get_hookimpls() lists to
         # the first (tryfirst/trylast already applied): that order, each plugin once.
@@ -232,9 +229,12 @@ class PluginHost:
 
     def _alone(self, hook_name: str, name: str) -> Callable[..., list[object]]:
         """``hook_name``'s caller with ``name``'s implementations alone: pluggy's loop."""
-        plugin = self._pm.get_plugin(name)
-        others = [other for other in self._pm.get_plugins() if other is not plugin]
-        return self._pm.subset_hook_caller(hook_name, remove_plugins=others)
+        if (hook_name, name) not in self._subsets:
+            plugin = self._pm.get_plugin(name)
+            others = [other for other in self._pm.get_plugins() if other is not plugin]
+            caller = self._pm.subset_hook_caller(hook_name, remove_plugins=others)
+            self._subsets[hook_name, name] = caller
+        return self._subsets[hook_name, name]
 
     def _add(self, info: PluginInfo) -> int:
         self._rank.setdefault(info.name, len(self.plugins))
@@ -274,6 +274,7 @@ class PluginHost:
         return loaded
 
     def _register(self, name: str, plugin: object, info: dict[str, str]) -> PluginInfo:
+        self._subsets.clear()  # a subset leaves out the plugins registered when it was made
         if name in self._pending:  # taken by a plugin not imported yet: as if it had been
             self._load_pending(name)
         pm = self._pm
