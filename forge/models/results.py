@@ -286,3 +286,20 @@ class AcceptanceResult(CheckResult):
     failed: int | None = Field(
         default=None, description="For a forge check: how many of them failed."
     )
+
+
+def plugin_failure(
+    plugin: str, message: str, *, raised_at: str | None = None, traceback: list[str] | None = None
+) -> CheckResult:
+    """A failing ``plugin_error`` about ``plugin``: forge's environment, not the worker's code
+    (``unjudged``); where it raised when it did."""
+    return PluginErrorResult(
+        type="plugin_error",
+        target=plugin,
+        passed=False,
+        unjudged=True,
+        message=message,
+        plugin=plugin,
+        raised_at=raised_at,
+        traceback=traceback or [],
+    )

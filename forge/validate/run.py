@@ -22,7 +22,7 @@ from forge.config import ForgeConfig, disabled_plugins, load_config, project_pla
 from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
-from forge.models.results import PluginErrorResult
+from forge.models.results import plugin_failure
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
 from forge.plugin_host.records import Returned
@@ -160,7 +160,7 @@ class Engine:
         self.plugins.require("forge_languages")
         self.plugins.require("forge_run_checks", only=plugins)
         results = [
-            _plugin_failure(
+            plugin_failure(
                 info.name,
                 f"plugin {info.name} ({info.distribution}) failed to load: {info.error}",
                 raised_at=info.raised_at,
@@ -169,7 +169,7 @@ class Engine:
             for info in self.plugins.failed
         ]
         results.extend(
-            _plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
+            plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
             for problem in [*catalog.problems, *self.languages.problems]
         )
         previous, attributed = self._attributed, {}
@@ -182,7 +182,7 @@ class Engine:
                 if returned.failure is not None:
                     message = f"plugin {returned.plugin} {returned.failure}"
                     results.append(
-                        _plugin_failure(
+                        plugin_failure(
                             returned.plugin,
                             message,
                             raised_at=returned.raised_at,
@@ -387,27 +387,10 @@ def _undeclared(
             own = [id_ for id_, by in catalog.owners.items() if by == plugin]
             why = f"is declared by no plugin{did_you_mean(close_names(type_, own))}"
         failures.append(
-            _plugin_failure(
+            plugin_failure(
                 plugin,
                 f"plugin {plugin} returned results of check {type_!r}, which {why}: they count "
                 "for nothing; declare every check id in forge_checks",
             )
         )
     return failures
-
-
-def _plugin_failure(
-    plugin: str, message: str, *, raised_at: str | None = None, traceback: list[str] | None = None
-) -> CheckResult:
-    """A failing ``plugin_error`` result about ``plugin``: forge's environment, not the
-    worker's code; where it raised when it did."""
-    return PluginErrorResult(
-        type="plugin_error",
-        target=plugin,
-        passed=False,
-        unjudged=True,
-        message=message,
-        plugin=plugin,
-        raised_at=raised_at,
-        traceback=traceback or [],
-    )
