@@ -18,6 +18,7 @@ from forge.languages import LanguageRegistry, ParseCache, ParsedFile, ParseSessi
 
 if TYPE_CHECKING:
     from forge.git import Base
+    from forge.models import CheckResult
     from forge.models.plugin_options import Options
     from forge.plan.locate import PlanModuleRef
 
@@ -103,7 +104,25 @@ class Workspace:
         try:
             return path.relative_to(self.cwd).as_posix()
         except ValueError:
+            pass
+        # The same folder spelt another way (``project/../wt-cart``, a symlink).
+        try:
+            return Path(os.path.realpath(path)).relative_to(os.path.realpath(self.cwd)).as_posix()
+        except ValueError:
             return text
+
+    def relative_places(self, result: CheckResult) -> CheckResult:
+        """``result`` with every absolute location path inside the working dir made relative
+        to it (:meth:`display`), whoever the check: places read the same from every check."""
+        if not any(place.path and Path(place.path).is_absolute() for place in result.locations):
+            return result
+        places = [
+            place.model_copy(update={"path": self.display(Path(place.path))})
+            if place.path and Path(place.path).is_absolute()
+            else place
+            for place in result.locations
+        ]
+        return result.model_copy(update={"locations": places})
 
     def report_progress(self, message: str) -> None:
         """Tell the caller (an MCP client's progress bar) that one more step is done.

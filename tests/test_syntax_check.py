@@ -288,7 +288,8 @@ def test_cli_size_cap_and_undecodable_files(project: Path, run_forge: RunForge) 
     results = {
         r["target"]: r for r in json.loads(done.stdout)["results"] if r["type"] == "syntax_check"
     }
-    assert results["bundle.js"]["passed"] is True
+    # Not judged is no pass (tests/validate/test_unjudged.py has the rest).
+    assert results["bundle.js"]["passed"] is False and results["bundle.js"]["unjudged"]
     assert "over the 1,000-byte parse limit" in results["bundle.js"]["message"]
     assert results["latin.ts"]["passed"] is False
     assert "not UTF-8 text: byte 0xe9 at line 1, column 15" in results["latin.ts"]["message"]

@@ -100,7 +100,10 @@ def check_pair(
     try:
         comparison = analyzer.compare(exporter_path, importer_path)
     except (NotParsed, ContractError) as exc:
-        return ContractResult(**base, passed=False, message=f"cannot check: {exc}")
+        unjudged = isinstance(exc, NotParsed) and exc.unjudged
+        return ContractResult(
+            **base, passed=False, unjudged=unjudged, message=f"cannot check: {exc}"
+        )
     except Exception as exc:  # an extractor's bug (maybe a plugin's) costs one pair only
         return ContractResult(
             **base,

@@ -9,8 +9,9 @@ places, each with a 1-based line and column (in characters), what is wrong in
 words, and the source line.
 
 Files of unknown languages get no result (they do not count in the score),
-nor do missing files (``file_check`` reports those). Files over the parse
-limit pass with a note: a generated bundle must not fail a module.
+nor do missing files (``file_check`` reports those). A file forge cannot
+judge (over the parse limit, unreadable) is no pass either: its result is
+marked ``unjudged`` and the module escalates (:mod:`forge.validate.verdict`).
 """
 
 from __future__ import annotations
@@ -196,12 +197,18 @@ def _verdict(authority: SyntaxAuthority | None, parsed: ParsedFile) -> SyntaxVer
 
 def _not_parsed(target: str, workspace: Workspace, problem: NotParsed) -> SyntaxResult:
     language = workspace.languages.for_path(problem.path)
+    message = str(problem)
+    if problem.reason == "too_large":
+        message += "; raise it in pyproject.toml to judge the file"
+    elif problem.unjudged:
+        message += ": forge could not judge it"
     return SyntaxResult(
         type="syntax_check",
         target=target,
-        passed=problem.reason == "too_large",
+        passed=False,
+        unjudged=problem.unjudged,
         language=language.name if language else "",
-        message=str(problem),
+        message=message,
     )
 
 
@@ -228,6 +235,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
                         type="plugin_error",
                         target=problem.plugin,
                         passed=False,
+                        unjudged=True,
                         message=str(problem),
                         plugin=problem.plugin,
                     ),

@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
             print_json(result.to_wire())
         elif result.message and not result.entries:
             print(result.message, file=sys.stderr)
+            if result.unknown_module:
+                return 1
         else:
             _print(result.entries, as_json=False)
             if result.total > len(result.entries):

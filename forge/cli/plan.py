@@ -118,6 +118,9 @@ def _check(args: argparse.Namespace) -> int:
 
         root = project_root()
         targets: list[tuple[str, Path]] = [(name, Path(name).absolute()) for name in args.plans]
+        for name, path in targets:
+            if not path.exists():  # a typo, not a plan to judge: nothing to check it against
+                raise UsageError(f"{name}: no such file (give the path of a plan JSON file)")
         if not targets:
             newest = ForgeDir(root).newest_plan()
             if newest is None:

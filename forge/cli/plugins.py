@@ -112,7 +112,10 @@ def _languages_line(registry: LanguageRegistry) -> str:
     if extra:
         line += f"; {len(extra)} extra from language_pack"
     else:
-        line += "; no extra languages (pip install 'forge-validate[languages]' adds them)"
+        line += (
+            "; no extra languages (the 'languages' extra adds them: pip install "
+            "'forge-validate[languages] @ git+https://github.com/forge-validate/forge')"
+        )
     return line
 
 

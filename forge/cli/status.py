@@ -187,7 +187,7 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
     filled = bar.rstrip("-")
     shown_bar = paint(filled, "green") + bar[len(filled) :]
     lines.append(
-        f"[{shown_bar}] {counts.done}/{counts.total} done, {counts.running} running, "
+        f"[{shown_bar}] {counts.done}/{counts.total} passed, {counts.running} running, "
         f"{counts.failed} failed, {counts.skipped} skipped, {counts.pending} pending"
     )
     if status.modules:
@@ -195,7 +195,8 @@ def render_status(forge_dir: ForgeDir, status: Status, max_attempts: int) -> str
             [
                 printable(module.id),
                 printable(module.title),
-                module.state,
+                # The word validate prints for it: status.json's "done" is a passed module.
+                "passed" if module.state == "done" else module.state,
                 str(module.attempts),
                 f"{module.score:.2f}" if module.score is not None else "-",
                 recommendation(forge_dir, status, module, max_attempts) or "-",

@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.git.runner import run_git
+from forge.git.runner import git_text, run_git
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,27 @@ def local_branches(top: Path) -> list[str]:
         return []
     # Ref names hold no line break (git refuses them), so lines are names.
     return [os.fsdecode(line) for line in out.splitlines() if line]
+
+
+def counterpart(project_root: Path, working_dir: Path) -> Path | None:
+    """The folder of ``working_dir``'s checkout that stands for ``project_root``: the project
+    root itself when ``working_dir`` is inside it; in another worktree of the project's
+    repository (a worker's), that worktree's folder at the project's place, since a
+    worktree holds the project's layout. None when neither (no git, another repository).
+
+    Paths relative to it are project-relative wherever the files are checked out.
+    """
+    project, folder = project_root.resolve(), working_dir.resolve()
+    if folder.is_relative_to(project):
+        return project
+    project_top = git_text(project, "rev-parse", "--show-toplevel")
+    folder_top = git_text(folder, "rev-parse", "--show-toplevel")
+    if project_top is None or folder_top is None:
+        return None
+    common = {
+        git_text(p, "rev-parse", "--path-format=absolute", "--git-common-dir")
+        for p in (project, folder)
+    }
+    if len(common) != 1 or None in common:
+        return None
+    return Path(folder_top).resolve() / project.relative_to(Path(project_top).resolve())

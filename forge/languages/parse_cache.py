@@ -180,7 +180,7 @@ def _read(path: Path, max_file_bytes: int) -> tuple[bytes, os.stat_result]:
         with os.fdopen(fd, "rb") as handle:
             status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
-                raise NotParsed(path, "unreadable", f"{path} is not a regular file")
+                raise NotParsed(path, "not_a_file", f"{path} is not a regular file")
             data = handle.read(max_file_bytes + 1)
     except OSError as exc:
         raise NotParsed(path, "unreadable", f"cannot read {path}: {exc.strerror}") from None
@@ -208,7 +208,7 @@ def _stat(path: Path) -> os.stat_result:
     except ValueError:  # a NUL byte in the path: no such file can exist
         raise NotParsed(path, "missing", f"{str(path)!r} is not a valid path") from None
     if not stat.S_ISREG(status.st_mode):
-        raise NotParsed(path, "unreadable", f"{path} is not a regular file")
+        raise NotParsed(path, "not_a_file", f"{path} is not a regular file")
     return status
 
 

@@ -29,16 +29,21 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-NotParsedReason = Literal["missing", "unreadable", "too_large", "not_text", "no_grammar"]
+NotParsedReason = Literal[
+    "missing", "not_a_file", "unreadable", "too_large", "not_text", "no_grammar"
+]
+#: Why a file has no tree that is forge's environment, not the file's content: the file
+#: is not judged at all (never a pass, never the worker's failure).
+UNJUDGED_REASONS: frozenset[NotParsedReason] = frozenset({"unreadable", "too_large"})
 
 
 class NotParsed(ForgeError):
     """A file of a known language that has no tree, and why.
 
-    ``reason`` is one of ``missing``, ``unreadable``, ``too_large``,
-    ``not_text`` (not UTF-8, or NUL bytes) and ``no_grammar`` (the language's
-    plugin could not load its grammar; ``plugin`` names it). The message is
-    one line fit to show as is.
+    ``reason`` is one of ``missing``, ``not_a_file`` (a folder, a FIFO),
+    ``unreadable`` (the OS refused), ``too_large``, ``not_text`` (not UTF-8, or
+    NUL bytes) and ``no_grammar`` (the language's plugin could not load its
+    grammar; ``plugin`` names it). The message is one line fit to show as is.
     """
 
     def __init__(
@@ -48,6 +53,12 @@ class NotParsed(ForgeError):
         self.path = path
         self.reason: NotParsedReason = reason
         self.plugin = plugin
+
+    @property
+    def unjudged(self) -> bool:
+        """Whether forge's environment kept it from judging the file (over the parse limit,
+        unreadable) rather than the file being wrong: see :data:`UNJUDGED_REASONS`."""
+        return self.reason in UNJUDGED_REASONS
 
 
 @dataclass(frozen=True, eq=False)

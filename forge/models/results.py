@@ -115,18 +115,18 @@ class CheckResult(WireModel):
     unjudged: bool = Field(
         default=False,
         exclude_if=_not_set,
-        description="The check could not judge its target (its tool stopped before checking, "
-        "crashed or timed out; the message says why): never a pass (passed is false), left out "
-        "of score, and the module does not pass. Present only when true.",
+        description="forge could not judge the target: its tool stopped before checking, crashed "
+        "or timed out, a plugin failed to load or raised, or a file is over [tool.forge] "
+        "max-parse-bytes or unreadable (the message says why and what to change). Never a pass, "
+        "counted as a failure: the module's verdict is ESCALATE ('fix the environment'), and the "
+        "attempt counts toward neither stagnation nor the attempt limit. Present only when true.",
     )
 
     @property
     def judged(self) -> bool:
-        """Whether the result counts toward ``score``: not pre-existing, not advisory, not
-        skipped, not unjudged (an unjudged result still keeps the module from passing)."""
-        return (
-            not self.pre_existing and not self.advisory and not self.skipped and not self.unjudged
-        )
+        """Whether the result counts toward ``score`` and ``passed``: not pre-existing, not
+        advisory, not skipped (an unjudged result counts, as a failure)."""
+        return not self.pre_existing and not self.advisory and not self.skipped
 
     @property
     def failure_key(self) -> str:
@@ -246,6 +246,24 @@ class ContractResult(CheckResult):
     )
 
 
+class PluginErrorResult(CheckResult):
+    """A ``plugin_error``: a plugin that failed to load, raised, or returned what it must
+    not. Always marked ``unjudged``: forge's installation, not the worker's code."""
+
+    raised_at: str | None = Field(
+        default=None,
+        exclude_if=_none,
+        description="The plugin's file:line that raised (on import or in a hook); present "
+        "only when it raised.",
+    )
+    traceback: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda frames: not frames,
+        description="The traceback's last frames below forge's own machinery, innermost "
+        "last ('file:line in function: source'); present only when it raised.",
+    )
+
+
 class AcceptanceResult(CheckResult):
     """One acceptance criterion of the plan module, run, with its evidence.
 
@@ -266,4 +284,21 @@ class AcceptanceResult(CheckResult):
     )
     failed: int | None = Field(
         default=None, description="For a forge check: how many of them failed."
+    )
+
+
+def plugin_failure(
+    plugin: str, message: str, *, raised_at: str | None = None, traceback: list[str] | None = None
+) -> CheckResult:
+    """A failing ``plugin_error`` about ``plugin``: forge's environment, not the worker's code
+    (``unjudged``); where it raised when it did."""
+    return PluginErrorResult(
+        type="plugin_error",
+        target=plugin,
+        passed=False,
+        unjudged=True,
+        message=message,
+        plugin=plugin,
+        raised_at=raised_at,
+        traceback=traceback or [],
     )

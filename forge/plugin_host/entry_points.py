@@ -42,11 +42,14 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from importlib.metadata import EntryPoint
+
+    import pluggy
 
 CACHE_VERSION = 1
 #: A cache file larger than this is not read.
@@ -320,6 +323,27 @@ def installed_version(distribution: str) -> str | None:
     found = cache.version(distribution)
     cache.save()
     return found
+
+
+def definitions(pm: pluggy.PluginManager, plugin: object) -> tuple[list[str], list[str]] | None:
+    """The hooks ``plugin`` implements and the files defining it and them; None if unknowable."""
+    hooks: list[str] = []
+    modules = {
+        getattr(plugin, "__name__", None)
+        if isinstance(plugin, ModuleType)
+        else type(plugin).__module__
+    }
+    for caller in pm.get_hookcallers(plugin) or []:
+        hooks.append(caller.name)
+        modules.update(
+            getattr(impl.function, "__module__", None)
+            for impl in caller.get_hookimpls()
+            if impl.plugin is plugin
+        )
+    files = [getattr(sys.modules.get(module or ""), "__file__", None) for module in modules]
+    if not all(files):
+        return None  # defined where no file says when it changes: imported every time
+    return hooks, [file for file in files if file]
 
 
 def _read(path: Path) -> Any:

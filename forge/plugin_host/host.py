@@ -8,7 +8,8 @@ loaded, what was disabled and what failed (``forge plugins`` shows it).
 A plugin whose hooks are known from :mod:`forge.plugin_host.entry_points` is imported
 and registered only when one of those hooks is first called: ``forge plan
 check`` never imports the checks, and ``forge validate`` never imports the plan
-rules. Calls keep the order eager registration gives (:meth:`PluginHost.call`).
+rules. Plugins stay registered in the order eager loading gives, so pluggy's own
+calling loop and order serve (:meth:`PluginHost.call`).
 """
 
 from __future__ import annotations
@@ -18,17 +19,22 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
 from forge import hookspecs
 from forge.config import forge_home
-from forge.plugin_host.entry_points import EntryPointCache, FoundEntryPoint, describe, open_cache
+from forge.plugin_host.entry_points import (
+    EntryPointCache,
+    FoundEntryPoint,
+    definitions,
+    describe,
+    open_cache,
+)
 from forge.plugin_host.records import (
     BUILTIN_DISTRIBUTION,
     ENTRY_POINT_GROUP,
@@ -36,6 +42,9 @@ from forge.plugin_host.records import (
     Returned,
     checked,
     describe_exception,
+    hook_meant,
+    raised_by,
+    raised_in,
     record,
 )
 
@@ -79,6 +88,8 @@ class PluginHost:
         self._rank: dict[str, int] = {}
         self._pending: dict[str, _Pending] = {}
         self._cache: EntryPointCache | None = None
+        #: Each (hook, plugin)'s subset caller, made once while registrations stay as they are.
+        self._subsets: dict[tuple[str, str], Callable[..., list[object]]] = {}
 
     @property
     def pm(self) -> pluggy.PluginManager:
@@ -176,68 +187,54 @@ class PluginHost:
     ) -> Iterator[Returned[T]]:
         """Call every implementation of ``hook_name`` on its own, in pluggy's call order.
 
-        Each implementation's return value is checked: ``None`` is no items, a
-        list (or tuple) of ``returns`` is its items, anything else is its
-        failure, and so is an exception, which never stops the others
-        (pluggy's own hook call would stop at the first one). Every call is
-        traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
+        Each plugin is called through pluggy's own calling loop (a subset hook caller
+        of that plugin alone): forge only keeps one plugin's exception from stopping
+        the others, as pluggy's call of the whole hook would. What each returns is
+        checked (:func:`checked`); an exception is its failure, with where it was
+        raised. Every call is traced to stderr when ``FORGE_TRACE_PLUGINS`` is set.
 
         :param only: call these plugins' implementations alone (default: every plugin's).
         :param kwargs: the hook's arguments.
         """
-        for impl in self._ordered(hook_name, only):
-            name = impl.plugin_name
+        for name in self.call_order(hook_name, only=only):
             started = time.perf_counter()
             try:
-                value = impl.function(*(kwargs[arg] for arg in impl.argnames))
+                values = self._alone(hook_name, name)(**kwargs)
             except Exception as exc:  # a plugin's bug must not take forge down
                 logger.debug("plugin %s raised in %s", name, hook_name, exc_info=True)
-                outcome: Returned[T] = Returned(name, failure=f"raised {describe_exception(exc)}")
+                outcome: Returned[T] = raised_by(name, self._pm.get_plugin(name), exc)
             else:
-                outcome = checked(name, value, returns)
+                outcome = checked(name, values, returns)
             if self.trace:
                 elapsed = (time.perf_counter() - started) * 1000
                 print(
                     f"[forge trace] {hook_name} {name}: {outcome.failure or 'ok'} "
                     f"({elapsed:.1f} ms)",
+                    *(f"  {frame}" for frame in outcome.frames),
+                    sep="\n",
                     file=sys.stderr,
                 )
             yield outcome
 
     def call_order(self, hook_name: str, *, only: Collection[str] | None = None) -> list[str]:
-        """The plugins :meth:`call` would call for ``hook_name``, in the order it would.
-
-        :param only: these plugins alone (default: every plugin implementing the hook).
-        """
-        return [impl.plugin_name for impl in self._ordered(hook_name, only)]
-
-    def _ordered(self, hook_name: str, only: Collection[str] | None) -> list[pluggy.HookImpl]:
-        """``hook_name``'s implementations (``only`` theirs) as pluggy calls them eagerly loaded.
-
-        Plugins imported on demand register in the order their hooks are first
-        called, so pluggy's own list can be out of registration order: rebuild
-        it the way pluggy inserts each implementation (trylast at the front,
-        tryfirst at the back, the rest before the tryfirst ones; wrappers are
-        refused at registration), in registration rank, then reverse it as
-        pluggy does (last registered first).
-        """
+        """The plugins :meth:`call` would call for ``hook_name`` (``only`` these), in pluggy's
+        order, which is eager loading's: plugins imported late are registered again in rank
+        order (:meth:`_after_in_rank`)."""
         self.require(hook_name, only=only)
-        impls = getattr(self._pm.hook, hook_name).get_hookimpls()
-        if only is not None:
-            impls = [impl for impl in impls if impl.plugin_name in only]
-        ranked = sorted(impls, key=lambda impl: self._rank.get(impl.plugin_name, len(self._rank)))
-        ordered: list[pluggy.HookImpl] = []
-        for impl in ranked:
-            if impl.trylast:
-                ordered.insert(0, impl)
-            elif impl.tryfirst:
-                ordered.append(impl)
-            else:
-                at = len(ordered)
-                while at > 0 and ordered[at - 1].tryfirst:
-                    at -= 1
-                ordered.insert(at, impl)
-        return ordered[::-1]
+        # pluggy calls a hook's implementations from the last get_hookimpls() lists to
+        # the first (tryfirst/trylast already applied): that order, each plugin once.
+        impls = reversed(getattr(self._pm.hook, hook_name).get_hookimpls())
+        order = dict.fromkeys(impl.plugin_name for impl in impls)
+        return [name for name in order if only is None or name in only]
+
+    def _alone(self, hook_name: str, name: str) -> Callable[..., list[object]]:
+        """``hook_name``'s caller with ``name``'s implementations alone: pluggy's loop."""
+        if (hook_name, name) not in self._subsets:
+            plugin = self._pm.get_plugin(name)
+            others = [other for other in self._pm.get_plugins() if other is not plugin]
+            caller = self._pm.subset_hook_caller(hook_name, remove_plugins=others)
+            self._subsets[hook_name, name] = caller
+        return self._subsets[hook_name, name]
 
     def _add(self, info: PluginInfo) -> int:
         self._rank.setdefault(info.name, len(self.plugins))
@@ -260,17 +257,24 @@ class PluginHost:
         try:
             plugin = entry_point.load()
         except Exception as exc:  # an uninstallable plugin must not stop forge
+            at, frames = raised_in(exc, entry_point.value)
+            where = f" (at {at})" if at else ""
             return record(
-                **info, status="failed", error=f"import failed: {describe_exception(exc)}"
+                **info,
+                status="failed",
+                error=f"import failed: {describe_exception(exc)}{where}",
+                raised_at=at,
+                traceback=list(frames),
             )
         loaded = self._register(entry_point.name, plugin, info)
         if loaded.status == "loaded" and self._cache is not None:
-            learnt = _definitions(self._pm, plugin)
+            learnt = definitions(self._pm, plugin)
             if learnt is not None:
                 self._cache.learn(entry_point.value, *learnt)
         return loaded
 
     def _register(self, name: str, plugin: object, info: dict[str, str]) -> PluginInfo:
+        self._subsets.clear()  # a subset leaves out the plugins registered when it was made
         if name in self._pending:  # taken by a plugin not imported yet: as if it had been
             self._load_pending(name)
         pm = self._pm
@@ -306,33 +310,31 @@ class PluginHost:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
             pm.unregister(plugin)
-            return record(**info, status="failed", error=f"rejected: {describe_exception(exc)}")
+            error = f"rejected: {describe_exception(exc)}{hook_meant(exc, hookspecs)}"
+            return record(**info, status="failed", error=error)
+        self._after_in_rank(name)
         return record(**info, hooks=hooks, status="loaded")
+
+    def _after_in_rank(self, name: str) -> None:
+        """Register again, in rank order, the plugins registered before ``name`` that rank
+        after it (imported earlier for another hook): pluggy calls the most recently
+        registered first, and so calls them in the order eager loading gives."""
+        rank = self._rank.get(name)
+        if rank is None:  # being loaded eagerly: the last so far
+            return
+        later = sorted(
+            (self._rank[other], other, plugin)
+            for other, plugin in self._pm.list_name_plugin()
+            if plugin is not None and self._rank.get(other, -1) > rank
+        )
+        for _, other, plugin in later:
+            self._pm.unregister(plugin, name=other)
+        for _, other, plugin in later:
+            self._pm.register(plugin, name=other)
 
     def _save_cache(self) -> None:
         if self._cache is not None:
             self._cache.save()
-
-
-def _definitions(pm: pluggy.PluginManager, plugin: object) -> tuple[list[str], list[str]] | None:
-    """The hooks ``plugin`` implements and the files defining it and them; None if unknowable."""
-    hooks: list[str] = []
-    modules = {
-        getattr(plugin, "__name__", None)
-        if isinstance(plugin, ModuleType)
-        else type(plugin).__module__
-    }
-    for caller in pm.get_hookcallers(plugin) or []:
-        hooks.append(caller.name)
-        modules.update(
-            getattr(impl.function, "__module__", None)
-            for impl in caller.get_hookimpls()
-            if impl.plugin is plugin
-        )
-    files = [getattr(sys.modules.get(module or ""), "__file__", None) for module in modules]
-    if not all(files):
-        return None  # defined where no file says when it changes: imported every time
-    return hooks, [file for file in files if file]
 
 
 def _in_order(found: Iterable[FoundEntryPoint]) -> list[FoundEntryPoint]:

@@ -7,12 +7,15 @@ plugin's answer to one hook call, checked (:func:`checked`); a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import Field
 
-from forge.errors import clip
+from forge.errors import clip, close_names, did_you_mean
 from forge.models import WireModel
 
 ENTRY_POINT_GROUP = "forge"
@@ -34,6 +37,12 @@ class PluginInfo(WireModel):
     )
     status: Literal["loaded", "disabled", "failed"]
     error: str | None = None
+    raised_at: str | None = Field(
+        default=None, description="Failed on import: the plugin's file:line that raised."
+    )
+    traceback: list[str] = Field(
+        default_factory=list, description="Failed on import: the traceback's last frames."
+    )
     tools: list[dict[str, Any]] = Field(
         default_factory=list,
         description="Programs it runs for the project (forge_tools): language, name, version.",
@@ -46,7 +55,15 @@ def record(**fields: Any) -> PluginInfo:
     serialises these records."""
     # Every field given: a default_factory would cost pydantic an inspect.signature call.
     return PluginInfo.model_construct(
-        **{"hooks": [], "declares": [], "error": None, "tools": [], **fields}
+        **{
+            "hooks": [],
+            "declares": [],
+            "error": None,
+            "raised_at": None,
+            "traceback": [],
+            "tools": [],
+            **fields,
+        }
     )
 
 
@@ -66,20 +83,109 @@ class Returned(Generic[T]):
     """What one plugin's implementation of a hook gave, checked: its items, or its failure.
 
     ``failure`` completes the sentence "plugin <name> ...": ``raised
-    ValueError: ...`` or ``returned something other than a list of CheckResult``.
+    ValueError: ... (at /site/x.py:12)`` or ``returned something other than a list of
+    CheckResult (got dict: {...})``. A raise also keeps where (``raised_at``) and the
+    traceback's last frames (``frames``).
     """
 
     plugin: str
     items: list[T] = field(default_factory=list)
     failure: str | None = None
+    raised_at: str | None = None
+    frames: tuple[str, ...] = ()
 
 
-def checked(plugin: str, value: object, returns: type[T]) -> Returned[T]:
-    if value is None:
-        return Returned(plugin)
-    if isinstance(value, list | tuple) and all(isinstance(item, returns) for item in value):
-        return Returned(plugin, items=list(value))
-    return Returned(plugin, failure=f"returned something other than a list of {returns.__name__}")
+def checked(plugin: str, values: list[object], returns: type[T]) -> Returned[T]:
+    """``plugin``'s answer from what pluggy's call of its implementation gave (its non-None
+    return values): their items when each is a list (or tuple) of ``returns``."""
+    items: list[T] = []
+    for value in values:
+        if not isinstance(value, list | tuple) or not all(isinstance(i, returns) for i in value):
+            return Returned(
+                plugin,
+                failure=f"returned something other than a list of {returns.__name__} "
+                f"(got {_shape(value, returns)})",
+            )
+        items.extend(value)
+    return Returned(plugin, items=items)
+
+
+def _shape(value: object, returns: type) -> str:
+    """What came back instead, in short: its type and a clipped repr (the first wrong item
+    of a list)."""
+    if isinstance(value, list | tuple):
+        wrong = next(item for item in value if not isinstance(item, returns))
+        return f"a {type(value).__name__} holding {_shape(wrong, returns)}"
+    return f"{type(value).__name__}: {clip(repr(value), 120)}"
+
+
+#: Frames of a plugin's traceback kept: its last ones.
+MAX_FRAMES = 6
+
+
+def raised_by(name: str, plugin: object, exc: Exception) -> Returned[Any]:
+    """Plugin ``name``'s failure by ``exc``: what, where in the plugin, and the last frames."""
+    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    at, frames = raised_in(exc, module)
+    where = f" (at {at})" if at else ""
+    return Returned(
+        name, failure=f"raised {describe_exception(exc)}{where}", raised_at=at, frames=frames
+    )
+
+
+def hook_meant(exc: Exception, specs: ModuleType) -> str:
+    """`` (did you mean 'forge_run_checks'?)`` when ``exc`` (pluggy's) names an unknown hook
+    spelt like one of the hooks ``specs`` declares."""
+    unknown = re.search(r"unknown hook '([^']+)'", str(exc))
+    if unknown is None:
+        return ""
+    names = [name for name in vars(specs) if name.startswith("forge_")]
+    return did_you_mean(close_names(unknown.group(1), names))
+
+
+def raised_in(exc: BaseException, module: str) -> tuple[str | None, tuple[str, ...]]:
+    """Where in the plugin of module ``module`` ``exc`` was raised (``file:line`` of the
+    innermost frame in the plugin's own files, else the innermost frame), and the
+    traceback's last frames (``file:line in function: source``) below forge's machinery."""
+    import importlib
+    import traceback
+
+    import pluggy
+
+    # The machinery between forge and a plugin: forge's host, pluggy, the import system.
+    folders = (Path(pluggy.__file__ or ""), Path(importlib.__file__ or ""), Path(__file__))
+    machinery = (*(f"{folder.parent}/" for folder in folders), "<frozen importlib")
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if not frame.filename.startswith(machinery)
+    ]
+    if not frames:
+        return None, ()
+    own = _files_of(module)
+    inside = [f for f in frames if any(f.filename == o or f.filename.startswith(o) for o in own)]
+    at = (inside or frames)[-1]
+    shown = tuple(
+        f"{f.filename}:{f.lineno} in {f.name}" + (f": {f.line.strip()}" if f.line else "")
+        for f in frames[-MAX_FRAMES:]
+    )
+    return f"{at.filename}:{at.lineno}", shown
+
+
+def _files_of(module: str) -> list[str]:
+    """The file of the top-level module ``module`` belongs to, or its package's folders."""
+    import importlib.util
+
+    top = module.split(":", 1)[0].split(".", 1)[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        return [str(Path(folder)) + "/" for folder in spec.submodule_search_locations]
+    return [spec.origin] if spec.origin else []
 
 
 def describe_exception(exc: BaseException) -> str:

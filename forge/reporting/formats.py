@@ -16,6 +16,7 @@ without a location. Rule descriptions come from the checks' descriptors.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -367,9 +368,18 @@ def _sarif_properties(run: ModuleRun, result: CheckResult) -> dict[str, Any]:
 
 
 def _artifact(path: str, working_dir: Path, project_root: Path) -> dict[str, Any]:
+    """A SARIF artifact location: project-relative under ``PROJECTROOT`` when the file is in
+    the project, or in a worker's worktree of it (which holds the project's layout)."""
     absolute = (working_dir / path).resolve() if not Path(path).is_absolute() else Path(path)
-    try:
-        relative = absolute.relative_to(project_root.resolve())
-    except ValueError:
-        return {"uri": absolute.as_uri()}
-    return {"uri": relative.as_posix(), "uriBaseId": ROOT_BASE_ID}
+    for root in (project_root.resolve(), _counterpart(project_root, working_dir)):
+        if root is not None and absolute.is_relative_to(root):
+            return {"uri": absolute.relative_to(root).as_posix(), "uriBaseId": ROOT_BASE_ID}
+    return {"uri": absolute.as_uri()}
+
+
+@functools.lru_cache(maxsize=64)
+def _counterpart(project_root: Path, working_dir: Path) -> Path | None:
+    """:func:`forge.git.worktrees.counterpart`, asked of git once per working dir."""
+    from forge.git.worktrees import counterpart
+
+    return counterpart(project_root, working_dir)

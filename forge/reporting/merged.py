@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,8 +68,12 @@ def with_plan(runs: list[ModuleRun], plan: Plan, working_dir: Path) -> list[Modu
     """``runs`` in the plan's layer order, each scheduled module without a report skipped."""
     from forge.validate.outcome import ModuleRun
 
-    by_id: dict[str, ModuleRun | None] = {run.module_id: run for run in runs}
     titles = {module.id: module.title for module in reversed(plan.modules)}
+    # A job's report knows its module's id, not its title: the plan gives it.
+    by_id: dict[str, ModuleRun | None] = {
+        run.module_id: run if run.title else replace(run, title=titles.get(run.module_id))
+        for run in runs
+    }
     ordered = [
         by_id.pop(module_id, None)
         or ModuleRun(

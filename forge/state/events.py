@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from forge.errors import StateError, clip
+from forge.errors import ForgeError, StateError, clip, close_names, did_you_mean
 from forge.models import (
     CheckResult,
     CommandResult,
@@ -78,6 +78,12 @@ class LogQueryResult(WireModel):
     entries: list[LogEntry] = Field(description="Matching entries, oldest first.")
     total: int = Field(description="How many entries matched before the limit was applied.")
     message: str | None = Field(default=None, description="Why there is nothing, when so.")
+    unknown_module: bool = Field(
+        default=False,
+        exclude_if=lambda value: not value,
+        description="The moduleId asked for names no module of the run (no event, no "
+        "attempt): the message says so, with the closest ids. Present only when true.",
+    )
     notices: list[str] = Field(
         default_factory=list, description="Unreadable lines that were skipped, if any."
     )
@@ -264,11 +270,15 @@ def query_logs(
     kept: deque[LogEntry] = deque(maxlen=max(1, min(limit, MAX_LIMIT)))
     total = 0
     bad_lines: list[int] = []
+    modules: set[str] = set()
     for number, record in numbered_lines(path):
         if record is None:
             bad_lines.append(number)
             continue
-        if module_id is not None and record.get("moduleId") != module_id:
+        named = record.get("moduleId")
+        if isinstance(named, str):
+            modules.add(named)
+        if module_id is not None and named != module_id:
             continue
         if phase is not None and record.get("phase") != phase:
             continue
@@ -282,4 +292,25 @@ def query_logs(
         total += 1
         kept.append(entry)
     notices = [f"{path}: {describe_bad_lines(bad_lines)} skipped"] if bad_lines else []
+    if module_id is not None and module_id not in modules:
+        known = modules | _with_history(forge_dir, run_id)
+        if module_id not in known:
+            closest = did_you_mean(close_names(module_id, known))
+            return LogQueryResult(
+                run_id=run_id,
+                entries=[],
+                total=0,
+                message=f"no module {module_id!r} in run {run_id!r}{closest}",
+                unknown_module=True,
+                notices=notices,
+            )
     return LogQueryResult(run_id=run_id, entries=list(kept), total=total, notices=notices)
+
+
+def _with_history(forge_dir: ForgeDir, run_id: str) -> set[str]:
+    """Modules with an attempt history in run ``run_id``, or with none (the CLI's log holds
+    the validations that named no run): they exist, events or not."""
+    try:
+        return {*forge_dir.module_ids(run_id), *forge_dir.module_ids(None)}
+    except (ForgeError, ValueError):
+        return set()

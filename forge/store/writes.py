@@ -46,14 +46,17 @@ def _unwritable(path: Path, exc: OSError) -> StateError:
 def ensure_writable(path: Path) -> None:
     """Raise :class:`StateError` now if ``path`` could not be written later.
 
-    Makes its folder and its lock file, and a temp file as an atomic write
-    would (removed at once): for a caller about to do work whose result
-    ``path`` must keep.
+    Makes its folder, opens its lock file if there is one (it must be a regular
+    file), and makes a temp file as an atomic write would (removed at once),
+    which shows the lock file can be made when the write comes: a caller about
+    to do work whose result ``path`` must keep, and that may be interrupted
+    before it writes anything, leaves no empty lock file behind.
     """
     lock_path = path.with_name(f"{path.name}.lock")
     try:
         with _folder_of(lock_path, create=True) as (folder, name):
-            os.close(_open_file(folder, name, os.O_RDWR, lock_path, create=True))
+            with contextlib.suppress(FileNotFoundError):  # made by the first write
+                os.close(_open_file(folder, name, os.O_RDWR, lock_path, create=False))
             probe = f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
             os.close(
                 os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FILE_FLAGS, 0, dir_fd=folder)

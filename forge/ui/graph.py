@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
 from forge.state.status_file import Status, build_status, read_status
-from forge.state.status_lines import ModuleStatus
-from forge.ui.models import MODULE_STATES, GraphNode, GraphView, ModuleState
+from forge.state.status_lines import ModuleStatus, module_line
+from forge.ui.models import MODULE_STATES, FailingModule, GraphNode, GraphView, ModuleState
 from forge.ui.reading import (
     display_path,
     history_of,
@@ -43,7 +43,7 @@ NO_PLAN_HINT = (
 def graph_view(forge_dir: ForgeDir, wanted: str | None, max_attempts: int) -> GraphView:
     """The graph of run ``wanted`` (``None``: the newest run)."""
     runs, notices = list_runs(forge_dir)
-    run = pick_run(runs, wanted)
+    run = pick_run(forge_dir, runs, wanted)
     on_disk = read_status(forge_dir)
     plan_path = plan_path_of(forge_dir, run, on_disk)
     plan, problems = read_plan(plan_path) if plan_path is not None else (None, [])
@@ -55,6 +55,8 @@ def graph_view(forge_dir: ForgeDir, wanted: str | None, max_attempts: int) -> Gr
             forge_dir, run_id=run_id_of(run), plan_path=plan_path or forge_dir.plans
         )
         modules = _unique(status.modules)
+        if plan is not None:
+            modules += _planless(forge_dir, run, {m.id for m in modules})
     except ForgeError as exc:
         notices.append(str(exc))
         modules = []
@@ -90,10 +92,36 @@ def graph_view(forge_dir: ForgeDir, wanted: str | None, max_attempts: int) -> Gr
         layers=layers,
         critical_path=critical,
         nodes=nodes,
+        failing=_failing(forge_dir, run, nodes),
         edges=edges,
         counts={state: found[state] for state in MODULE_STATES},
         notices=notices,
     )
+
+
+def _planless(forge_dir: ForgeDir, run: str, planned: set[str]) -> list[ModuleStatus]:
+    """The modules of ``run`` with attempts and no entry in its plan (they get a last column)."""
+    return [
+        module_line(forge_dir, run_id_of(run), module_id, module_id, None)
+        for module_id in forge_dir.module_ids(run_id_of(run))
+        if module_id not in planned
+    ]
+
+
+def _failing(forge_dir: ForgeDir, run: str, nodes: list[GraphNode]) -> list[FailingModule]:
+    """The failed and escalated modules, each with the first reason of its latest attempt."""
+    failing = []
+    for node in nodes:
+        if node.state not in ("failed", "escalated"):
+            continue
+        attempts = history_of(forge_dir, run, node.id)[0].attempts
+        latest = attempts[-1] if attempts else None
+        reasons = [*latest.failures, *latest.issues] if latest is not None else []
+        reason = reasons[0] if reasons else (latest.root_cause if latest else None)
+        failing.append(
+            FailingModule(id=node.id, title=node.title, state=node.state, reason=reason or "")
+        )
+    return failing
 
 
 def _unique(modules: list[ModuleStatus]) -> list[ModuleStatus]:

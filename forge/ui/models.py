@@ -43,7 +43,13 @@ class RunsView(WireModel):
 
     project: str
     runs: list[RunInfo] = Field(description="Every run, newest first.")
-    newest: str | None = Field(description="The run shown when none is picked; null: none.")
+    newest: str | None = Field(
+        description="The run shown when none is picked (the one with the latest plan "
+        "results, else the newest); null: none."
+    )
+    chosen_because: str = Field(
+        description="Why that run: 'latest plan results' or 'newest'; the header says it."
+    )
     notices: list[str]
 
 
@@ -63,6 +69,18 @@ class GraphNode(WireModel):
     critical: bool = Field(description="On the critical path (the longest dependency chain).")
 
 
+class FailingModule(WireModel):
+    """A failed or escalated module in the list under the graph: what failed first."""
+
+    id: str
+    title: str
+    state: ModuleState
+    reason: str = Field(
+        description="The first failure of its latest attempt (check:target), else its issue "
+        "or root cause; empty when unknown."
+    )
+
+
 class GraphView(WireModel):
     """The plan of a run as its dependency graph, each module in its state."""
 
@@ -75,6 +93,7 @@ class GraphView(WireModel):
     layers: int
     critical_path: list[str]
     nodes: list[GraphNode]
+    failing: list[FailingModule] = Field(description="The failed and escalated modules.")
     edges: list[tuple[str, str]] = Field(description="(dependency, dependent) pairs.")
     counts: dict[str, int] = Field(description="Modules in each state.")
     notices: list[str] = Field(description="Files that could not be read, and why.")

@@ -50,7 +50,7 @@ def log_view(
     if not 1 <= limit <= MAX_LIMIT:
         raise UsageError(f"limit must be 1 to {MAX_LIMIT}, not {limit}")
     runs, notices = list_runs(forge_dir)
-    shown = pick_run(runs, run)
+    shown = pick_run(forge_dir, runs, run)
     log = log_of(shown)
     try:
         found = query_logs(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
-from forge.state.status_file import Status
+from forge.state.status_file import Status, read_status
 from forge.store import (
     ForgeDir,
     state_files,
@@ -121,19 +121,57 @@ def list_runs(forge_dir: ForgeDir) -> tuple[list[RunInfo], list[str]]:
 def runs_view(forge_dir: ForgeDir) -> RunsView:
     """The project and its runs, newest first."""
     runs, notices = list_runs(forge_dir)
+    shown, why = default_run(forge_dir, runs)
     return RunsView(
         project=str(forge_dir.project_root),
         runs=runs,
-        newest=runs[0].id if runs else None,
+        newest=shown if runs else None,
+        chosen_because=why,
         notices=notices,
     )
 
 
-def pick_run(runs: list[RunInfo], wanted: str | None) -> str:
-    """The run to show: the one asked for, else the newest (:data:`NO_RUN` when there is none)."""
-    if wanted is not None:
-        return wanted
-    return runs[0].id if runs else NO_RUN
+#: Why the run shown by default is shown: the header says it.
+LATEST_PLAN_RESULTS = "latest plan results"
+NEWEST = "newest"
+
+
+def pick_run(forge_dir: ForgeDir, runs: list[RunInfo], wanted: str | None) -> str:
+    """The run to show: the one asked for, else :func:`default_run`'s."""
+    return wanted if wanted is not None else default_run(forge_dir, runs)[0]
+
+
+def default_run(forge_dir: ForgeDir, runs: list[RunInfo]) -> tuple[str, str]:
+    """The run shown when none is asked for, and why: the one whose plan modules have the
+    most recent attempt (a few ad-hoc ``forge validate --files`` calls since leave a
+    plan run on show), else the newest (:data:`NO_RUN` when there is none)."""
+    status = read_status(forge_dir)
+    plans: dict[Path, frozenset[str]] = {}
+    best: tuple[int, str] | None = None
+    for run in runs:
+        plan_path = plan_path_of(forge_dir, run.id, status)
+        if plan_path is None:
+            continue
+        if plan_path not in plans:
+            plan, _ = read_plan(plan_path)
+            ids = {module.id for module in plan.modules} if plan is not None else set()
+            plans[plan_path] = frozenset(ids)
+        folder = (
+            forge_dir.iterations(run_id_of(run.id)) if run.id else forge_dir.root / "iterations"
+        )
+        try:
+            found = state_files(folder, ".json")
+        except ForgeError:
+            continue
+        latest = max(
+            (mtime for name, mtime in found if name.removesuffix(".json") in plans[plan_path]),
+            default=None,
+        )
+        if latest is not None and (best is None or latest > best[0]):
+            best = (latest, run.id)
+    if best is not None:
+        return best[1], LATEST_PLAN_RESULTS
+    return (runs[0].id if runs else NO_RUN), NEWEST
 
 
 def plan_path_of(forge_dir: ForgeDir, run: str, status: Status | None) -> Path | None:

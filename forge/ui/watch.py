@@ -63,7 +63,7 @@ class Watcher:
         """The run the page shows and the files of it to watch (after an outer change)."""
         forge_dir = self.forge_dir
         runs, _ = list_runs(forge_dir)
-        self.run = pick_run(runs, self.pinned)
+        self.run = pick_run(forge_dir, runs, self.pinned)
         self.plan = plan_path_of(forge_dir, self.run, read_status(forge_dir))
         inner: dict[Path, tuple[Topic, ...]] = {
             forge_dir.log(log_of(self.run)): ("graph", "log"),

@@ -143,7 +143,12 @@ def apply_baseline(
         for type_, descriptor in context.plugins.checks.descriptors.items()
         if descriptor.targets_file
     }
-    failing = [index for index, r in enumerate(results) if not r.passed and r.type in file_checks]
+    # What forge could not judge is never the base's too: it must escalate, not pass.
+    failing = [
+        index
+        for index, r in enumerate(results)
+        if not r.passed and r.type in file_checks and not r.unjudged
+    ]
     if not failing:
         return results
     targets = list(dict.fromkeys(results[index].target for index in failing))

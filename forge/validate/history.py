@@ -4,7 +4,10 @@ One file per (runId, moduleId), updated under a lock so parallel validate
 calls and ``iteration_state`` updates never lose an attempt. The rules are
 the MCP contract's (docs/mcp-tools.md): a failure is ``type:target``; ``sameAsPrev``, ``oscillating``
 (A, B, A), ``velocity`` over the last four scores, ``stagnant``, and the
-PROCEED / RETRY / ESCALATE recommendation.
+PROCEED / RETRY / ESCALATE recommendation. An attempt forge could not judge
+(``unjudged``: a plugin failed, a file over the parse limit) is kept but
+left out of those rules and of the attempt limit: it escalates on its own
+("fix the environment"), and says nothing about the worker.
 
 ``iteration_state`` reads and writes the same files with the same rules
 (:mod:`forge.validate.iteration`).
@@ -42,6 +45,12 @@ class Attempt(WireModel):
     failures: list[str] = Field(default_factory=list)
     issues: list[str] = Field(default_factory=list)
     root_cause: str | None = None
+    unjudged: bool = Field(
+        default=False,
+        exclude_if=lambda value: not value,
+        description="forge could not judge this attempt (its environment's fault, not the "
+        "worker's): left out of the stagnation rules and the attempt limit.",
+    )
 
 
 class History(WireModel):
@@ -62,6 +71,15 @@ class Trend(WireModel):
     oscillating: bool
     velocity: float | None
     stagnant: bool
+    #: Attempts forge could not judge, left out of the attempt limit.
+    uncounted: int = 0
+    #: The latest attempt is one forge could not judge: it escalates, whatever the rest.
+    unjudged: bool = False
+
+    @property
+    def counted(self) -> int:
+        """The attempts that count toward the limit: all but those forge could not judge."""
+        return self.attempt - self.uncounted
 
 
 def failure_set(attempt: Attempt) -> frozenset[str]:
@@ -70,7 +88,24 @@ def failure_set(attempt: Attempt) -> frozenset[str]:
 
 
 def assess(attempts: list[Attempt]) -> Trend:
-    """Apply the stagnation rules to a non-empty attempt list (latest last)."""
+    """Apply the stagnation rules to a non-empty attempt list (latest last).
+
+    Attempts forge could not judge are left out; when the latest is one, nothing
+    is stagnant and :attr:`Trend.unjudged` says why it escalates.
+    """
+    latest = attempts[-1]
+    judged = [a for a in attempts if not a.unjudged]
+    if latest.unjudged:
+        return Trend(
+            attempt=latest.attempt,
+            same_as_prev=False,
+            oscillating=False,
+            velocity=None,
+            stagnant=False,
+            uncounted=len(attempts) - len(judged),
+            unjudged=True,
+        )
+    uncounted, attempts = len(attempts) - len(judged), judged
     sets = [failure_set(a) for a in attempts]
     current = sets[-1]
     previous = sets[-2] if len(sets) >= 2 else None
@@ -81,7 +116,6 @@ def assess(attempts: list[Attempt]) -> Trend:
     )
     scores = [a.score for a in attempts if a.score is not None][-VELOCITY_WINDOW:]
     velocity = (scores[-1] - scores[0]) / (len(scores) - 1) if len(scores) >= 3 else None
-    latest = attempts[-1]
     passed = latest.passed if latest.passed is not None else latest.status == "passed"
     stagnant = (
         same_as_prev or oscillating or (velocity is not None and velocity <= 0 and not passed)
@@ -92,14 +126,16 @@ def assess(attempts: list[Attempt]) -> Trend:
         oscillating=oscillating,
         velocity=None if velocity is None else round(velocity, 6),
         stagnant=stagnant,
+        uncounted=uncounted,
     )
 
 
 def recommend(*, passed: bool, trend: Trend, max_attempts: int) -> Recommendation:
-    """PROCEED when passed; ESCALATE when stagnant or out of attempts; else RETRY."""
+    """PROCEED when passed; ESCALATE when forge could not judge, when stagnant or out of
+    attempts; else RETRY."""
     if passed:
         return "PROCEED"
-    if trend.stagnant or trend.attempt >= max_attempts:
+    if trend.unjudged or trend.stagnant or trend.counted >= max_attempts:
         return "ESCALATE"
     return "RETRY"
 
@@ -108,16 +144,21 @@ def reason_for(*, passed: bool, trend: Trend, max_attempts: int) -> str:
     """Why :func:`recommend` says what it says, one sentence (every ESCALATE has one)."""
     if passed:
         return "every check passed"
+    if trend.unjudged:
+        return (
+            "forge could not judge this attempt: fix the environment, then validate again "
+            "(the attempt does not count toward stagnation)"
+        )
     if trend.same_as_prev:
         return "the same failures as the previous attempt: change approach"
     if trend.oscillating:
         return "the failures of an earlier attempt are back (A, B, A): change approach"
     if trend.stagnant:
         return "no progress: the score has not risen over the last attempts"
-    if trend.attempt >= max_attempts:
-        return f"{attempt_words(trend.attempt, max_attempts)}: the attempt limit is reached"
+    if trend.counted >= max_attempts:
+        return f"{attempt_words(trend.counted, max_attempts)}: the attempt limit is reached"
     return (
-        f"{attempt_words(trend.attempt, max_attempts)}: fix the failing checks and validate again"
+        f"{attempt_words(trend.counted, max_attempts)}: fix the failing checks and validate again"
     )
 
 
@@ -173,8 +214,11 @@ def record_attempt(
     issues: list[str] | None = None,
     status: AttemptStatus | None = None,
     root_cause: str | None = None,
+    unjudged: bool = False,
 ) -> tuple[History, Trend, list[str]]:
     """Append one attempt to the history at ``path`` under its lock.
+
+    :param unjudged: forge could not judge the attempt (see :class:`Attempt`).
 
     Returns the new history, its trend and notices (a corrupt history file is
     moved aside and a new one started; the notice says where it went).
@@ -192,6 +236,7 @@ def record_attempt(
             failures=sorted(set(failures or [])),
             issues=list(issues or []),
             root_cause=root_cause,
+            unjudged=unjudged,
         )
         updated = history.model_copy(
             update={

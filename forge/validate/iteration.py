@@ -132,7 +132,10 @@ def update_state(
         root_cause=update.root_cause,
     )
     return IterationUpdated(
-        **trend.model_dump(), module_id=module_id, run_id=run_id, notices=notices
+        **trend.model_dump(exclude={"uncounted", "unjudged"}),
+        module_id=module_id,
+        run_id=run_id,
+        notices=notices,
     )
 
 

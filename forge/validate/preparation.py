@@ -65,7 +65,10 @@ def working_dir(home: Path, request: ValidateRequest) -> Path:
     """
     if request.cwd is None:
         return home
-    return (home / Path(request.cwd).expanduser()).absolute()
+    folder = (home / Path(request.cwd).expanduser()).absolute()
+    # ``../wt-cart`` from the project: one spelling of the folder, or paths under it
+    # would not read as inside it.
+    return folder.resolve() if ".." in folder.parts else folder
 
 
 def workspace_for(

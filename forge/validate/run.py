@@ -22,6 +22,7 @@ from forge.config import ForgeConfig, disabled_plugins, load_config, project_pla
 from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
+from forge.models.results import plugin_failure
 from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
 from forge.plugin_host.records import Returned
@@ -44,7 +45,7 @@ from forge.validate.preparation import (
     working_dir,
     workspace_for,
 )
-from forge.validate.verdict import Score, counts_as_failure, judged, unjudged
+from forge.validate.verdict import Score, counts_as_failure, judged, not_judged, unjudged
 from forge.workspace import ProgressCallback, Workspace
 
 if TYPE_CHECKING:
@@ -159,13 +160,16 @@ class Engine:
         self.plugins.require("forge_languages")
         self.plugins.require("forge_run_checks", only=plugins)
         results = [
-            _plugin_failure(
-                info.name, f"plugin {info.name} ({info.distribution}) failed to load: {info.error}"
+            plugin_failure(
+                info.name,
+                f"plugin {info.name} ({info.distribution}) failed to load: {info.error}",
+                raised_at=info.raised_at,
+                traceback=info.traceback,
             )
             for info in self.plugins.failed
         ]
         results.extend(
-            _plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
+            plugin_failure(problem.plugin, f"plugin {problem.plugin}: {problem.message}")
             for problem in [*catalog.problems, *self.languages.problems]
         )
         previous, attributed = self._attributed, {}
@@ -177,7 +181,14 @@ class Engine:
                 workspace.report_progress(f"{returned.plugin}: checked")
                 if returned.failure is not None:
                     message = f"plugin {returned.plugin} {returned.failure}"
-                    results.append(_plugin_failure(returned.plugin, message))
+                    results.append(
+                        plugin_failure(
+                            returned.plugin,
+                            message,
+                            raised_at=returned.raised_at,
+                            traceback=list(returned.frames),
+                        )
+                    )
                     continue
                 for result in returned.items:
                     if catalog.owners.get(result.type) not in (returned.plugin, CORE):
@@ -249,7 +260,7 @@ class Engine:
         self._attributed = attributed
         results.extend(_undeclared(catalog, undeclared))
         results.sort(key=lambda result: catalog.rank(result.type))
-        return results
+        return [workspace.relative_places(result) for result in results]
 
     def halted(self, results: list[CheckResult]) -> bool:
         """Whether one of ``results`` is a failure of a check that halts the rest."""
@@ -303,6 +314,7 @@ class Engine:
             score=score.score,
             passed=score.passed,
             failures=[result.failure_key for result in results if counts_as_failure(result)],
+            unjudged=not_judged(results) is not None,
         )
         return judged(
             request,
@@ -375,21 +387,10 @@ def _undeclared(
             own = [id_ for id_, by in catalog.owners.items() if by == plugin]
             why = f"is declared by no plugin{did_you_mean(close_names(type_, own))}"
         failures.append(
-            _plugin_failure(
+            plugin_failure(
                 plugin,
                 f"plugin {plugin} returned results of check {type_!r}, which {why}: they count "
                 "for nothing; declare every check id in forge_checks",
             )
         )
     return failures
-
-
-def _plugin_failure(plugin: str, message: str) -> CheckResult:
-    """A failing ``plugin_error`` result about ``plugin``."""
-    return CheckResult(
-        type="plugin_error",
-        target=plugin,
-        passed=False,
-        message=message,
-        plugin=plugin,
-    )

@@ -3,11 +3,14 @@
 ``score`` is passed checks / all checks and ``passed`` means every check
 passed; results whose findings were all there at the base revision
 (``preExisting``), and checks that could not run (``skipped``), count neither
-way; a check that could not judge (``unjudged``) is left out of the score, and
-the module does not pass. A module whose halting check failed (no working dir)
-cannot be judged: it escalates at once and no attempt is recorded. Otherwise the attempt's
-trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY and
-ESCALATE.
+way. A module whose halting check failed (no working dir) cannot be judged:
+it escalates at once and no attempt is recorded. A result forge could not
+judge (``unjudged``: a checker stopped by its configuration, a plugin that failed, a
+file over the parse limit) is
+a failure that escalates the module ("fix the environment"); its attempt is
+recorded but counts toward neither stagnation nor the limit. Otherwise the
+attempt's trend (:mod:`forge.validate.history`) decides between PROCEED, RETRY
+and ESCALATE.
 """
 
 from __future__ import annotations
@@ -33,21 +36,25 @@ class Score:
         A pre-existing result (every finding already there at the base
         revision), an advisory one (a non-blocking acceptance criterion) and a
         skipped one (a tool it needs is not installed) count neither way: they are left out of both counts.
-        An unjudged one (its check could not judge) is left out of the score, and the
-        module does not pass.
+        An unjudged one (forge could not judge) counts as a failure.
         """
         judged = [result for result in results if result.judged]
         if not judged:
             return cls(passed=False, score=0.0)
         passed_count = sum(result.passed for result in judged)
-        everything = passed_count == len(judged) and not any(r.unjudged for r in results)
-        return cls(passed=everything, score=round(passed_count / len(judged), 4))
+        return cls(passed=passed_count == len(judged), score=round(passed_count / len(judged), 4))
 
 
 def counts_as_failure(result: CheckResult) -> bool:
-    """A failed result that is neither pre-existing nor advisory, or one its check could not
-    judge: it fails the module."""
-    return not result.passed and (result.judged or result.unjudged)
+    """A failed result that is neither pre-existing nor advisory (an unjudged one included):
+    it fails the module."""
+    return not result.passed and result.judged
+
+
+def not_judged(results: list[CheckResult]) -> CheckResult | None:
+    """The first failure forge's environment caused (``unjudged``), if any: the module
+    escalates for it, whatever the other results say."""
+    return next((r for r in results if r.unjudged and counts_as_failure(r)), None)
 
 
 def unjudged(
@@ -86,6 +93,13 @@ def judged(
 ) -> ValidateReport:
     """The report of a recorded attempt: its score, its trend, and what to do next."""
     score = Score.of(results)
+    reason = reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts)
+    problem = not_judged(results) if trend.unjudged else None
+    if problem is not None:
+        reason = (
+            f"forge could not judge {problem.target} ({problem.message}): fix the "
+            "environment, then validate again; this attempt does not count toward stagnation"
+        )
     return ValidateReport(
         base_commit=base_commit,
         passed=score.passed,
@@ -100,6 +114,6 @@ def judged(
         oscillating=trend.oscillating,
         velocity=trend.velocity,
         recommendation=recommend(passed=score.passed, trend=trend, max_attempts=max_attempts),
-        reason=reason_for(passed=score.passed, trend=trend, max_attempts=max_attempts),
+        reason=reason,
         notices=notices,
     )

@@ -106,7 +106,7 @@ def test_table_shows_plan_bar_and_modules(run_forge: RunForge, project: Path) ->
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
     assert lines[0] == "plan  .forge/plans/auth.json — Token refresh"
-    assert lines[2].startswith("[############------------------] 2/5 done, 1 running, 1 failed")
+    assert lines[2].startswith("[############------------------] 2/5 passed, 1 running, 1 failed")
     rows = {line.split()[0]: line.split() for line in lines[4:]}
     assert rows["MODULE"][-1] == "NEXT"
     assert rows["db"][-3:] == ["1", "1.00", "PROCEED"]
@@ -228,16 +228,16 @@ def test_watch_redraws_in_place(project: Path) -> None:
     try:
         first = _read_until(controller, b"refresh endpoint")
         assert b"\033[H" in first  # drawn from the top of the screen, not scrolled
-        assert b"2/5 done" in first
+        assert b"2/5 passed" in first
         status_file = project / ".forge" / "status.json"
         status = json.loads(status_file.read_text(encoding="utf-8"))
         status["counts"]["done"] = 3
         status["counts"]["running"] = 0
         status["modules"][2]["state"] = "done"
         status_file.write_text(json.dumps(status), encoding="utf-8")
-        refreshed = _read_until(controller, b"3/5 done")
+        refreshed = _read_until(controller, b"3/5 passed")
         screen = refreshed[refreshed.rindex(b"\033[H") :]
-        assert b"3/5 done" in screen and b"2/5 done" not in screen
+        assert b"3/5 passed" in screen and b"2/5 passed" not in screen
         os.killpg(process.pid, signal.SIGINT)
         # Keep reading: a full pty would block forge's last redraw and its exit.
         deadline = time.monotonic() + 15
@@ -285,7 +285,7 @@ def test_a_plan_title_with_control_characters_is_escaped_in_text_and_real_in_jso
         assert r"x\x1b[31mred\ny" in shown, (args, shown)
     table = run_forge("status").stdout.splitlines()
     assert table[0] == r"plan  .forge/plans/p.json — obj\rX\x1b]0;owned\x07\x85"
-    assert table[-1].split()[:3] == ["m1", r"x\x1b[31mred\ny", "done"]
+    assert table[-1].split()[:3] == ["m1", r"x\x1b[31mred\ny", "passed"]
     status = json.loads(run_forge("status", "--json").stdout)
     assert (status["objective"], status["modules"][0]["title"]) == (objective, title)
     # On a terminal, validate's progress line names the module by its title too.

@@ -313,7 +313,7 @@ def test_missing_files_directories_and_unknown_languages(
     assert missing.value.reason == "missing"
     with pytest.raises(NotParsed) as directory:
         parsing.parse(tmp_path / "pkg.py")
-    assert directory.value.reason == "unreadable"
+    assert directory.value.reason == "not_a_file" and not directory.value.unjudged
     (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
     assert parsing.parse(tmp_path / "notes.txt") is None
     # The same outcome on every ask, without touching the disk again.

@@ -188,7 +188,8 @@ def test_a_rule_that_raises_is_a_plugin_error_and_the_others_still_run(
     assert [(f.type, f.message) for f in report.errors] == [
         (
             "plugin_error",
-            "plan rule plugin exploding raised RuntimeError: rule exploded on 1 modules",
+            "plan rule plugin exploding raised RuntimeError: rule exploded on 1 modules "
+            f"(at {__file__}:{_boom.__code__.co_firstlineno + 1})",
         ),
         ("self_dependency", 'module "a" depends on itself; remove it from its dependsOn'),
     ]
@@ -203,7 +204,8 @@ def test_a_rule_returning_junk_is_a_plugin_error(tmp_path: Path, make_module: Ma
         plan_path=None, plan={"modules": [make_module("a")]}, project_root=tmp_path, plugins=host
     )
     assert [f.message for f in report.errors] == [
-        "plan rule plugin junk returned something other than a list of PlanFinding"
+        "plan rule plugin junk returned something other than a list of PlanFinding "
+        "(got a list holding dict: {'type': 'x', 'message': 'dict'})"
     ]
 
 

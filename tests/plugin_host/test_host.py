@@ -5,12 +5,12 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-import textwrap
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from forge_testing import fake_distribution
 
 import forge
 from forge import hookspecs
@@ -92,24 +92,6 @@ from forge import hookimpl
 def forge_run_checks(request, not_an_argument):
     return []
 """
-
-
-def fake_distribution(site: Path, name: str, version: str, plugins: dict[str, str]) -> Path:
-    """A distribution installed the way pip would: a dist-info with entry points.
-
-    :param plugins: entry-point name -> module source (the module is ``fake_<name>``).
-    """
-    site.mkdir(parents=True, exist_ok=True)
-    for plugin, source in plugins.items():
-        (site / f"fake_{plugin}.py").write_text(textwrap.dedent(source), encoding="utf-8")
-    dist_info = site / f"{name.replace('-', '_')}-{version}.dist-info"
-    dist_info.mkdir()
-    (dist_info / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8"
-    )
-    entries = "".join(f"{plugin} = fake_{plugin}\n" for plugin in plugins)
-    (dist_info / "entry_points.txt").write_text(f"[forge]\n{entries}", encoding="utf-8")
-    return site
 
 
 def make_fake_distribution(site: Path) -> Path:

@@ -234,7 +234,7 @@ def test_browsing_every_view_leaves_forge_as_it_was(
     home = Path(os.environ["FORGE_HOME"])
     before, home_before = tree(forge), tree(home)
     with running_ui(example) as url:
-        open_graph(page, url, 3)
+        open_graph(page, url, 3)  # demo: its cli.json, if corrupt, is the latest plan result
         for route, ready in [
             ("#/module/farewell", "#failures"),
             ("#/module/cli", "#module-title"),
@@ -243,7 +243,8 @@ def test_browsing_every_view_leaves_forge_as_it_was(
             ("#/sessions?session=demo", "#session-state"),
             ("#/memory", "#memory li"),
             ("#/memory?q=suite%2042&scope=project&category=test_command", "text=matches for"),
-            ("#/graph?run=", '#graph[data-rendered="3"]'),
+            # The run-less run: its plan modules, and legacy (attempts, no plan entry).
+            ("#/graph?run=", '#graph[data-rendered="4"]'),
         ]:
             page.goto(f"{url}{route}")
             page.wait_for_selector(ready)

@@ -59,7 +59,7 @@ const header = new Refresher(async () => {
   project.title = runs.project;
   document.title = `forge · ${project.textContent}`;
   const chosen = currentRun();
-  const options = [h("option", { value: "" , "data-newest": "1" }, `newest${runs.newest !== null ? ` (${runs.newest || "no run id"})` : ""}`)];
+  const options = [h("option", { value: "" , "data-newest": "1" }, `${runs.chosenBecause}${runs.newest !== null ? ` (${runs.newest || "no run id"})` : ""}`)];
   for (const run of runs.runs) {
     options.push(h("option", { value: `=${run.id}` }, run.label));
   }

@@ -9,8 +9,8 @@ import { clear, get, h, notices, s, score } from "./dom.js";
 
 const COLUMN = 280;
 const NODE_W = 224;
-const NODE_H = 50;
-const ROW = 62;
+const NODE_H = 72;
+const ROW = 84;
 const PAD = 16;
 const HEAD = 34;
 const STATES = ["pending", "running", "passed", "failed", "escalated", "skipped"];
@@ -21,7 +21,25 @@ export class GraphView {
     this.summary = h("div", { class: "summary" });
     this.messages = h("div");
     this.canvas = h("div", { class: "graph", id: "graph", "aria-label": "dependency graph" });
-    main.append(this.summary, this.messages, this.canvas);
+    this.failing = h("section", { class: "failing", "aria-label": "failing modules" });
+    // The state the chips filter on (null: every module); kept across live refreshes.
+    this.filter = null;
+    main.append(this.summary, this.messages, this.canvas, this.failing);
+  }
+
+  /** Show the modules of one state alone (a chip clicked), or all of them again. */
+  toggle(state) {
+    this.filter = this.filter === state ? null : state;
+    this.applyFilter();
+  }
+
+  applyFilter() {
+    for (const chip of this.summary.querySelectorAll(".chip[data-state]")) {
+      chip.setAttribute("aria-pressed", String(chip.dataset.state === this.filter));
+    }
+    for (const node of this.canvas.querySelectorAll("a.node")) {
+      node.hidden = this.filter !== null && node.dataset.state !== this.filter;
+    }
   }
 
   async refresh() {
@@ -37,10 +55,13 @@ export class GraphView {
 
   render(view) {
     const started = performance.now();
-    clear(this.summary).append(...summary(view));
+    clear(this.summary).append(...summary(view, (state) => this.toggle(state)));
     const hint = view.hint ? h("p", { class: "hint", id: "hint" }, view.hint) : null;
     this.messages.replaceChildren(...[hint, notices(view.notices)].filter(Boolean));
     draw(this.canvas, view);
+    this.failing.replaceChildren(...failingList(view.failing));
+    if (this.filter !== null && !view.counts[this.filter]) this.filter = null;
+    this.applyFilter();
     this.canvas.dataset.rendered = String(view.nodes.length);
     // Marked once painted, for the browser tests and the benchmark.
     requestAnimationFrame(() => {
@@ -50,7 +71,27 @@ export class GraphView {
   }
 }
 
-function summary(view) {
+function failingList(failing) {
+  if (!failing.length) return [];
+  return [
+    h("h3", null, `Failing modules (${failing.length})`),
+    h(
+      "ul",
+      { id: "failing" },
+      failing.map((item) =>
+        h(
+          "li",
+          { class: `state-${item.state}`, "data-id": item.id },
+          h("a", { href: link("module", item.id) }, item.id),
+          h("span", { class: "failing-title" }, ` ${item.title}`),
+          item.reason ? h("span", { class: "failing-reason" }, ` — ${item.reason}`) : null,
+        ),
+      ),
+    ),
+  ];
+}
+
+function summary(view, toggle) {
   const parts = [];
   parts.push(
     h(
@@ -61,7 +102,18 @@ function summary(view) {
     ),
   );
   const chips = STATES.filter((state) => view.counts[state]).map((state) =>
-    h("span", { class: `chip state-${state}`, "data-state": state }, `${view.counts[state]} ${state}`),
+    h(
+      "button",
+      {
+        type: "button",
+        class: `chip state-${state}`,
+        "data-state": state,
+        "aria-pressed": "false",
+        title: `show the ${state} modules alone (again: all)`,
+        onclick: () => toggle(state),
+      },
+      `${view.counts[state]} ${state}`,
+    ),
   );
   const total = view.nodes.length;
   parts.push(

@@ -48,7 +48,8 @@ CONFIGURED = (
 )
 #: What to install for each checker when it is missing.
 INSTALL = {
-    "pyrefly": "pip install forge-types (it pins pyrefly)",
+    "pyrefly": "pip install 'forge-types @ git+https://github.com/forge-validate/forge"
+    "#subdirectory=plugins/forge-types' (it pins pyrefly)",
     "mypy": "pip install mypy",
     "ty": "pip install ty",
     "basedpyright": "pip install basedpyright",
