@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from forge_testing import forge_executable, live_processes_mentioning, mount_tmpfs, unmount
+from serve_modes import serve_environment
 
 #: How long a reply may take on a loaded machine before the test gives up.
 PATIENCE = 30.0
@@ -29,8 +30,8 @@ PATIENCE = 30.0
 class Wire:
     """``forge serve`` on pipes: send JSON-RPC lines, read the replies by id."""
 
-    def __init__(self, project: Path) -> None:
-        env = {**os.environ, "FORGE_CWD": str(project)}
+    def __init__(self, project: Path, mode: str) -> None:
+        env = {**os.environ, **serve_environment(mode), "FORGE_CWD": str(project)}
         self.process = subprocess.Popen(
             [forge_executable(), "serve"],
             cwd=project,
@@ -113,8 +114,8 @@ class Wire:
 
 
 @pytest.fixture
-def wire(project: Path) -> Iterator[Wire]:
-    server = Wire(project)
+def wire(project: Path, serve_mode: str) -> Iterator[Wire]:
+    server = Wire(project, serve_mode)
     try:
         yield server
     finally:
@@ -208,11 +209,11 @@ def test_a_call_before_initialize_is_told_to_initialize(wire: Wire) -> None:
     assert "initialize" in json.dumps(reply), reply
 
 
-def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
+def test_serve_in_an_unwritable_project_answers(tmp_path: Path, serve_mode: str) -> None:
     # It used to die with a traceback before answering initialize.
     project = tmp_path / "ro"
     mount_tmpfs(project, "size=1m,ro")
-    server = Wire(project)
+    server = Wire(project, serve_mode)
     try:
         server.initialize()
         server.call(1, "memory_recall", {"query": "x"})
@@ -227,7 +228,7 @@ def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
 
 
 def test_a_cancelled_validate_kills_its_type_checker(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch, serve_mode: str
 ) -> None:
     """The type checker runs in a thread of its own, beside the other checks: a cancel reaches it."""
     pytest.importorskip("forge_types")
@@ -242,7 +243,7 @@ def test_a_cancelled_validate_kills_its_type_checker(
         encoding="utf-8",
     )
     fake.chmod(0o755)
-    with contextlib.closing(Wire(project)) as wire:
+    with contextlib.closing(Wire(project, serve_mode)) as wire:
         wire.initialize()
         wire.call(1, "validate", {"moduleId": "m1", "files": ["app.py"]})
         deadline = time.monotonic() + PATIENCE

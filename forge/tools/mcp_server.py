@@ -16,6 +16,7 @@ import gc
 import inspect
 import logging
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,6 +27,7 @@ import anyio.to_thread
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.logging import configure_logging
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -85,7 +87,6 @@ class ForgeServer(MCPServer):
         still starts, lists its tools and answers each call with the one-line
         reason, so the agent sees why instead of a dead connection.
         """
-        level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
         super().__init__(
             name=SERVER_NAME,
             version=__version__,
@@ -93,7 +94,7 @@ class ForgeServer(MCPServer):
                 "forge validates modules delivered by coding agents and keeps attempt "
                 "history, memory, logs and session state in the project's .forge/ folder."
             ),
-            log_level=level if level in _LEVELS else "WARNING",  # type: ignore[arg-type]
+            log_level=_log_level(),
             middleware=[_initialize_first],
         )
         self.service = service
@@ -247,11 +248,12 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
 async def _initialize_first(
     ctx: ServerRequestContext[Any, Any], call_next: CallNext
 ) -> HandlerResult:
-    """Say what is wrong with a request sent before ``initialize``.
+    """Say what is wrong with a request sent before ``initialize``; start :data:`after_start`.
 
-    The SDK answers it with a bare "Invalid request parameters", which sends a
-    client looking at its arguments.
+    The SDK answers such a request with a bare "Invalid request parameters",
+    which sends a client looking at its arguments.
     """
+    global after_start
     try:
         return await call_next(ctx)
     except MCPError as exc:
@@ -266,6 +268,49 @@ async def _initialize_first(
                 "then notifications/initialized, then your requests",
             ) from exc
         raise
+    finally:
+        if after_start is not None:
+            # Not a daemon thread: a session that ends at once still finishes it.
+            threading.Thread(target=after_start).start()
+            after_start = None
+
+
+def _log_level() -> Any:
+    level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
+    return level if level in _LEVELS else "WARNING"
+
+
+#: A server built ahead of any session (:func:`prepare`), for the first one to take.
+_prepared: ForgeServer | None = None
+#: Run once, in a thread of its own, when the first request (``initialize``, or
+#: the first of a client of the protocol without a handshake) has been handled.
+after_start: Callable[[], None] | None = None
+
+
+def prepare() -> None:
+    """Build the server's tools now, for a session this process (or its fork) serves later.
+
+    The forge daemon calls it before it forks: a session's child then starts
+    with the tools' schemas built. Logging is left as it was: the session
+    configures it for its own stderr and ``FORGE_LOG_LEVEL``.
+    """
+    global _prepared
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    _prepared = ForgeServer(None)
+    root.handlers[:], root.level = handlers, level
+
+
+def _server(service: ToolService | None, problem: str = "") -> ForgeServer:
+    """The prepared server serving ``service``, or a new one when none was prepared."""
+    global _prepared
+    server, _prepared = _prepared, None
+    if server is None:
+        return ForgeServer(service, problem=problem)
+    server.service, server.problem = service, problem
+    server.settings.log_level = _log_level()
+    configure_logging(server.settings.log_level)
+    return server
 
 
 def create_server(root: Path | None = None, *, run_id: str | None = None) -> ForgeServer:
@@ -281,12 +326,18 @@ def create_server(root: Path | None = None, *, run_id: str | None = None) -> For
         if root is not None:
             raise
         logger.error("%s", exc)
-        return ForgeServer(None, problem=str(exc))
-    return ForgeServer(service)
+        return _server(None, problem=str(exc))
+    return _server(service)
 
 
-def serve() -> None:
-    """Run the server on stdin/stdout until the client disconnects (``forge serve``)."""
+def serve(then: Callable[[], None] | None = None) -> None:
+    """Run the server on stdin/stdout until the client disconnects (``forge serve``).
+
+    ``then`` runs once the client's first request is handled: work that must
+    not slow the session's start (``forge serve`` starts a daemon there).
+    """
+    global after_start
+    after_start = then
     server = create_server()
     # What start-up built (modules, the SDK, plugins, schemas) lives as long as
     # the process: frozen, the collector stops walking it on every full
