@@ -36,3 +36,10 @@ def run(args: argparse.Namespace) -> int:
     # would double the time the client waits.
     serve(None if in_child() else start_unless_running)
     return 0
+
+
+def prepare() -> None:
+    """Build the MCP server ahead of any session: the daemon does, before it forks one."""
+    from forge.tools.mcp_server import prepare as build
+
+    build()

@@ -82,7 +82,7 @@ def warm_mcp() -> None:
     Half a second of the daemon's start, once, in place of as much in every
     MCP session's start.
     """
-    from forge.tools.mcp_server import prepare
+    from forge.cli.serve import prepare
 
     prepare()
 

@@ -15,11 +15,9 @@ import functools
 import gc
 import inspect
 import logging
-import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import anyio.from_thread
@@ -42,10 +40,11 @@ from mcp_types import (
 
 from forge import __version__
 from forge.errors import ConfigError, clip
-from forge.runtime.cancellation import cancellable, shut_down
+from forge.runtime.cancellation import shut_down
 from forge.service.arguments import TOOL_REQUESTS, tool_parameters
 from forge.service.tools import ToolService
 from forge.store.ids import is_valid_id
+from forge.tools import session_start
 from forge.tools.calls import (
     ToolCall,
     ToolFailure,
@@ -59,22 +58,12 @@ from forge.tools.calls import (
 )
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
+from forge.tools.workers import Workers
 from forge.validate.run import serving
 
 SERVER_NAME = "forge"
 TOOL_NAMES = tuple(TOOL_REQUESTS)
-#: Tools whose calls may run verify commands for minutes. They run in their
-#: own threads, at most :data:`LONG_CALLS` at once, so that quick calls
-#: (memory, logs, state), in the threads anyio lends everything else, never
-#: wait behind them.
-LONG_TOOLS = frozenset({"validate", "validate_plan", "merge_check"})
-LONG_CALLS = 100
-
-T = TypeVar("T")
-
 logger = logging.getLogger("forge.mcp")
-
-_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 
 
 class ForgeServer(MCPServer):
@@ -94,12 +83,12 @@ class ForgeServer(MCPServer):
                 "forge validates modules delivered by coding agents and keeps attempt "
                 "history, memory, logs and session state in the project's .forge/ folder."
             ),
-            log_level=_log_level(),
+            log_level=session_start.log_level(),
             middleware=[_initialize_first],
         )
         self.service = service
         self.problem = problem
-        self._long_calls: anyio.CapacityLimiter | None = None  # made on the event loop
+        self.workers = Workers()
         for name in TOOL_NAMES:
             self.add_tool(
                 _tool_function(self, name),
@@ -142,25 +131,6 @@ class ForgeServer(MCPServer):
             text = result_text(name, result.structured_content)
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
-
-    async def in_worker(self, tool: str, work: Callable[[], T]) -> T:
-        """Run a tool's ``work`` in a worker thread, stopped if the call is cancelled.
-
-        A cancelled call (``notifications/cancelled``, or stdin closing, which
-        cancels every call in flight) returns at once; its thread is told
-        through :mod:`forge.runtime.cancellation` and kills its command's process group.
-        """
-        limiter = None
-        if tool in LONG_TOOLS:
-            if self._long_calls is None:
-                self._long_calls = anyio.CapacityLimiter(LONG_CALLS)
-            limiter = self._long_calls
-        with cancellable() as cancel:
-            try:
-                return await anyio.to_thread.run_sync(work, limiter=limiter, abandon_on_cancel=True)
-            except anyio.get_cancelled_exc_class():
-                cancel.set()
-                raise
 
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them.
@@ -235,7 +205,7 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
             raise ToolError(str(exc)) from exc
 
     async def tool(**arguments: Any) -> Any:
-        return await server.in_worker(name, functools.partial(work, arguments))
+        return await server.workers.run(name, functools.partial(work, arguments))
 
     tool.__name__ = name
     tool.__doc__ = model.__doc__
@@ -248,12 +218,11 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
 async def _initialize_first(
     ctx: ServerRequestContext[Any, Any], call_next: CallNext
 ) -> HandlerResult:
-    """Say what is wrong with a request sent before ``initialize``; start :data:`after_start`.
+    """Say what is wrong with a request sent before ``initialize``.
 
     The SDK answers such a request with a bare "Invalid request parameters",
     which sends a client looking at its arguments.
     """
-    global after_start
     try:
         return await call_next(ctx)
     except MCPError as exc:
@@ -269,46 +238,21 @@ async def _initialize_first(
             ) from exc
         raise
     finally:
-        if after_start is not None:
-            # Not a daemon thread: a session that ends at once still finishes it.
-            threading.Thread(target=after_start).start()
-            after_start = None
-
-
-def _log_level() -> Any:
-    level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
-    return level if level in _LEVELS else "WARNING"
-
-
-#: A server built ahead of any session (:func:`prepare`), for the first one to take.
-_prepared: ForgeServer | None = None
-#: Run once, in a thread of its own, when the first request (``initialize``, or
-#: the first of a client of the protocol without a handshake) has been handled.
-after_start: Callable[[], None] | None = None
+        session_start.started()
 
 
 def prepare() -> None:
-    """Build the server's tools now, for a session this process (or its fork) serves later.
-
-    The forge daemon calls it before it forks: a session's child then starts
-    with the tools' schemas built. Logging is left as it was: the session
-    configures it for its own stderr and ``FORGE_LOG_LEVEL``.
-    """
-    global _prepared
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    _prepared = ForgeServer(None)
-    root.handlers[:], root.level = handlers, level
+    """Build the server now, for a session this process or a fork of it serves (the daemon's)."""
+    session_start.keep(lambda: ForgeServer(None))
 
 
 def _server(service: ToolService | None, problem: str = "") -> ForgeServer:
     """The prepared server serving ``service``, or a new one when none was prepared."""
-    global _prepared
-    server, _prepared = _prepared, None
+    server: ForgeServer | None = session_start.take()
     if server is None:
         return ForgeServer(service, problem=problem)
     server.service, server.problem = service, problem
-    server.settings.log_level = _log_level()
+    server.settings.log_level = session_start.log_level()
     configure_logging(server.settings.log_level)
     return server
 
@@ -336,8 +280,7 @@ def serve(then: Callable[[], None] | None = None) -> None:
     ``then`` runs once the client's first request is handled: work that must
     not slow the session's start (``forge serve`` starts a daemon there).
     """
-    global after_start
-    after_start = then
+    session_start.when_started(then)
     server = create_server()
     # What start-up built (modules, the SDK, plugins, schemas) lives as long as
     # the process: frozen, the collector stops walking it on every full
