@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from forge.cli.subcommand import add_command
@@ -38,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def prepare() -> None:
-    """Build the MCP server ahead of any session: the daemon does, before it forks one."""
+def prepare(rehearsal: Path) -> None:
+    """Build the MCP server ahead of any session, after a rehearsal on the project ``rehearsal``:
+    the daemon does, before it forks one."""
     from forge.tools.mcp_server import prepare as build
 
-    build()
+    build(rehearsal)

@@ -33,7 +33,7 @@ from forge.daemon.child import run_child, send
 from forge.daemon.client import (
     REFUSED,
 )
-from forge.daemon.warm import Freshness, serving_engine, warm_mcp, warm_up
+from forge.daemon.warm import Freshness, serving_engine, warm_up
 
 #: How long the parent gives a ``status`` or ``stop`` caller to speak.
 CONTROL_TIMEOUT_S = 2.0
@@ -63,7 +63,6 @@ def serve(idle_seconds: float) -> None:
     engine = None
     try:
         warm_up()
-        warm_mcp()
         engine = serving_engine()
         # What the warm-up built stays put: the collector never scans it again,
         # so children do not copy the pages it would touch.

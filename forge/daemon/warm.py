@@ -66,6 +66,11 @@ def warm_up() -> None:
         try:
             os.chdir(scratch)
             run_here(["validate", "--files", *WARM_UP_FILES])
+            # The MCP server too, so that ``forge serve`` children start warm: half a
+            # second of the daemon's start, once, in place of as much in every session's.
+            from forge.cli.serve import prepare
+
+            prepare(Path(scratch))
         finally:
             # Fork copies only the calling thread: leave no other behind.
             from forge.languages import oxc
@@ -74,17 +79,6 @@ def warm_up() -> None:
             os.chdir(saved_cwd)
             os.environ.clear()
             os.environ.update(saved_env)
-
-
-def warm_mcp() -> None:
-    """Import the MCP SDK and build forge's server, so ``forge serve`` children start warm.
-
-    Half a second of the daemon's start, once, in place of as much in every
-    MCP session's start.
-    """
-    from forge.cli.serve import prepare
-
-    prepare()
 
 
 @contextlib.contextmanager

@@ -241,8 +241,10 @@ async def _initialize_first(
         session_start.started()
 
 
-def prepare() -> None:
-    """Build the server now, for a session this process or a fork of it serves (the daemon's)."""
+def prepare(rehearsal: Path) -> None:
+    """Build the server now, for a session this process or a fork of it serves (the daemon's),
+    after a rehearsal on the project ``rehearsal`` (see :func:`session_start.rehearse`)."""
+    session_start.rehearse(rehearsal)
     session_start.keep(lambda: ForgeServer(None))
 
 

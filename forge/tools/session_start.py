@@ -13,6 +13,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -38,6 +39,30 @@ def keep(build: Callable[[], Any]) -> None:
     handlers, level = list(root.handlers), root.level
     _prepared.append(build())
     root.handlers[:], root.level = handlers, level
+
+
+def rehearse(root: Path) -> None:
+    """Run the long tools once in this process (a validate, a plan's, a recall) over ``root``.
+
+    Whatever the first calls build on first use (validators, serializers, query
+    caches) is then built here, once, and shared by every child forked
+    afterwards instead of built and held by each session. In this thread: a
+    fork copies no other.
+    """
+    from forge.service.tools import ToolService
+    from forge.tools.calls import result_text, run_tool
+
+    service = ToolService.for_project(root)
+    files = sorted(path.name for path in root.iterdir() if path.suffix in {".py", ".js", ".ts"})
+    module = {"id": "warm", "title": "W", "objective": "o", "files": files,
+              "verify": ["true"], "doneWhen": "d"}  # fmt: skip
+    for name, arguments in (
+        ("validate", {"moduleId": "warm", "files": files}),
+        ("validate_plan", {"plan": {"modules": [module]}}),
+        ("memory_recall", {"query": "warm"}),
+    ):
+        result = run_tool(service, name, arguments, None)
+        result_text(name, result.model_dump(mode="json", by_alias=True, exclude_none=True))
 
 
 def take() -> Any | None:
