@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from forge_testing import RunForge, forge_executable
+from serve_modes import MODES, serving
 
 from forge.plan import PlanReport, check_plan
 from forge.plugin_host import PluginHost, build_plugin_host
@@ -40,6 +41,19 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("FORGE_CWD", str(root))
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture(params=MODES)
+def serve_mode(
+    request: pytest.FixtureRequest, project: Path, no_daemon_left: None
+) -> Iterator[str]:
+    """How the test's ``forge serve`` runs: directly, or handed to a running daemon.
+
+    A test taking it runs once per way of serving (:mod:`serve_modes`); it
+    starts ``forge serve`` with ``serve_environment(serve_mode)``.
+    """
+    with serving(request.param, project) as mode:
+        yield mode
 
 
 @pytest.fixture

@@ -584,7 +584,8 @@ def hostile(
     """
     arena = build_arena(tmp_path_factory.mktemp("hostile"))
     stderr = tmp_path_factory.mktemp("hostile-stderr") / "server.stderr"
-    env = {"FORGE_HOME": str(arena.home), "FORGE_DISABLE_PLUGINS": "types"}
+    # FORGE_DAEMON=0: served in its own process, it starts no daemon that would outlive the module.
+    env = {"FORGE_HOME": str(arena.home), "FORGE_DISABLE_PLUGINS": "types", "FORGE_DAEMON": "0"}
     if "PYTHONDONTWRITEBYTECODE" in os.environ:
         env["PYTHONDONTWRITEBYTECODE"] = os.environ["PYTHONDONTWRITEBYTECODE"]
     params = StdioServerParameters(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 from forge_testing import forge_executable
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
+from serve_modes import DIRECT, serve_environment
 
 from forge.tools.descriptions import TEXT_REPLIES
 from forge.tools.mcp_server import create_server
@@ -25,15 +25,21 @@ async def connect(project: Path, *, run_id: str = "serve-test") -> AsyncIterator
 
 
 @asynccontextmanager
-async def served(project: Path) -> AsyncIterator[Client]:
-    """A real ``forge serve`` subprocess for ``project``, over stdio."""
-    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
+async def served(project: Path, mode: str = DIRECT) -> AsyncIterator[Client]:
+    """A real ``forge serve`` subprocess for ``project``, over stdio (``mode``: see below)."""
+    async with Client(stdio_parameters(project, forge_executable(), "serve", mode=mode)) as client:
         yield client
 
 
-def stdio_parameters(project: Path, command: str, *args: str) -> StdioServerParameters:
-    """Launch the installed console script in ``project``, with the test's forge env."""
-    env = {name: value for name, value in os.environ.items() if name.startswith("FORGE_")}
+def stdio_parameters(
+    project: Path, command: str, *args: str, mode: str = DIRECT
+) -> StdioServerParameters:
+    """Launch the installed console script in ``project``, with the test's forge env.
+
+    ``mode`` is the ``serve_mode`` fixture's (direct or daemon-served); by
+    default the server runs in its own process and starts no daemon.
+    """
+    env = serve_environment(mode)
     return StdioServerParameters(command=command, args=list(args), env=env, cwd=str(project))
 
 

@@ -27,6 +27,7 @@ import pytest
 from forge_testing import forge_executable
 from mcp import Client
 from mcp_client import call, stdio_parameters
+from serve_modes import DIRECT
 
 pytestmark = pytest.mark.anyio
 
@@ -73,6 +74,7 @@ async def on_servers(
     work: Callable[[int, Client], Awaitable[T]],
     *,
     started: Barrier | None = None,
+    mode: str = DIRECT,
 ) -> list[T]:
     """Start ``count`` ``forge serve`` processes on ``project`` and run ``work`` on each.
 
@@ -81,7 +83,7 @@ async def on_servers(
     so other workers can join the same start). Returns the results by index.
     """
     barrier = started or Barrier(count)
-    params = stdio_parameters(project, forge_executable(), "serve")
+    params = stdio_parameters(project, forge_executable(), "serve", mode=mode)
 
     async def worker(index: int) -> T:
         # The client's task group must be entered and left in one task: each
@@ -121,7 +123,7 @@ UPDATES_PER_SERVER = 50
 
 
 @pytest.mark.slow
-async def test_parallel_servers_lose_no_attempt(project: Path) -> None:
+async def test_parallel_servers_lose_no_attempt(project: Path, serve_mode: str) -> None:
     """8 servers × 50 concurrent updates of one module: attempts 1..400, each once, matched."""
 
     async def updates(index: int, client: Client) -> list[tuple[int, str]]:
@@ -146,7 +148,7 @@ async def test_parallel_servers_lose_no_attempt(project: Path) -> None:
     with anyio.fail_after(DEADLINE_SECONDS):
         replies = [
             pair
-            for per_server in await on_servers(project, SERVERS, updates)
+            for per_server in await on_servers(project, SERVERS, updates, mode=serve_mode)
             for pair in per_server
         ]
 
@@ -169,7 +171,7 @@ PATTERNS = 100
 
 
 @pytest.mark.slow
-async def test_parallel_servers_save_each_memory_once(project: Path) -> None:
+async def test_parallel_servers_save_each_memory_once(project: Path, serve_mode: str) -> None:
     """8 servers each save the same 100 patterns (own order): 100 entries, 100 'saved' replies."""
     patterns = [f"Pattern number {n}: run the suite with pytest -x" for n in range(PATTERNS)]
 
@@ -187,7 +189,9 @@ async def test_parallel_servers_save_each_memory_once(project: Path) -> None:
 
     with anyio.fail_after(DEADLINE_SECONDS):
         replies = [
-            r for per_server in await on_servers(project, SERVERS, saves) for r in per_server
+            r
+            for per_server in await on_servers(project, SERVERS, saves, mode=serve_mode)
+            for r in per_server
         ]
 
     lines = (project / ".forge" / "memory" / "project.jsonl").read_text(encoding="utf-8")
@@ -219,7 +223,7 @@ CLI_RUNS = 4
 
 
 @pytest.mark.slow
-async def test_parallel_writers_keep_every_log_line_whole(project: Path) -> None:
+async def test_parallel_writers_keep_every_log_line_whole(project: Path, serve_mode: str) -> None:
     """Validations, updates, session saves and CLI runs on one run log: whole lines, none lost."""
     run_id = "run-logs"
     for index in range(VALIDATORS):
@@ -292,12 +296,16 @@ async def test_parallel_writers_keep_every_log_line_whole(project: Path) -> None
     validated: list[list[int]] = []
 
     async def validators() -> None:
-        validated.extend(await on_servers(project, VALIDATORS, validations, started=start))
+        validated.extend(
+            await on_servers(project, VALIDATORS, validations, started=start, mode=serve_mode)
+        )
 
     with anyio.fail_after(DEADLINE_SECONDS):
         async with anyio.create_task_group() as group:
             group.start_soon(validators)
-            group.start_soon(partial(on_servers, project, LOGGERS, other_writes, started=start))
+            group.start_soon(
+                partial(on_servers, project, LOGGERS, other_writes, started=start, mode=serve_mode)
+            )
             group.start_soon(cli_runs)
 
     assert len(validated) == VALIDATORS
@@ -341,7 +349,7 @@ with open(sys.argv[1], "a", encoding="utf-8") as out:
 """
 
 
-async def test_one_server_runs_validate_calls_in_parallel(project: Path) -> None:
+async def test_one_server_runs_validate_calls_in_parallel(project: Path, serve_mode: str) -> None:
     """8 simultaneous ``sleep 1`` validations on one server overlap, and number attempts 1..8."""
     (project / "stamp.py").write_text(STAMP, encoding="utf-8")
     stamps = project / "stamps"
@@ -352,7 +360,9 @@ async def test_one_server_runs_validate_calls_in_parallel(project: Path) -> None
         stamp = f"{python} stamp.py stamps/{index}.txt"
         return f"{stamp} start && sleep 1 && {stamp} end"
 
-    async with Client(stdio_parameters(project, forge_executable(), "serve")) as client:
+    async with Client(
+        stdio_parameters(project, forge_executable(), "serve", mode=serve_mode)
+    ) as client:
         # Warm-up: plugins and languages load on first use; the timed calls measure overlap.
         await call(client, "validate", {"moduleId": "warm-up", "commands": ["true"]})
 

@@ -265,13 +265,13 @@ def test_validate_all_shows_the_plans_warnings(run_forge: RunForge, project: Pat
 # --- 12: progress ---------------------------------------------------------------------
 
 
-async def test_a_long_validate_reports_progress(project: Path) -> None:
+async def test_a_long_validate_reports_progress(project: Path, serve_mode: str) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
 
     async def progress(value: float, total: float | None, message: str | None) -> None:
         seen.append((value, total, message))
 
-    async with served(project) as client:
+    async with served(project, serve_mode) as client:
         result = await client.call_tool(
             "validate",
             {"moduleId": "m1", "commands": ["sleep 0.2", "sleep 0.2", "true"]},

@@ -402,10 +402,10 @@ async def test_status_json_after_a_sequence_of_calls(project: Path) -> None:
 
 @pytest.mark.parametrize("script", [("forge", "serve"), ("forge-mcp",)])
 async def test_stdio_server_lists_the_tools_and_validates(
-    project: Path, script: tuple[str, ...]
+    project: Path, script: tuple[str, ...], serve_mode: str
 ) -> None:
     (project / "a.py").write_text("x = 1\n", encoding="utf-8")
-    params = stdio_parameters(project, forge_executable(script[0]), *script[1:])
+    params = stdio_parameters(project, forge_executable(script[0]), *script[1:], mode=serve_mode)
     async with Client(params) as client:
         tools = (await client.list_tools()).tools
         assert {tool.name for tool in tools} == SEVEN | OWN
@@ -424,10 +424,12 @@ async def test_stdio_server_lists_the_tools_and_validates(
         assert (project / ".forge" / folder).is_dir()
 
 
-async def test_stdio_server_takes_the_project_from_forge_cwd(project: Path, tmp_path: Path) -> None:
+async def test_stdio_server_takes_the_project_from_forge_cwd(
+    project: Path, tmp_path: Path, serve_mode: str
+) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    params = stdio_parameters(elsewhere, sys.executable, "-m", "forge", "serve")
+    params = stdio_parameters(elsewhere, sys.executable, "-m", "forge", "serve", mode=serve_mode)
     assert params.env is not None and params.env["FORGE_CWD"] == str(project)
     async with Client(params) as client:
         await call(client, "session_state", {"action": "save", "runId": "r", "state": {"a": 1}})

@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import signal
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,101 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import forge_executable, live_processes_mentioning, mount_tmpfs, unmount
-
-#: How long a reply may take on a loaded machine before the test gives up.
-PATIENCE = 30.0
-
-
-class Wire:
-    """``forge serve`` on pipes: send JSON-RPC lines, read the replies by id."""
-
-    def __init__(self, project: Path) -> None:
-        env = {**os.environ, "FORGE_CWD": str(project)}
-        self.process = subprocess.Popen(
-            [forge_executable(), "serve"],
-            cwd=project,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        self.replies: dict[str, dict[str, Any]] = {}
-        self._buffer = b""
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        assert self.process.stdin is not None
-        line = message if isinstance(message, str) else json.dumps(message)
-        self.process.stdin.write(line.encode() + b"\n")
-        self.process.stdin.flush()
-
-    def request(self, request_id: Any, method: str, params: dict[str, Any] | None = None) -> None:
-        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}})
-
-    def call(self, request_id: Any, tool: str, arguments: dict[str, Any]) -> None:
-        self.request(request_id, "tools/call", {"name": tool, "arguments": arguments})
-
-    def initialize(self) -> None:
-        self.request(
-            "init",
-            "initialize",
-            {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "wire", "version": "0"},
-            },
-        )
-        self.wait_for("init")
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def _read(self, timeout: float) -> None:
-        assert self.process.stdout is not None
-        fd = self.process.stdout.fileno()
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
-            return
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            raise EOFError("the server closed stdout")
-        self._buffer += chunk
-        *lines, self._buffer = self._buffer.split(b"\n")
-        for line in lines:
-            if line.strip():
-                reply = json.loads(line)
-                self.replies[json.dumps(reply.get("id"))] = reply
-
-    def wait_for(self, request_id: Any, timeout: float = PATIENCE) -> dict[str, Any]:
-        key = json.dumps(request_id)
-        deadline = time.monotonic() + timeout
-        while key not in self.replies:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"no reply to {request_id!r} within {timeout} s")
-            self._read(min(remaining, 0.1))
-        return self.replies.pop(key)
-
-    def next_reply(self, timeout: float = PATIENCE) -> dict[str, Any]:
-        """The next reply, whatever its id."""
-        deadline = time.monotonic() + timeout
-        while not self.replies:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"no reply within {timeout} s")
-            self._read(min(remaining, 0.1))
-        return self.replies.pop(next(iter(self.replies)))
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                stream.close()
+from forge_testing import live_processes_mentioning, mount_tmpfs, unmount
+from mcp_wire import PATIENCE, Wire
 
 
 @pytest.fixture
-def wire(project: Path) -> Iterator[Wire]:
-    server = Wire(project)
+def wire(project: Path, serve_mode: str) -> Iterator[Wire]:
+    server = Wire(project, serve_mode)
     try:
         yield server
     finally:
@@ -208,11 +118,11 @@ def test_a_call_before_initialize_is_told_to_initialize(wire: Wire) -> None:
     assert "initialize" in json.dumps(reply), reply
 
 
-def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
+def test_serve_in_an_unwritable_project_answers(tmp_path: Path, serve_mode: str) -> None:
     # It used to die with a traceback before answering initialize.
     project = tmp_path / "ro"
     mount_tmpfs(project, "size=1m,ro")
-    server = Wire(project)
+    server = Wire(project, serve_mode)
     try:
         server.initialize()
         server.call(1, "memory_recall", {"query": "x"})
@@ -227,7 +137,7 @@ def test_serve_in_an_unwritable_project_answers(tmp_path: Path) -> None:
 
 
 def test_a_cancelled_validate_kills_its_type_checker(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch, serve_mode: str
 ) -> None:
     """The type checker runs in a thread of its own, beside the other checks: a cancel reaches it."""
     pytest.importorskip("forge_types")
@@ -242,7 +152,7 @@ def test_a_cancelled_validate_kills_its_type_checker(
         encoding="utf-8",
     )
     fake.chmod(0o755)
-    with contextlib.closing(Wire(project)) as wire:
+    with contextlib.closing(Wire(project, serve_mode)) as wire:
         wire.initialize()
         wire.call(1, "validate", {"moduleId": "m1", "files": ["app.py"]})
         deadline = time.monotonic() + PATIENCE

@@ -41,6 +41,24 @@ async def test_validate_plan_has_an_output_schema(project: Path) -> None:
     assert {"valid", "errors", "warnings"} <= set(schema["properties"])
 
 
+async def test_the_output_schema_has_a_client_check_the_layers_shape_not_each_id(
+    project: Path,
+) -> None:
+    """A client re-checks every result against the schema: 1,000 ids each checked as a string
+    cost it more than the server's whole answer; the waves stay arrays of arrays."""
+    async with connect(project) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    schema = tools["validate_plan"].output_schema
+    assert schema is not None
+    layers = schema["properties"]["layers"]
+    assert layers["type"] == "array" and layers["items"] == {"type": "array"}
+    assert "module ids" in layers["description"]
+    write_plan(project, "good", [module("a"), module("b", "a")])
+    async with connect(project) as client:
+        report = await call(client, "validate_plan", {})
+    assert report["layers"] == [["a"], ["b"]]
+
+
 async def test_a_valid_plan_by_path(project: Path) -> None:
     write_plan(project, "good", [module("a"), module("b", "a")])
     async with connect(project) as client:

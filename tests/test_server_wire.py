@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from forge_testing import forge_executable
 from mcp_types import LATEST_PROTOCOL_VERSION, CallToolResult
+from serve_modes import MODES, serve_environment, serving
 
 REPLY_TIMEOUT = 20.0
 
@@ -26,13 +27,8 @@ REPLY_TIMEOUT = 20.0
 class RawServer:
     """``forge serve`` driven line by line over pipes, with no MCP library in between."""
 
-    def __init__(self, project: Path, home: Path) -> None:
-        env = {
-            **os.environ,
-            "FORGE_CWD": str(project),
-            "FORGE_HOME": str(home),
-            "FORGE_DISABLE_PLUGINS": "stubs,types",
-        }
+    def __init__(self, project: Path, home: Path, mode: str) -> None:
+        env = {**os.environ, **serve_environment(mode), **own_settings(project, home)}
         self.project = project
         self.process = subprocess.Popen(
             [forge_executable(), "serve"],
@@ -86,14 +82,31 @@ class RawServer:
                 self.process.wait()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawServer]:
+def own_settings(project: Path, home: Path) -> dict[str, str]:
+    """The module's server's project and ``FORGE_HOME``: its own, shared by its tests."""
+    return {
+        "FORGE_CWD": str(project),
+        "FORGE_HOME": str(home),
+        "FORGE_DISABLE_PLUGINS": "stubs,types",
+    }
+
+
+@pytest.fixture(scope="module", params=MODES)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RawServer]:
     """A started, initialized ``forge serve`` in a project of its own, shared by this module.
 
     Sharing it is part of the point: every test leaves it able to answer the next.
+    Served directly, then by a daemon (:mod:`serve_modes`).
     """
     project = tmp_path_factory.mktemp("wire-project")
-    raw = RawServer(project, tmp_path_factory.mktemp("wire-home"))
+    home = tmp_path_factory.mktemp("wire-home")
+    with serving(request.param, project, own_settings(project, home)) as mode:
+        yield from _initialized(RawServer(project, home, mode))
+
+
+def _initialized(raw: RawServer) -> Iterator[RawServer]:
     raw.request(
         0,
         "initialize",

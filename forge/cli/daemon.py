@@ -31,7 +31,8 @@ examples:
   forge daemon stop
   FORGE_DAEMON=0 forge validate --files a.py   # this command in its own process
 
-Claude Code: the forge plugin starts it at SessionStart, so every hook is warm.
+Claude Code: the forge plugin starts it at SessionStart, so every hook is warm;
+forge serve starts it too, so every later MCP session starts warm.
 The daemon serves only this user's processes with the same Python environment,
 PYTHON* variables and FORGE_HOME, in the same namespaces and under the same confinement (a
 sandboxed caller runs forge in its own process). Linux only.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from forge.cli.subcommand import add_command
@@ -23,8 +24,24 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server; returns when the client closes the connection."""
+    """Start the server; returns when the client closes the connection.
+
+    Run here, not in a daemon's child (no daemon ran, or ``FORGE_DAEMON=0``),
+    it starts a daemon for the next sessions, which then start warm.
+    """
+    from forge.daemon.child import in_child
+    from forge.daemon.server import start_unless_running
     from forge.tools.mcp_server import serve  # the only place the CLI reaches mcp
 
-    serve()
+    # Once this session's start is answered: a daemon warming up beside it
+    # would double the time the client waits.
+    serve(None if in_child() else start_unless_running)
     return 0
+
+
+def prepare(rehearsal: Path) -> None:
+    """Build the MCP server ahead of any session, after a rehearsal on the project ``rehearsal``:
+    the daemon does, before it forks one."""
+    from forge.tools.mcp_server import prepare as build
+
+    build(rehearsal)

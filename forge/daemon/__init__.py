@@ -7,7 +7,10 @@ daemon start`` pays that once. Every later ``forge`` command of the same user
 socket and hands over its arguments, environment, working directory and its
 stdin/stdout/stderr (as file descriptors); the daemon forks a child that runs
 the command exactly as the process would have, writing straight to the
-caller's terminal or pipes, and reports the exit code back.
+caller's terminal or pipes, and reports the exit code back. ``forge serve``
+goes the same way: its child starts with the MCP server already built
+(:func:`forge.daemon.warm.warm_up`) and serves the session on the caller's
+stdio for as long as it lasts; the daemon is not idle while a child runs.
 
 - :mod:`forge.daemon.address`: where the socket is (standard library only).
 - :mod:`forge.daemon.client`: the caller's side, imported by every ``forge``

@@ -38,14 +38,34 @@ REQUEST_TIMEOUT_S = 10.0
 #: A request larger than this (arguments and environment) is refused.
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 
+#: Whether this process is a daemon's child (set once it is forked).
+_in_child = False
 
-def run_child(connection: socket.socket, listeners: tuple[socket.socket, ...], lock: int) -> None:
-    """Run one command in this forked child, then exit; never returns."""
+
+def in_child() -> bool:
+    """Whether this process is a forge daemon's child, running a caller's command."""
+    return _in_child
+
+
+def run_child(
+    connection: socket.socket,
+    listeners: tuple[socket.socket, ...],
+    lock: int,
+    siblings: list[int],
+) -> None:
+    """Run one command in this forked child, then exit; never returns.
+
+    ``siblings`` are the parent's pidfds of the other children: not this one's.
+    """
+    global _in_child
+    _in_child = True
     code = 2
     try:
         for listener in listeners:
             listener.close()
         os.close(lock)
+        for pidfd in siblings:
+            os.close(pidfd)
         for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -79,6 +99,7 @@ def _serve_request(connection: socket.socket) -> int:
     finished = threading.Event()
     threading.Thread(target=_relay_signals, args=(connection, finished), daemon=True).start()
     code = _run_command([os.fsdecode(arg) for arg in request.argv])
+    _finish_threads()
     finished.set()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -169,6 +190,18 @@ def _run_command(argv: list[str]) -> int:
             return exc.code or 0
         print(exc.code, file=sys.stderr)
         return 1
+
+
+def _finish_threads() -> None:
+    """Wait for the command's threads, as an interpreter does before it exits.
+
+    An MCP session's calls still running when its client went away stop in
+    their own threads (killing their commands): the child must not exit
+    before them, as ``os._exit`` alone would.
+    """
+    shutdown = getattr(threading, "_shutdown", None)  # what interpreter finalization calls
+    if shutdown is not None:
+        shutdown()
 
 
 def send(connection: socket.socket, data: bytes) -> None:

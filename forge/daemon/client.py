@@ -39,10 +39,11 @@ REFUSED = b"R"
 ACCEPTED = b"A"
 GO = b"G"
 EXITED = b"X"
-#: Commands that never go to a daemon: the daemon's own, and the servers (the
-#: MCP server on stdio, the web page of ``forge ui``): long-lived processes,
-#: which gain nothing from a fork.
-OWN_PROCESS = frozenset({"daemon", "serve", "ui"})
+#: Commands that never go to a daemon: the daemon's own, and the web page of
+#: ``forge ui`` (a long-lived server that gains nothing from a fork). The MCP
+#: server (``forge serve``) does go: its child starts with the SDK and the
+#: tools already built, and the caller stays as a thin relay of signals.
+OWN_PROCESS = frozenset({"daemon", "ui"})
 #: The resource limits a child takes over from its caller (``ulimit``).
 LIMITS = ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_CORE")
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -112,18 +112,36 @@ class _Daemon:
         self.refused = 0
         self.freshness = Freshness()
         self.inodes: list[int] = []
+        #: A pidfd per child still running (readable once it has ended).
+        self.children: list[int] = []
 
     def run(self, commands: socket.socket, control: socket.socket, lock: int) -> bool:
-        """Serve until idle or stopped (``False``) or stale (``True``: start a fresh daemon)."""
-        while (remaining := self.idle_seconds - (time.monotonic() - self.last_command)) > 0:
-            ready, _, _ = select.select([commands, control], [], [], remaining)
-            if control in ready and not self._control(control):
+        """Serve until idle or stopped (``False``) or stale (``True``: start a fresh daemon).
+
+        A child still running (an MCP session lives as long as its client) is
+        activity: the idle clock starts when the last one has ended.
+        """
+        while True:
+            remaining = None
+            if not self.children:
+                remaining = self.idle_seconds - (time.monotonic() - self.last_command)
+                if remaining <= 0:
+                    return False
+            # poll, not select: a pidfd per child may go past select's 1024.
+            poll = select.poll()
+            for fd in (commands.fileno(), control.fileno(), *self.children):
+                poll.register(fd, select.POLLIN)
+            ready = {fd for fd, _ in poll.poll(None if remaining is None else remaining * 1000)}
+            if control.fileno() in ready and not self._control(control):
                 return False
-            if commands in ready:
+            if commands.fileno() in ready:
                 verdict = self._command(commands, control, lock)
                 if verdict is not None:
                     return verdict
-        return False
+            for ended in ready.intersection(self.children):
+                self.children.remove(ended)
+                os.close(ended)
+                self.last_command = time.monotonic()
 
     def _control(self, control: socket.socket) -> bool:
         """Answer one ``status`` or ``stop``; ``False`` to stop. Asking is not using."""
@@ -162,8 +180,10 @@ class _Daemon:
                 send(connection, REFUSED + f"cannot fork ({exc.strerror})".encode())
                 return None
             if child == 0:
-                run_child(connection, (commands, control), lock)
+                run_child(connection, (commands, control), lock, self.children)
             self.served += 1
+            with contextlib.suppress(OSError):  # ended (and reaped) already: nothing to wait for
+                self.children.append(os.pidfd_open(child))
             # The parent keeps nothing of the command: the child owns the connection now.
         return None
 
@@ -214,6 +234,16 @@ def _listen(path: str) -> socket.socket:
     os.chmod(path, 0o600)
     listener.listen(64)
     return listener
+
+
+def start_unless_running() -> None:
+    """Start the daemon in the background unless one runs, it is switched off, or not Linux.
+
+    Does not wait for it: this process goes on, and later ``forge`` commands
+    and MCP sessions turn fast once the daemon has warmed up (a second or two).
+    """
+    if address.enabled() and ask("status") is None:
+        start_background(address.DEFAULT_IDLE_S)
 
 
 def start_background(idle_seconds: float) -> subprocess.Popen[bytes]:

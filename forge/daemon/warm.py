@@ -66,6 +66,11 @@ def warm_up() -> None:
         try:
             os.chdir(scratch)
             run_here(["validate", "--files", *WARM_UP_FILES])
+            # The MCP server too, so that ``forge serve`` children start warm: half a
+            # second of the daemon's start, once, in place of as much in every session's.
+            from forge.cli.serve import prepare
+
+            prepare(Path(scratch))
         finally:
             # Fork copies only the calling thread: leave no other behind.
             from forge.languages import oxc, v8

@@ -47,17 +47,7 @@ def decide(event: dict[str, Any]) -> dict[str, str] | None:
 
         before_shell(event)
     if name == SESSION_START:
-        start_daemon()
+        from forge.daemon.server import start_unless_running
+
+        start_unless_running()
     return None
-
-
-def start_daemon() -> None:
-    """Start the forge daemon in the background unless one runs, it is off, or not Linux.
-
-    Does not wait for it: the session goes on, and its hooks turn fast once
-    the daemon has warmed up (about a second).
-    """
-    from forge.daemon import address, server
-
-    if address.enabled() and server.ask("status") is None:
-        server.start_background(address.DEFAULT_IDLE_S)

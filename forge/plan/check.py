@@ -7,8 +7,9 @@ Both adapters (the MCP ``validate_plan`` tool and ``forge plan check``) call
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from forge.errors import clip
 from forge.models import MAX_FINDING_NAME, PlanFinding, Severity, WireModel
@@ -37,10 +38,16 @@ class PlanReport(WireModel):
     )
     errors: list[PlanFinding] = Field(description="Problems that make the plan invalid.")
     warnings: list[PlanFinding] = Field(description="Risks worth a look; the plan stays valid.")
-    layers: list[list[str]] = Field(
+    # The schema names the waves' shape only: an MCP client re-checks every result
+    # against it, and 1,000 ids checked one by one as strings cost it more than
+    # the server's whole answer.
+    layers: Annotated[
+        list[list[str]],
+        WithJsonSchema({"type": "array", "items": {"type": "array"}}),
+    ] = Field(
         default_factory=list,
-        description="Execution waves in order: the modules of a layer can run in parallel. "
-        "Modules on or behind a dependency cycle are not scheduled.",
+        description="Execution waves in order, each a list of module ids: the modules of a "
+        "layer can run in parallel. Modules on or behind a dependency cycle are not scheduled.",
     )
     critical_path: list[str] = Field(
         default_factory=list,

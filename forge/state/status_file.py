@@ -38,6 +38,7 @@ from forge.store import (
     utc_now,
     write_bytes_atomic,
 )
+from forge.store.ids import is_valid_run_id
 
 
 class StatusCounts(WireModel):
@@ -92,6 +93,9 @@ def build_status(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
     )
     reported = snapshot_statuses(session)
+    # One listing of the run's histories, not one open per module of a large plan.
+    listable = run_id is None or is_valid_run_id(run_id)
+    recorded = set(forge_dir.module_ids(run_id)) if listable else None
     modules = [
         module_line(
             forge_dir,
@@ -100,6 +104,7 @@ def build_status(
             title,
             "skipped" if module_id in skipped else reported.get(module_id),
             skipped=module_id in skipped,
+            recorded=recorded is None or module_id in recorded,
         )
         for module_id, title in module_ids(forge_dir, run_id, plan)
     ]

@@ -129,10 +129,12 @@ def module_line(
     reported: object,
     *,
     skipped: bool = False,
+    recorded: bool = True,
 ) -> ModuleStatus:
     attempts: list[Any] = []
     last_status: str | None = None
-    if is_valid_id(module_id):
+    # ``recorded`` False: the run's folder has no history of the module, no need to look.
+    if recorded and is_valid_id(module_id):
         history, _ = read_history(forge_dir, module_id, run_id)
         attempts, last_status = history.attempts, history.last_status
     if (last_status is None or skipped) and isinstance(reported, str):

@@ -15,10 +15,9 @@ import functools
 import gc
 import inspect
 import logging
-import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import anyio.from_thread
@@ -26,6 +25,7 @@ import anyio.to_thread
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.logging import configure_logging
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -40,10 +40,11 @@ from mcp_types import (
 
 from forge import __version__
 from forge.errors import ConfigError, clip
-from forge.runtime.cancellation import cancellable, shut_down
+from forge.runtime.cancellation import shut_down
 from forge.service.arguments import TOOL_REQUESTS, tool_parameters
 from forge.service.tools import ToolService
 from forge.store.ids import is_valid_id
+from forge.tools import session_start
 from forge.tools.calls import (
     ToolCall,
     ToolFailure,
@@ -57,22 +58,12 @@ from forge.tools.calls import (
 )
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
+from forge.tools.workers import Workers
 from forge.validate.run import serving
 
 SERVER_NAME = "forge"
 TOOL_NAMES = tuple(TOOL_REQUESTS)
-#: Tools whose calls may run verify commands for minutes. They run in their
-#: own threads, at most :data:`LONG_CALLS` at once, so that quick calls
-#: (memory, logs, state), in the threads anyio lends everything else, never
-#: wait behind them.
-LONG_TOOLS = frozenset({"validate", "validate_plan", "merge_check"})
-LONG_CALLS = 100
-
-T = TypeVar("T")
-
 logger = logging.getLogger("forge.mcp")
-
-_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 
 
 class ForgeServer(MCPServer):
@@ -85,7 +76,6 @@ class ForgeServer(MCPServer):
         still starts, lists its tools and answers each call with the one-line
         reason, so the agent sees why instead of a dead connection.
         """
-        level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
         super().__init__(
             name=SERVER_NAME,
             version=__version__,
@@ -93,12 +83,12 @@ class ForgeServer(MCPServer):
                 "forge validates modules delivered by coding agents and keeps attempt "
                 "history, memory, logs and session state in the project's .forge/ folder."
             ),
-            log_level=level if level in _LEVELS else "WARNING",  # type: ignore[arg-type]
+            log_level=session_start.log_level(),
             middleware=[_initialize_first],
         )
         self.service = service
         self.problem = problem
-        self._long_calls: anyio.CapacityLimiter | None = None  # made on the event loop
+        self.workers = Workers()
         for name in TOOL_NAMES:
             self.add_tool(
                 _tool_function(self, name),
@@ -141,25 +131,6 @@ class ForgeServer(MCPServer):
             text = result_text(name, result.structured_content)
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
-
-    async def in_worker(self, tool: str, work: Callable[[], T]) -> T:
-        """Run a tool's ``work`` in a worker thread, stopped if the call is cancelled.
-
-        A cancelled call (``notifications/cancelled``, or stdin closing, which
-        cancels every call in flight) returns at once; its thread is told
-        through :mod:`forge.runtime.cancellation` and kills its command's process group.
-        """
-        limiter = None
-        if tool in LONG_TOOLS:
-            if self._long_calls is None:
-                self._long_calls = anyio.CapacityLimiter(LONG_CALLS)
-            limiter = self._long_calls
-        with cancellable() as cancel:
-            try:
-                return await anyio.to_thread.run_sync(work, limiter=limiter, abandon_on_cancel=True)
-            except anyio.get_cancelled_exc_class():
-                cancel.set()
-                raise
 
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them.
@@ -234,7 +205,7 @@ def _tool_function(server: ForgeServer, name: str) -> Callable[..., Any]:
             raise ToolError(str(exc)) from exc
 
     async def tool(**arguments: Any) -> Any:
-        return await server.in_worker(name, functools.partial(work, arguments))
+        return await server.workers.run(name, functools.partial(work, arguments))
 
     tool.__name__ = name
     tool.__doc__ = model.__doc__
@@ -249,8 +220,8 @@ async def _initialize_first(
 ) -> HandlerResult:
     """Say what is wrong with a request sent before ``initialize``.
 
-    The SDK answers it with a bare "Invalid request parameters", which sends a
-    client looking at its arguments.
+    The SDK answers such a request with a bare "Invalid request parameters",
+    which sends a client looking at its arguments.
     """
     try:
         return await call_next(ctx)
@@ -266,6 +237,26 @@ async def _initialize_first(
                 "then notifications/initialized, then your requests",
             ) from exc
         raise
+    finally:
+        session_start.started()
+
+
+def prepare(rehearsal: Path) -> None:
+    """Build the server now, for a session this process or a fork of it serves (the daemon's),
+    after a rehearsal on the project ``rehearsal`` (see :func:`session_start.rehearse`)."""
+    session_start.rehearse(rehearsal)
+    session_start.keep(lambda: ForgeServer(None))
+
+
+def _server(service: ToolService | None, problem: str = "") -> ForgeServer:
+    """The prepared server serving ``service``, or a new one when none was prepared."""
+    server: ForgeServer | None = session_start.take()
+    if server is None:
+        return ForgeServer(service, problem=problem)
+    server.service, server.problem = service, problem
+    server.settings.log_level = session_start.log_level()
+    configure_logging(server.settings.log_level)
+    return server
 
 
 def create_server(root: Path | None = None, *, run_id: str | None = None) -> ForgeServer:
@@ -281,12 +272,17 @@ def create_server(root: Path | None = None, *, run_id: str | None = None) -> For
         if root is not None:
             raise
         logger.error("%s", exc)
-        return ForgeServer(None, problem=str(exc))
-    return ForgeServer(service)
+        return _server(None, problem=str(exc))
+    return _server(service)
 
 
-def serve() -> None:
-    """Run the server on stdin/stdout until the client disconnects (``forge serve``)."""
+def serve(then: Callable[[], None] | None = None) -> None:
+    """Run the server on stdin/stdout until the client disconnects (``forge serve``).
+
+    ``then`` runs once the client's first request is handled: work that must
+    not slow the session's start (``forge serve`` starts a daemon there).
+    """
+    session_start.when_started(then)
     server = create_server()
     # What start-up built (modules, the SDK, plugins, schemas) lives as long as
     # the process: frozen, the collector stops walking it on every full

@@ -165,6 +165,10 @@ class _Pyrefly:
         #: Documents the language server holds, by the disk stamp they were sent at.
         self.opened: dict[Path, Stamp] = {}
         self.version = 0
+        #: Each document's errors as pulled since the last change of any document: asked
+        #: again with nothing changed (a validate of the same files), they are answered
+        #: from here instead of a pull per file.
+        self.pulled: dict[Path, list[Raw]] = {}
 
     def load(self) -> None:
         """Initialize the language server; whatever stops it (SIGTERM too) stops the server."""
@@ -216,31 +220,34 @@ class _Pyrefly:
         return python
 
     def diagnostics(self, files: list[Path]) -> list[Raw]:
-        self._sync(files)
+        if self._sync(files):
+            self.pulled.clear()
         found: list[Raw] = []
         for path in files:
-            result = self.client.request(
-                "textDocument/diagnostic",
-                {"textDocument": {"uri": path.as_uri()}},
-                timeout=ASK_TIMEOUT,
-            )
-            for item in (result or {}).get("items", []):
-                if item.get("severity", 1) != 1:  # errors only, as the command line (checkers.py)
-                    continue
-                start = item["range"]["start"]
-                found.append(
-                    (
-                        path,
-                        start["line"] + 1,
-                        start["character"] + 1,
-                        str(item.get("code", "")),
-                        item["message"],
-                    )
-                )
+            if path not in self.pulled:
+                self.pulled[path] = self._pull(path)
+            found += self.pulled[path]
         return found
 
-    def _sync(self, files: list[Path]) -> None:
-        """Send the language server every change on disk, and wait for the recheck it starts."""
+    def _pull(self, path: Path) -> list[Raw]:
+        """The language server's errors in one document."""
+        result = self.client.request(
+            "textDocument/diagnostic", {"textDocument": {"uri": path.as_uri()}}, timeout=ASK_TIMEOUT
+        )
+        found: list[Raw] = []
+        for item in (result or {}).get("items", []):
+            if item.get("severity", 1) != 1:  # errors only, as the command line (checkers.py)
+                continue
+            start = item["range"]["start"]
+            code = str(item.get("code", ""))
+            found.append((path, start["line"] + 1, start["character"] + 1, code, item["message"]))
+        return found
+
+    def _sync(self, files: list[Path]) -> bool:
+        """Send the language server every change on disk, and wait for the recheck it starts.
+
+        Whether anything changed (a document new to it counts).
+        """
         changed = []
         since = self.client.begun
         for path in dict.fromkeys([*files, *self.opened]):
@@ -267,6 +274,7 @@ class _Pyrefly:
                         "textDocument/didClose", {"textDocument": {"uri": path.as_uri()}}
                     )
                     self._send(path, opened=False)
+        return bool(changed)
 
     def _send(self, path: Path, *, opened: bool) -> None:
         text = path.read_text(encoding="utf-8", errors="replace")

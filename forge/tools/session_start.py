@@ -1,0 +1,84 @@
+"""A session's start: a server built before its session, and work that waits until it has begun.
+
+The forge daemon builds the MCP server (its tools' schemas) before it forks a
+session's child (:func:`keep`); the child takes it (:func:`take`) instead of
+building one. ``forge serve`` run in its own process starts a daemon only
+once its first request is handled (:func:`when_started`, :func:`started`):
+a daemon warming up beside the session's own start would slow it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+_prepared: list[Any] = []
+_after_start: list[Callable[[], None]] = []
+
+
+def log_level() -> LogLevel:
+    """The server's log level: ``FORGE_LOG_LEVEL`` when it names one, else WARNING."""
+    level = os.environ.get("FORGE_LOG_LEVEL", "WARNING").upper()
+    return level if level in _LEVELS else "WARNING"  # type: ignore[return-value]
+
+
+def keep(build: Callable[[], Any]) -> None:
+    """Build a server now, for the first session of this process (or of a fork) to take.
+
+    Logging is left as it was: the session configures it for its own stderr
+    and ``FORGE_LOG_LEVEL``.
+    """
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    _prepared.append(build())
+    root.handlers[:], root.level = handlers, level
+
+
+def rehearse(root: Path) -> None:
+    """Run the long tools once in this process (a validate, a plan's, a recall) over ``root``.
+
+    Whatever the first calls build on first use (validators, serializers, query
+    caches) is then built here, once, and shared by every child forked
+    afterwards instead of built and held by each session. In this thread: a
+    fork copies no other.
+    """
+    from forge.service.tools import ToolService
+    from forge.tools.calls import result_text, run_tool
+
+    service = ToolService.for_project(root)
+    files = sorted(path.name for path in root.iterdir() if path.suffix in {".py", ".js", ".ts"})
+    module = {"id": "warm", "title": "W", "objective": "o", "files": files,
+              "verify": ["true"], "doneWhen": "d"}  # fmt: skip
+    for name, arguments in (
+        ("validate", {"moduleId": "warm", "files": files}),
+        ("validate_plan", {"plan": {"modules": [module]}}),
+        ("memory_recall", {"query": "warm"}),
+    ):
+        result = run_tool(service, name, arguments, None)
+        result_text(name, result.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+def take() -> Any | None:
+    """The server :func:`keep` built, once; ``None`` when there is none."""
+    return _prepared.pop() if _prepared else None
+
+
+def when_started(then: Callable[[], None] | None) -> None:
+    """Run ``then`` once the session's first request has been handled."""
+    _after_start[:] = [then] if then is not None else []
+
+
+def started() -> None:
+    """A request was handled: run what waited for it, in a thread of its own, once.
+
+    Not a daemon thread: a session that ends at once still finishes it.
+    """
+    while _after_start:
+        threading.Thread(target=_after_start.pop()).start()
