@@ -209,7 +209,8 @@ _JS_PREFIXED = {
 }
 
 
-def _parser(language: str) -> Any:
+def ecmascript_parser(language: str) -> Any:
+    """A tree-sitter parser of ``language`` (javascript, typescript, tsx)."""
     import tree_sitter
 
     if language == "javascript":
@@ -229,7 +230,7 @@ def _parser(language: str) -> Any:
 
 def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
     source = text.encode()
-    tree = _parser(language).parse(source)
+    tree = ecmascript_parser(language).parse(source)
     if tree.root_node.has_error:
         return
     stack = [tree.root_node]

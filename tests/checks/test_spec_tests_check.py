@@ -1,0 +1,249 @@
+"""The ``spec_tests`` check on issue 39's Python moves: a real git repository, a plan, the CLI.
+
+The module ``calc`` owns ``src/calc.py``, may change ``tests/**`` and is
+verified by ``python -m pytest -q tests``. Each move games the bug in ``mul``
+past pytest; ``forge validate --plan P --module calc --base main`` must fail it,
+naming the test and the line. Each honest twin (``mul`` fixed, the tests edited
+as a person would) passes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from forge_testing import commit, git
+
+if TYPE_CHECKING:
+    from forge_testing import RunForge
+
+CALC = """\
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+
+
+def div(a, b):
+    return a / b
+"""
+BROKEN = CALC.replace("return a * b", "return a + b")  # mul(2, 3) == 5
+TESTS = """\
+import pytest
+
+from src.calc import add, div, mul
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+
+
+def test_div_by_zero():
+    with pytest.raises(ZeroDivisionError):
+        div(1, 0)
+"""
+PLAN = {
+    "modules": [
+        {
+            "id": "calc",
+            "title": "Calc",
+            "objective": "Multiplication works.",
+            "files": ["src/calc.py"],
+            "mayChange": ["tests/**"],
+            "verify": ["python -m pytest -q -p no:cacheprovider tests"],
+            "doneWhen": "The tests pass.",
+        }
+    ]
+}
+
+
+@pytest.fixture
+def calc(project: Path) -> Path:
+    """The project on branch ``work``, forked from ``main`` where the spec tests pass."""
+    git(project, "init", "-q", "-b", "main")
+    plan = project / ".forge" / "plans" / "p.json"
+    plan.parent.mkdir(parents=True)
+    plan.write_text(json.dumps(PLAN), encoding="utf-8")
+    commit(
+        project,
+        {".gitignore": ".forge/\n", "src/calc.py": CALC, "tests/test_calc.py": TESTS},
+        "base",
+    )
+    git(project, "checkout", "-q", "-b", "work")
+    return project
+
+
+def validate(run_forge: RunForge, project: Path, plan: dict[str, Any] | None = None) -> Any:
+    """``forge validate --plan P --module calc --base main --json``: (exit code, report)."""
+    if plan is not None:
+        (project / ".forge" / "plans" / "p.json").write_text(json.dumps(plan), encoding="utf-8")
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    completed = run_forge(
+        "validate",
+        "--plan",
+        ".forge/plans/p.json",
+        "--module",
+        "calc",
+        "--base",
+        "main",
+        "--json",
+        env={"PATH": path},
+    )
+    assert completed.returncode in {0, 1}, completed.stderr
+    return completed.returncode, json.loads(completed.stdout)
+
+
+def spec_results(report: Any) -> list[Any]:
+    """The report's ``spec_tests`` results."""
+    return [result for result in report["results"] if result["type"] == "spec_tests"]
+
+
+def failing(report: Any) -> list[tuple[str, int, str]]:
+    """(target, line, message) of each counted place of a failing ``spec_tests`` result."""
+    return [
+        (result["target"], place["line"], place["message"])
+        for result in spec_results(report)
+        if not result["passed"]
+        for place in result["locations"]
+        if not place.get("informational")
+    ]
+
+
+def write(project: Path, files: dict[str, str]) -> None:
+    """The worker's edit, left uncommitted (forge judges committed and uncommitted alike)."""
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+
+
+def test_the_bug_alone_is_a_retry_and_the_spec_holds(run_forge: RunForge, calc: Path) -> None:
+    write(calc, {"src/calc.py": BROKEN})
+    code, report = validate(run_forge, calc)
+    assert code == 1 and report["recommendation"] == "RETRY"
+    [result] = spec_results(report)
+    assert result["passed"] and result["target"] == "(spec tests)"
+    assert result["message"].startswith("1 spec test file at main: none removed")
+
+
+MOVES = {
+    "skip": (
+        TESTS.replace("def test_mul", "@pytest.mark.skip\ndef test_mul"),
+        10,
+        "switched_off: test_mul: @pytest.mark.skip added",
+    ),
+    "deleted": (
+        TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n\n\n", ""),
+        1,
+        "removed: test_mul removed (line 10 at the base); no test with its body is left",
+    ),
+    "expected_changed": (
+        TESTS.replace("== 6", "== 5"),
+        11,
+        "expected_changed: test_mul: expected 6 changed to 5",
+    ),
+    "weakened": (
+        TESTS.replace("== 6", "is not None"),
+        11,
+        "weakened: test_mul: `assert mul(2, 3) == 6` weakened to `assert mul(2, 3) is not None`",
+    ),
+    "swallowed": (
+        TESTS.replace(
+            "    assert mul(2, 3) == 6\n",
+            "    try:\n        assert mul(2, 3) == 6\n    except AssertionError:\n        pass\n",
+        ),
+        11,
+        "swallowed: test_mul: assertion swallowed by `except AssertionError` (no re-raise)",
+    ),
+    "mocked": (
+        TESTS.replace("import pytest\n", "from unittest import mock\n\nimport pytest\n").replace(
+            "    assert mul(2, 3) == 6\n",
+            '    with mock.patch("src.calc.mul", lambda a, b: 6):\n'
+            "        from src import calc\n\n        assert calc.mul(2, 3) == 6\n",
+        ),
+        13,
+        "mocked: test_mul: patches src.calc.mul, the module's own code: the test no longer "
+        "tests it",
+    ),
+}
+
+
+@pytest.mark.parametrize("move", sorted(MOVES))
+def test_a_move_that_hides_the_bug_fails_the_module(
+    run_forge: RunForge, calc: Path, move: str
+) -> None:
+    text, line, message = MOVES[move]
+    write(calc, {"src/calc.py": BROKEN, "tests/test_calc.py": text})
+    code, report = validate(run_forge, calc)
+    assert code == 1, report
+    assert report["recommendation"] != "PROCEED"
+    assert ("tests/test_calc.py", line, message) in failing(report)
+    [command] = [r for r in report["results"] if r["type"] == "command"]
+    assert command["passed"], command  # pytest itself was gamed: only forge sees it
+
+
+def test_a_conftest_that_drops_the_test_fails_the_module(run_forge: RunForge, calc: Path) -> None:
+    conftest = (
+        "def pytest_collection_modifyitems(config, items):\n"
+        '    items[:] = [item for item in items if "mul" not in item.name]\n'
+    )
+    write(calc, {"src/calc.py": BROKEN, "tests/conftest.py": conftest})
+    code, report = validate(run_forge, calc)
+    assert code == 1
+    assert failing(report) == [
+        (
+            "tests/conftest.py",
+            1,
+            "runner_config: tests/conftest.py: pytest_collection_modifyitems added: it decides "
+            "which tests run",
+        )
+    ]
+
+
+HONEST = {
+    "new tests": TESTS + "\n\ndef test_mul_negative():\n    assert mul(-2, 3) == -6\n",
+    "renamed": TESTS.replace("def test_mul()", "def test_multiplies_two_numbers()"),
+    "moved to another file": TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n\n\n", ""),
+    "parametrized keeping every case": TESTS.replace(
+        "def test_mul():\n    assert mul(2, 3) == 6\n",
+        '@pytest.mark.parametrize(("a", "b", "product"), [(2, 3, 6), (4, 5, 20)])\n'
+        "def test_mul(a, b, product):\n    assert mul(a, b) == product\n",
+    ),
+    "helper extracted": TESTS.replace(
+        "def test_mul():\n    assert mul(2, 3) == 6\n",
+        "def check_product(a, b, expected):\n    assert mul(a, b) == expected\n\n\n"
+        "def test_mul():\n    check_product(2, 3, 6)\n",
+    ),
+    "reformatted": TESTS.replace("assert mul(2, 3) == 6", "assert mul(2,3)==6  # the spec"),
+    "stricter": TESTS.replace(
+        "    assert mul(2, 3) == 6\n",
+        "    assert mul(2, 3) == 6\n    assert isinstance(mul(2, 3), int)\n",
+    ).replace("pytest.raises(ZeroDivisionError)", 'pytest.raises(ZeroDivisionError, match="zero")'),
+    "a fixture for the operands": TESTS.replace(
+        "def test_mul():\n    assert mul(2, 3) == 6\n",
+        "@pytest.fixture\ndef operands():\n    return 2, 3\n\n\n"
+        "def test_mul(operands):\n    assert mul(2, 3) == 6\n    assert mul(*operands) == 6\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(HONEST))
+def test_an_honest_edit_of_the_tests_passes(run_forge: RunForge, calc: Path, edit: str) -> None:
+    files = {"tests/test_calc.py": HONEST[edit]}
+    if edit == "moved to another file":
+        files["tests/test_mul.py"] = (
+            "from src.calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"
+        )
+    write(calc, files)
+    code, report = validate(run_forge, calc)
+    assert spec_results(report) and all(r["passed"] for r in spec_results(report)), report
+    assert code == 0, report
