@@ -63,12 +63,16 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     if sources is None:
         return []
     listed = {r for f in request.files if (r := _relative(base, workspace.resolve(f)))}
+    editing = workspace.budget is not None  # forge hook answers an agent's edit
     report = judge_spec(
         commands,
         cwd,
         [r for f in own if (r := _relative(base, workspace.resolve(f)))],
         sources,
-        leave_switched_off={path for path in listed if path.endswith(_TEST_SUFFIXES)},
+        # A listed test file is switched_off's to judge in a validate; forge hook runs
+        # only the checks that judge edits, this one, on the edit's files alone.
+        leave_switched_off=set() if editing else {p for p in listed if p.endswith(_TEST_SUFFIXES)},
+        only=listed if editing else None,
     )
     prefix = _prefix(ref.root, base) if ref is not None else ""
     permitted = {prefix + entry.strip().lstrip("./") for entry in allowed}

@@ -45,6 +45,17 @@ _JS = re.compile(r"\.[cm]?[jt]sx?$")
 _LITERAL = re.compile(r"""["'`]((?:[\w.-]+/)*[\w-][\w.-]*(?:/|\.\w+))["'`]""")
 
 
+def may_change_spec(path: str) -> bool:
+    """Whether the file ``path`` can hold tests or a runner's configuration."""
+    name = posixpath.basename(path)
+    return (
+        is_test_file(path, "")
+        or name in PY_CONFIG
+        or name in {"package.json", "Makefile"}
+        or JS_CONFIG.match(name) is not None
+    )
+
+
 @dataclass
 class Sources:
     """The files of the base and of the change, repository-relative."""
@@ -97,8 +108,9 @@ def judge_spec(
     """
     scope = spec_scope(commands, cwd, sources.base_files, sources.base)
     changed = sources.changed if only is None else sources.changed & only
+    # Every changed test file is where a test may have moved to; the judged ones are ``only``'s.
     touched_tests = sorted(
-        path for path in changed if path in scope.tests or is_test_file(path, "")
+        path for path in sources.changed if path in scope.tests or is_test_file(path, "")
     )
     sources.preload(touched_tests)
     now = {path: sources.read_now(path) for path in touched_tests}
@@ -109,11 +121,11 @@ def judge_spec(
     }
     findings: list[SpecFinding] = []
     for path in touched_tests:
-        if path in scope.tests:
+        if path in scope.tests and path in changed:
             findings += _spec_file(path, sources.base(path), now[path], pool, sources, scope)
             if path not in leave_switched_off and now[path] is not None:
                 findings += _switched_off(path, sources.base(path), now[path] or "")
-    findings += _mocks(touched_tests, now, own_files, sources)
+    findings += _mocks([p for p in touched_tests if p in changed], now, own_files, sources)
     findings += _config(changed, scope, sources)
     if only is None:
         findings += _data(sources, scope)
@@ -144,7 +156,7 @@ def _spec_file(
 def _switched_off(path: str, old: str | None, new: str) -> list[SpecFinding]:
     return [
         SpecFinding(
-            "switched_off",
+            "turned_off",
             path,
             found.test.replace(".", "::"),
             found.message,

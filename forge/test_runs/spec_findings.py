@@ -9,7 +9,7 @@ from typing import Literal
 #: the code under test mocked, the runner told to run less, the data it reads changed.
 Kind = Literal[
     "removed",
-    "switched_off",
+    "turned_off",
     "assertion_removed",
     "weakened",
     "expected_changed",

@@ -139,7 +139,7 @@ MOVES = {
     "skip": (
         TESTS.replace("def test_mul", "@pytest.mark.skip\ndef test_mul"),
         10,
-        "switched_off: test_mul: @pytest.mark.skip added",
+        "turned_off: test_mul: @pytest.mark.skip added",
     ),
     "deleted": (
         TESTS.replace("def test_mul():\n    assert mul(2, 3) == 6\n\n\n", ""),
@@ -247,3 +247,43 @@ def test_an_honest_edit_of_the_tests_passes(run_forge: RunForge, calc: Path, edi
     code, report = validate(run_forge, calc)
     assert spec_results(report) and all(r["passed"] for r in spec_results(report)), report
     assert code == 0, report
+
+
+def test_spec_changes_allow_the_named_tests_and_still_report_them(
+    run_forge: RunForge, calc: Path
+) -> None:
+    write(calc, {"src/calc.py": BROKEN, "tests/test_calc.py": MOVES["expected_changed"][0]})
+    plan = json.loads(json.dumps(PLAN))
+    plan["modules"][0]["specChanges"] = ["tests/test_calc.py::test_mul"]
+    code, report = validate(run_forge, calc, plan)
+    assert code == 0 and report["recommendation"] == "PROCEED", report
+    [result] = spec_results(report)
+    assert result["passed"] and result["target"] == "tests/test_calc.py"
+    assert result["message"] == "allowed by specChanges: test_mul: expected 6 changed to 5"
+    assert result["locations"] == [
+        {
+            "line": 11,
+            "column": 1,
+            "message": "expected_changed: test_mul: expected 6 changed to 5",
+            "informational": True,
+        }
+    ]
+    # Another test is not allowed by it.
+    plan["modules"][0]["specChanges"] = ["tests/test_calc.py::test_add"]
+    code, report = validate(run_forge, calc, plan)
+    assert code == 1 and not spec_results(report)[0]["passed"]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [("tests/test_calc.py::test_mul", "list"), ([""], "must not be empty"), ([3], "string")],
+)
+def test_plan_check_refuses_spec_changes_of_the_wrong_shape(
+    run_forge: RunForge, calc: Path, value: object, problem: str
+) -> None:
+    plan = json.loads(json.dumps(PLAN))
+    plan["modules"][0]["specChanges"] = value
+    (calc / ".forge" / "plans" / "p.json").write_text(json.dumps(plan), encoding="utf-8")
+    completed = run_forge("plan", "check", ".forge/plans/p.json")
+    assert completed.returncode == 1, completed.stdout
+    assert "specChanges" in completed.stdout and problem in completed.stdout, completed.stdout

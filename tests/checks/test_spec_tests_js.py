@@ -118,7 +118,7 @@ NARROWED = {**PACKAGE, "scripts": {"test": "node --test test/add.test.js"}}
 MOVES = {
     "it.skip": (
         {"test/calc.test.js": TESTS.replace('it("multiplies"', 'it.skip("multiplies"')},
-        ("test/calc.test.js", 10, "switched_off: multiplies: it.skip added"),
+        ("test/calc.test.js", 10, "turned_off: multiplies: it.skip added"),
     ),
     "it() deleted": (
         {
@@ -207,14 +207,14 @@ def test_a_move_that_hides_the_bug_from_node_fails_the_module(
 MOCHA = {
     "xit": (
         {"test/calc.test.js": TESTS.replace('it("multiplies"', 'xit("multiplies"')},
-        ("test/calc.test.js", 10, "switched_off: multiplies: xit added"),
+        ("test/calc.test.js", 10, "turned_off: multiplies: xit added"),
     ),
     "it.only": (
         {"test/calc.test.js": TESTS.replace('it("adds"', 'it.only("adds"')},
         (
             "test/calc.test.js",
             6,
-            "switched_off: adds: it.only added: every other test in the file is switched off",
+            "turned_off: adds: it.only added: every other test in the file is switched off",
         ),
     ),
     ".mocharc.json grep": (
