@@ -168,18 +168,22 @@ def _switched_off(path: str, old: str | None, new: str) -> list[SpecFinding]:
     ]
 
 
-def module_names(own_files: Iterable[str]) -> dict[str, str]:
-    """Dotted module names of the module's Python files: ``src/calc.py`` is ``src.calc``, ``calc``."""
-    names: dict[str, str] = {}
+def module_names(own_files: Iterable[str]) -> dict[str, set[str]]:
+    """Dotted names of the module's Python files, each with the files it stands for.
+
+    ``src/calc.py`` is ``src.calc`` and ``calc``; ``pkg/more.py`` is also its
+    package ``pkg``, which usually re-exports it (``pkg.first`` is ``pkg.more.first``).
+    """
+    names: dict[str, set[str]] = {}
     for path in own_files:
         if not path.endswith(".py"):
             continue
         parts = path[: -len(".py")].split("/")
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        for start in range(len(parts)):
-            if parts[start:]:
-                names.setdefault(".".join(parts[start:]), path)
+        for end in range(len(parts), 0, -1):
+            for start in range(end):
+                names.setdefault(".".join(parts[start:end]), set()).add(path)
     return names
 
 
@@ -192,8 +196,9 @@ def _mocks(
     js_tests = [path for path in tests if _JS.search(path) and now.get(path)]
     findings: list[SpecFinding] = []
     if modules and py_tests:
-        defined = {path: _defined(sources.read_now(path)) for path in set(modules.values())}
-        own = {name: defined[path] for name, path in modules.items()}
+        files = {path for paths in modules.values() for path in paths}
+        defined = {path: _defined(sources.read_now(path)) for path in files}
+        own = {name: set().union(*(defined[p] for p in paths)) for name, paths in modules.items()}
         for path in py_tests:
             findings += _fresh_patches(path, sources.base(path), now[path] or "", own)
     if js_tests and any(_JS.search(path) for path in own_list):

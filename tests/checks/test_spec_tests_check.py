@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -287,3 +288,105 @@ def test_plan_check_refuses_spec_changes_of_the_wrong_shape(
     completed = run_forge("plan", "check", ".forge/plans/p.json")
     assert completed.returncode == 1, completed.stdout
     assert "specChanges" in completed.stdout and problem in completed.stdout, completed.stdout
+
+
+def _commit_on_main(project: Path, files: dict[str, str]) -> None:
+    """Add ``files`` to the base: committed on work, which main then points at."""
+    commit(project, files, "more base")
+    git(project, "branch", "-f", "main", "HEAD")
+
+
+#: Changes to the runner or the data, each with (file, finding), honest twins beside.
+CONFIG_MOVES = {
+    "pytest.ini addopts -k": (
+        {"pytest.ini": "[pytest]\naddopts = -k 'not mul'\n"},
+        ("pytest.ini", "runner_config: pytest.ini: addopts gained -k=not mul: fewer tests run"),
+    ),
+    "pyproject --deselect": (
+        {
+            "pyproject.toml": "[tool.pytest.ini_options]\n"
+            'addopts = "--deselect tests/test_calc.py::test_mul"\n'
+        },
+        (
+            "pyproject.toml",
+            "runner_config: pyproject.toml: addopts gained "
+            "--deselect=tests/test_calc.py::test_mul: fewer tests run",
+        ),
+    ),
+    "conftest collect_ignore": (
+        {"tests/conftest.py": 'collect_ignore = ["test_calc.py"]\n'},
+        (
+            "tests/conftest.py",
+            "runner_config: tests/conftest.py: collect_ignore added: it decides which tests run",
+        ),
+    ),
+    "expected data changed": (
+        {"tests/data/product.txt": "5\n"},
+        (
+            "tests/test_data.py",
+            "data_changed: tests/test_data.py reads tests/data/product.txt, which the change "
+            "modified",
+        ),
+    ),
+    "raises broadened": (
+        {"tests/test_calc.py": TESTS.replace("raises(ZeroDivisionError)", "raises(Exception)")},
+        (
+            "tests/test_calc.py",
+            "weakened: test_div_by_zero: `pytest.raises(ZeroDivisionError)` broadened to "
+            "`pytest.raises(Exception)`",
+        ),
+    ),
+}
+CONFIG_HONEST = {
+    "pytest.ini addopts -v": {"pytest.ini": "[pytest]\naddopts = -v --tb=short\n"},
+    "a conftest fixture": {
+        "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef two():\n    return 2\n"
+    },
+    "new data file": {"tests/data/quotient.txt": "2\n"},
+}
+DATA_TEST = """\
+from pathlib import Path
+
+from src.calc import mul
+
+
+def test_product_file():
+    expected = int(Path("tests/data/product.txt").read_text())
+    assert mul(2, 3) == expected
+"""
+
+
+@pytest.mark.parametrize("move", sorted(CONFIG_MOVES))
+def test_a_runner_or_data_change_that_runs_less_fails(
+    run_forge: RunForge, calc: Path, move: str
+) -> None:
+    _commit_on_main(calc, {"tests/test_data.py": DATA_TEST, "tests/data/product.txt": "6\n"})
+    files, (target, message) = CONFIG_MOVES[move]
+    write(calc, files)
+    code, report = validate(run_forge, calc)
+    assert code == 1 and [(t, m) for t, _, m in failing(report)] == [(target, message)], report
+
+
+@pytest.mark.parametrize("edit", sorted(CONFIG_HONEST))
+def test_an_honest_runner_or_data_change_passes(run_forge: RunForge, calc: Path, edit: str) -> None:
+    _commit_on_main(calc, {"tests/test_data.py": DATA_TEST, "tests/data/product.txt": "6\n"})
+    write(calc, CONFIG_HONEST[edit])
+    code, report = validate(run_forge, calc)
+    assert code == 0 and all(r["passed"] for r in spec_results(report)), report
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_a_makefile_target_narrowed_fails(run_forge: RunForge, calc: Path) -> None:
+    plan = json.loads(json.dumps(PLAN))
+    plan["modules"][0]["verify"] = ["make test"]
+    recipe = "test:\n\tpython -m pytest -q -p no:cacheprovider tests\n"
+    _commit_on_main(calc, {"Makefile": recipe})
+    write(calc, {"Makefile": recipe.replace("tests\n", "tests/test_data.py || true\n")})
+    _, report = validate(run_forge, calc, plan)
+    assert [(t, m) for t, _, m in failing(report)] == [
+        ("Makefile", "runner_config: Makefile: test now passes whatever the tests do ('|| true')"),
+        (
+            "Makefile",
+            "runner_config: Makefile: test no longer runs 1 spec file(s): tests/test_calc.py",
+        ),
+    ]
