@@ -17,6 +17,7 @@ import builtins
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: unittest's assertion methods, by what they check.
@@ -92,9 +93,19 @@ class PyFile:
 
 
 def parse_python(text: str | None) -> PyFile | None:
-    """The tests and helpers of ``text``; None when it does not parse."""
+    """The tests and helpers of ``text``; None when it does not parse.
+
+    Remembered for the last few texts: a base read by several judgements (an
+    edit after an edit, the benchmark's variants) is parsed once. Never edit
+    what it returns.
+    """
     if text is None:
         return None
+    return _parsed(text)
+
+
+@lru_cache(maxsize=8)
+def _parsed(text: str) -> PyFile | None:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):

@@ -251,6 +251,11 @@ def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
             kind = "only" if _JS_SWITCHES[switch] == "only" else "skip"
         elif spelled in _JS_PREFIXED:
             kind = "only" if _JS_PREFIXED[spelled] == "only" else "skip"
+        option = _js_option(source, arguments) if head in _JS_TEST_CALLS | _JS_BLOCKS else None
+        if kind is None and option is not None:
+            # node:test's options object: test("x", { skip: true }, fn)
+            kind = "only" if option == "only" else "skip"
+            spelled = f"{{ {option}: ... }}"
         if kind is not None:
             what = (
                 f"{spelled} added: every other test in the file is switched off"
@@ -262,6 +267,21 @@ def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
             body = _js_callback(arguments)
             if body is not None and not _js_asserts(source, body):
                 yield _node_at(node, "no_assertion", name, f"{name or spelled} has no assertion")
+
+
+def _js_option(source: bytes, arguments: Any) -> str | None:
+    """``skip``, ``todo`` or ``only`` when an options object sets one (not to false)."""
+    for child in arguments.named_children:
+        if child.type != "object":
+            continue
+        for pair in child.named_children:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if pair.type != "pair" or key is None or value is None:
+                continue
+            spelled = source[key.start_byte : key.end_byte].decode().strip("'\"")
+            if spelled in {"skip", "todo", "only"} and value.type not in {"false", "null"}:
+                return spelled
+    return None
 
 
 def _js_title(source: bytes, arguments: Any) -> str:

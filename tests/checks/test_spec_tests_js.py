@@ -120,6 +120,14 @@ MOVES = {
         {"test/calc.test.js": TESTS.replace('it("multiplies"', 'it.skip("multiplies"')},
         ("test/calc.test.js", 10, "turned_off: multiplies: it.skip added"),
     ),
+    "node:test { skip: true }": (
+        {
+            "test/calc.test.js": TESTS.replace(
+                'it("multiplies", ', 'it("multiplies", { skip: true }, '
+            )
+        },
+        ("test/calc.test.js", 10, "turned_off: multiplies: { skip: ... } added"),
+    ),
     "it() deleted": (
         {
             "test/calc.test.js": TESTS.replace(
