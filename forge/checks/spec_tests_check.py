@@ -75,7 +75,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         only=listed if editing else None,
     )
     prefix = _prefix(ref.root, base) if ref is not None else ""
-    permitted = {prefix + entry.strip().lstrip("./") for entry in allowed}
+    permitted = {prefix + _normal(entry) for entry in allowed}
     return results_of(report.findings, permitted, len(report.scope.tests), base, workspace)
 
 
@@ -113,6 +113,14 @@ def spec_sources(base: Base, cwd: Path) -> tuple[Sources | None, str]:
     sources = Sources(base.files(), set(changes.files), read_base_many, read_now)
     relative = _relative(base, cwd)
     return sources, "" if relative in {None, "."} else str(relative)
+
+
+def _normal(entry: str) -> str:
+    """A ``specChanges`` entry without a leading ``./`` (``./tests/a.py::t`` is ``tests/a.py::t``)."""
+    entry = entry.strip()
+    while entry.startswith("./"):
+        entry = entry[2:]
+    return entry
 
 
 def _relative(base: Base, path: Path) -> str | None:
