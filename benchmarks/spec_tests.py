@@ -200,6 +200,10 @@ def candidates(tree: ast.Module, limit: int) -> list[tuple[str, ast.FunctionDef,
     return found[::step][:limit]
 
 
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def run_corpus(root: Path, spec: str, limit: int) -> dict[str, list[int]]:
     """{move or honest edit: [applied, flagged]} over one suite."""
     files, alias = SUITES[spec]
@@ -218,13 +222,14 @@ def run_corpus(root: Path, spec: str, limit: int) -> dict[str, list[int]]:
                 if kind == "moved":
                     start = test.decorator_list[0].lineno if test.decorator_list else test.lineno
                     body = lines[start - 1 : test.end_lineno]
-                    header = [f"class {owner}Moved:"] if owner else []
+                    header = ["from unittest import TestCase", f"class {owner}Moved(TestCase):"]
+                    header = header if owner else []
                     now["tests/test_moved_by_worker.py"] = "\n".join([*header, *body]) + "\n"
                 sources = Sources(
                     base_files=base_files,
                     changed=set(now),
                     read_base_many=lambda paths: {p: texts.get(p) for p in paths},
-                    read_now=lambda path, now=now: now.get(path, texts.get(path)),
+                    read_now=lambda path, now=now: now.get(path) or _read(root / path),
                 )
                 report = judge_spec(["python -m pytest -q tests"], "", OWN[spec], sources)
                 about = [f for f in report.findings if f.test == name or name in f.message]

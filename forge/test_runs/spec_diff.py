@@ -34,7 +34,7 @@ from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.spec_python import PyFile, parse_python
 from forge.test_runs.spec_python_diff import collection_changes, compare_tests, patched_names
 from forge.test_runs.spec_scope import Scope, runs_of, spec_scope, tests_of
-from forge.test_runs.switched_off import is_test_file, newly_switched_off
+from forge.test_runs.switched_off import is_test_file, newly_switched_off, python_tree
 
 #: Folders whose files are what tests compare against.
 DATA_FOLDERS = frozenset(
@@ -226,21 +226,49 @@ def _defined(text: str | None) -> set[str]:
 def _fresh_patches(
     path: str, old: str | None, new: str, own: dict[str, set[str]]
 ) -> list[SpecFinding]:
-    def patches(text: str | None) -> list[tuple[int, int, str, str]]:
-        try:
-            return patched_names(ast.parse(text), own) if text else []
-        except (SyntaxError, ValueError, RecursionError):
-            return []
+    old_tree, new_tree = python_tree(old or ""), python_tree(new)
+    if new_tree is None:
+        return []
+    # Only what the change touched can newly patch: statements compared by their lines.
+    old_parts, new_parts = _parts(old or "", old_tree), _parts(new, new_tree)
 
-    before = Counter(target for *_, target in patches(old))
+    def patches(
+        tree: ast.Module | None, other: set[str], text: str
+    ) -> list[tuple[int, int, str, str]]:
+        if tree is None:
+            return []
+        lines = text.splitlines()
+        return patched_names(tree, own, lambda node: _lines(lines, node) not in other)
+
+    before = Counter(target for *_, target in patches(old_tree, new_parts, old or ""))
     found = []
-    for line, column, test, target in patches(new):
+    for line, column, test, target in patches(new_tree, old_parts, new):
         if before[target]:
             before[target] -= 1
             continue
         where = f"{test}: " if test else ""
         message = f"{where}patches {target}, the module's own code: the test no longer tests it"
         found.append(SpecFinding("mocked", path, test, message, line, column))
+    return found
+
+
+def _lines(lines: list[str], node: ast.AST) -> str:
+    start = getattr(node, "lineno", 1)
+    decorators = getattr(node, "decorator_list", [])
+    if decorators:
+        start = min(start, *(d.lineno for d in decorators))
+    return "\n".join(line.strip() for line in lines[start - 1 : getattr(node, "end_lineno", start)])
+
+
+def _parts(text: str, tree: ast.Module | None) -> set[str]:
+    """The text of each top-level statement and class member of ``tree``."""
+    if tree is None:
+        return set()
+    lines = text.splitlines()
+    found: set[str] = set()
+    for top in tree.body:
+        members = top.body if isinstance(top, ast.ClassDef) else []
+        found.update(_lines(lines, node) for node in [top, *members])
     return found
 
 

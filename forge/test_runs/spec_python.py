@@ -16,8 +16,10 @@ import ast
 import builtins
 import copy
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from forge.test_runs.switched_off import python_tree
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: unittest's assertion methods, by what they check.
@@ -72,10 +74,18 @@ class PyTest:
 
     name: str
     node: ast.FunctionDef | ast.AsyncFunctionDef
-    #: Its body, layout and docstring aside.
-    body: str
-    #: The body of each parametrize case, the case's values put in.
-    cases: list[str] = field(default_factory=list)
+    #: Its lines, decorators included, stripped: equal texts need no closer look.
+    source: str
+
+    @cached_property
+    def body(self) -> str:
+        """Its body, layout and docstring aside (computed when asked: it costs)."""
+        return _body_key(self.node.body)
+
+    @cached_property
+    def cases(self) -> list[str]:
+        """The body of each parametrize case, the case's values put in."""
+        return _case_bodies(self.node)
 
     @property
     def line(self) -> int:
@@ -106,10 +116,10 @@ def parse_python(text: str | None) -> PyFile | None:
 
 @lru_cache(maxsize=8)
 def _parsed(text: str) -> PyFile | None:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = python_tree(text)
+    if tree is None:
         return None
+    lines = text.splitlines()
     tests: dict[str, PyTest] = {}
     helpers = {}
     for node in tree.body:
@@ -117,7 +127,9 @@ def _parsed(text: str) -> PyFile | None:
             helpers[node.name] = node
     for node, owner in _tests(tree):
         name = f"{owner}::{node.name}" if owner else node.name
-        tests[name] = PyTest(name, node, _body_key(node.body), _case_bodies(node))
+        start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        source = "\n".join(line.strip() for line in lines[start - 1 : node.end_lineno])
+        tests[name] = PyTest(name, node, source)
     return PyFile(tests, helpers, tree)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from forge.test_runs.spec_findings import Kind, SpecFinding
 from forge.test_runs.spec_python import (
@@ -61,12 +61,18 @@ def compare_tests(
     may have moved to.
     """
     findings: list[SpecFinding] = []
-    bodies = {body for file in pool.values() for t in file.tests.values() for body in _bodies(t)}
+    moved: set[str] | None = None  # the bodies of the pool's tests, read when one is missing
     for name, test in old.tests.items():
         found = new.tests.get(name) if new is not None else None
         now_file = new
+        if found is not None and found.source == test.source:
+            continue  # not touched (decorators are switched_off's to read)
         if found is None:
-            if test.body in bodies:
+            if moved is None:
+                moved = {
+                    b for file in pool.values() for t in file.tests.values() for b in _bodies(t)
+                }
+            if test.body in moved:
                 continue  # moved, renamed or parametrized with its body
             elsewhere = [(f, t) for f in pool.values() if (t := f.tests.get(name)) is not None]
             if len(elsewhere) != 1:
@@ -83,6 +89,16 @@ def compare_tests(
                 )
                 continue
             now_file, found = elsewhere[0]
+        if test.cases and now_file is not None:
+            if moved is None:
+                moved = {
+                    b for file in pool.values() for t in file.tests.values() for b in _bodies(t)
+                }
+            gone = [i for i, case in enumerate(test.cases, 1) if case not in {*found.cases, *moved}]
+            if gone:
+                message = f"{name}: parametrize case {', '.join(map(str, gone))} of {len(test.cases)} removed"
+                findings.append(SpecFinding("removed", path, name, message, found.line, 1))
+                continue
         if found.body == test.body or test.body in found.cases or now_file is None:
             continue
         where = path if now_file is new else _path_of(pool, now_file, path)
@@ -218,17 +234,21 @@ def _caught(node: ast.expr | None) -> str:
     return next((name for name in names if name in _CATCHING), "")
 
 
-def patched_names(tree: ast.Module, own: dict[str, set[str]]) -> list[tuple[int, int, str, str]]:
+def patched_names(
+    tree: ast.Module, own: dict[str, set[str]], keep: Callable[[ast.AST], bool] = lambda _: True
+) -> list[tuple[int, int, str, str]]:
     """``(line, column, test, target)`` for each patch of a name the module's own files define.
 
-    ``own`` maps a module's dotted names (``src.calc``, ``calc``) to the names
+    ``keep`` says which top-level statements and class members to read (those
+    a change touched). ``own`` maps a module's dotted names (``src.calc``, ``calc``) to the names
     its file defines. Read: ``mock.patch("src.calc.mul")``, ``patch.object(calc,
     "mul")``, ``monkeypatch.setattr(calc, "mul", ...)`` and ``setattr("src.calc.mul",
     ...)``, and ``calc.mul = ...``, with ``calc`` bound by an import.
     """
     bound = _imports(tree)
     found: list[tuple[int, int, str, str]] = []
-    for test, node in _with_owner(tree):
+    for test, node in _with_owner(tree, keep):
+        _bind(node, bound)  # an import inside a test comes before what it binds is used
         target = None
         if not isinstance(node, ast.expr | ast.stmt):
             continue
@@ -251,33 +271,42 @@ def patched_names(tree: ast.Module, own: dict[str, set[str]]) -> list[tuple[int,
     return found
 
 
-def _with_owner(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
+def _with_owner(tree: ast.Module, keep: Callable[[ast.AST], bool]) -> Iterator[tuple[str, ast.AST]]:
     for top in tree.body:
         owner = top.name if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef) else ""
         if isinstance(top, ast.ClassDef):
             for item in top.body:
+                if not keep(item):
+                    continue
                 name = getattr(item, "name", "")
                 for node in ast.walk(item):
                     yield f"{top.name}::{name}" if name else top.name, node
             continue
-        for node in ast.walk(top):
-            yield owner, node
+        if keep(top):
+            for node in ast.walk(top):
+                yield owner, node
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
+    """The names the module-level imports bind, each to what it names."""
     bound: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    bound[alias.asname] = alias.name
-                else:
-                    first = alias.name.split(".")[0]
-                    bound[first] = first
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in tree.body:
+        _bind(node, bound)
     return bound
+
+
+def _bind(node: ast.AST, bound: dict[str, str]) -> None:
+    """Record what an ``import`` or ``from ... import`` statement binds."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                bound[alias.asname] = alias.name
+            else:
+                first = alias.name.split(".")[0]
+                bound[first] = first
+    elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        for alias in node.names:
+            bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
 
 def _resolve(node: ast.expr, bound: dict[str, str]) -> str:

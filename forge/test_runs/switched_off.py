@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Literal
 
@@ -142,10 +143,19 @@ def _dotted(node: ast.AST) -> str:
     return ""
 
 
-def _python(text: str) -> Iterator[SwitchedOff]:
+@lru_cache(maxsize=8)
+def python_tree(text: str) -> ast.Module | None:
+    """``text`` parsed, None when it does not parse; remembered for the last few texts
+    (the spec checks read the same test file several ways). Never edit the tree."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _python(text: str) -> Iterator[SwitchedOff]:
+    tree = python_tree(text)
+    if tree is None:
         return
     for node, owner in _python_tests(tree):
         name = f"{owner}.{node.name}" if owner else node.name

@@ -89,17 +89,8 @@ def validate(run_forge: RunForge, project: Path, plan: dict[str, Any] | None = N
     if plan is not None:
         (project / ".forge" / "plans" / "p.json").write_text(json.dumps(plan), encoding="utf-8")
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    completed = run_forge(
-        "validate",
-        "--plan",
-        ".forge/plans/p.json",
-        "--module",
-        "calc",
-        "--base",
-        "main",
-        "--json",
-        env={"PATH": path},
-    )
+    args = "validate --plan .forge/plans/p.json --module calc --base main --json".split()
+    completed = run_forge(*args, env={"PATH": path})
     assert completed.returncode in {0, 1}, completed.stderr
     return completed.returncode, json.loads(completed.stdout)
 
@@ -296,6 +287,8 @@ def _commit_on_main(project: Path, files: dict[str, str]) -> None:
     git(project, "branch", "-f", "main", "HEAD")
 
 
+PARAM = "import pytest\nfrom src.calc import mul\n\n\n@pytest.mark.parametrize(('a', 'b', 'p'), "
+PARAM += "[(2, 3, 6), (4, 5, 20)])\ndef test_mul(a, b, p):\n    assert mul(a, b) == p\n"
 #: Changes to the runner or the data, each with (file, finding), honest twins beside.
 CONFIG_MOVES = {
     "pytest.ini addopts -k": (
@@ -328,6 +321,10 @@ CONFIG_MOVES = {
             "modified",
         ),
     ),
+    "parametrize case dropped": (
+        {"tests/test_param.py": PARAM.replace("(2, 3, 6), ", "")},
+        ("tests/test_param.py", "removed: test_mul: parametrize case 1 of 2 removed"),
+    ),
     "raises broadened": (
         {"tests/test_calc.py": TESTS.replace("raises(ZeroDivisionError)", "raises(Exception)")},
         (
@@ -343,6 +340,9 @@ CONFIG_HONEST = {
         "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef two():\n    return 2\n"
     },
     "new data file": {"tests/data/quotient.txt": "2\n"},
+    "parametrize case added": {
+        "tests/test_param.py": PARAM.replace("(2, 3, 6)", "(2, 3, 6), (1, 1, 1)")
+    },
 }
 DATA_TEST = """\
 from pathlib import Path
@@ -356,11 +356,18 @@ def test_product_file():
 """
 
 
+BASE_EXTRA = {
+    "tests/test_data.py": DATA_TEST,
+    "tests/data/product.txt": "6\n",
+    "tests/test_param.py": PARAM,
+}
+
+
 @pytest.mark.parametrize("move", sorted(CONFIG_MOVES))
 def test_a_runner_or_data_change_that_runs_less_fails(
     run_forge: RunForge, calc: Path, move: str
 ) -> None:
-    _commit_on_main(calc, {"tests/test_data.py": DATA_TEST, "tests/data/product.txt": "6\n"})
+    _commit_on_main(calc, BASE_EXTRA)
     files, (target, message) = CONFIG_MOVES[move]
     write(calc, files)
     code, report = validate(run_forge, calc)
@@ -369,7 +376,7 @@ def test_a_runner_or_data_change_that_runs_less_fails(
 
 @pytest.mark.parametrize("edit", sorted(CONFIG_HONEST))
 def test_an_honest_runner_or_data_change_passes(run_forge: RunForge, calc: Path, edit: str) -> None:
-    _commit_on_main(calc, {"tests/test_data.py": DATA_TEST, "tests/data/product.txt": "6\n"})
+    _commit_on_main(calc, BASE_EXTRA)
     write(calc, CONFIG_HONEST[edit])
     code, report = validate(run_forge, calc)
     assert code == 0 and all(r["passed"] for r in spec_results(report)), report
