@@ -89,17 +89,8 @@ def validate(run_forge: RunForge, project: Path, plan: dict[str, Any] | None = N
     if plan is not None:
         (project / ".forge" / "plans" / "p.json").write_text(json.dumps(plan), encoding="utf-8")
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    args = [
-        "validate",
-        "--plan",
-        ".forge/plans/p.json",
-        "--module",
-        "calc",
-        "--base",
-        "main",
-        "--json",
-    ]
-    completed = run_forge(*args, env={"PATH": path})
+    args = ["validate", "--plan", ".forge/plans/p.json", "--module", "calc", "--base", "main"]
+    completed = run_forge(*args, "--json", env={"PATH": path})
     assert completed.returncode in {0, 1}, completed.stderr
     return completed.returncode, json.loads(completed.stdout)
 
