@@ -71,6 +71,20 @@ class Base:
             for path, rel in wanted.items()
         }
 
+    def files(self) -> list[str]:
+        """Every regular file at the base, repository-relative (one ``git ls-tree``)."""
+        try:
+            listing = run_git(self.root, ["ls-tree", "-r", "-z", "--full-tree", self.commit])
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise GitError(f"cannot list files of {self.ref} ({self.commit[:12]}): {exc}") from None
+        found = []
+        for entry in listing.split(b"\0"):
+            meta, _, name = entry.partition(b"\t")
+            fields = meta.split()
+            if len(fields) == 3 and fields[1] == b"blob" and fields[0].startswith(b"100"):
+                found.append(name.decode("utf-8", errors="surrogateescape"))
+        return found
+
 
 def resolve_base(cwd: Path, ref: str) -> Base | None:
     """The base revision ``ref`` names for the repository holding ``cwd``.

@@ -31,6 +31,9 @@ Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
 
 Complexity = Literal["simple", "medium", "complex"]
 
+#: A spec test a module may change: ``file::test`` (pytest's id), or a file alone.
+SpecChange = Annotated[str, Field(min_length=1, pattern=r"^[^\s:]+(::\S.*)?$")]
+
 
 def _title(name: str, _info: object) -> str:
     return to_camel(name)
@@ -135,6 +138,13 @@ class PlanModule(PlanPart):
         default=None,
         description="The git branch (or any revision) holding the module's work, for "
         "forge merge check. Default: found from worktrees and branches named after the id.",
+    )
+    spec_changes: list[SpecChange] = Field(
+        default_factory=list,
+        description="Spec tests the module may change (remove, switch off, weaken), as "
+        "'file::test' ids (tests/test_calc.py::test_mul, tests/test_a.py::TestA::test_b) or a "
+        "file (a runner config, a data file): with a base revision, their changes are reported "
+        "as evidence and fail nothing.",
     )
     acceptance_criteria: list[AcceptanceCriterion] = Field(
         default_factory=list,

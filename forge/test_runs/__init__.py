@@ -13,6 +13,12 @@
   run that ended before its summary is no pass (:func:`unfinished`).
 - :mod:`~forge.test_runs.switched_off`: tests a change newly skips, focuses away
   or empties, the old text of a file against the new.
+- the spec tests: :mod:`~forge.test_runs.spec_scope` (which tests a module's
+  verify commands run at the base), :mod:`~forge.test_runs.spec_diff`
+  (:func:`judge_spec`: what the change did to them), with the Python
+  (:mod:`~forge.test_runs.spec_python`, :mod:`~forge.test_runs.spec_python_diff`),
+  JavaScript (:mod:`~forge.test_runs.spec_js`, :mod:`~forge.test_runs.spec_js_mocks`)
+  and runner-configuration (:mod:`~forge.test_runs.spec_config`) readers.
 """
 
 from forge.test_runs.counts import describe, judge, total, unfinished

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Literal
 
@@ -142,10 +143,19 @@ def _dotted(node: ast.AST) -> str:
     return ""
 
 
-def _python(text: str) -> Iterator[SwitchedOff]:
+@lru_cache(maxsize=8)
+def python_tree(text: str) -> ast.Module | None:
+    """``text`` parsed, None when it does not parse; remembered for the last few texts
+    (the spec checks read the same test file several ways). Never edit the tree."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _python(text: str) -> Iterator[SwitchedOff]:
+    tree = python_tree(text)
+    if tree is None:
         return
     for node, owner in _python_tests(tree):
         name = f"{owner}.{node.name}" if owner else node.name
@@ -209,7 +219,8 @@ _JS_PREFIXED = {
 }
 
 
-def _parser(language: str) -> Any:
+def ecmascript_parser(language: str) -> Any:
+    """A tree-sitter parser of ``language`` (javascript, typescript, tsx)."""
     import tree_sitter
 
     if language == "javascript":
@@ -229,7 +240,7 @@ def _parser(language: str) -> Any:
 
 def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
     source = text.encode()
-    tree = _parser(language).parse(source)
+    tree = ecmascript_parser(language).parse(source)
     if tree.root_node.has_error:
         return
     stack = [tree.root_node]
@@ -250,6 +261,11 @@ def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
             kind = "only" if _JS_SWITCHES[switch] == "only" else "skip"
         elif spelled in _JS_PREFIXED:
             kind = "only" if _JS_PREFIXED[spelled] == "only" else "skip"
+        option = _js_option(source, arguments) if head in _JS_TEST_CALLS | _JS_BLOCKS else None
+        if kind is None and option is not None:
+            # node:test's options object: test("x", { skip: true }, fn)
+            kind = "only" if option == "only" else "skip"
+            spelled = f"{{ {option}: ... }}"
         if kind is not None:
             what = (
                 f"{spelled} added: every other test in the file is switched off"
@@ -261,6 +277,21 @@ def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
             body = _js_callback(arguments)
             if body is not None and not _js_asserts(source, body):
                 yield _node_at(node, "no_assertion", name, f"{name or spelled} has no assertion")
+
+
+def _js_option(source: bytes, arguments: Any) -> str | None:
+    """``skip``, ``todo`` or ``only`` when an options object sets one (not to false)."""
+    for child in arguments.named_children:
+        if child.type != "object":
+            continue
+        for pair in child.named_children:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if pair.type != "pair" or key is None or value is None:
+                continue
+            spelled = source[key.start_byte : key.end_byte].decode().strip("'\"")
+            if spelled in {"skip", "todo", "only"} and value.type not in {"false", "null"}:
+                return spelled
+    return None
 
 
 def _js_title(source: bytes, arguments: Any) -> str:

@@ -198,11 +198,12 @@ def _shown(path: Path, cwd: Path) -> str:
 def _lane_of(
     context: StageContext, target: EditTarget | None, files: list[Path]
 ) -> tuple[Base | None, PlanModuleRef | None]:
-    """The base and plan module the lane check needs, when an edited file leaves the lane.
+    """The base and plan module the lane and spec checks need, when an edit may need them.
 
     An edit inside its module's lane costs nothing more; one outside it (another
-    module's file, a disallowed one) is judged against the base (``[tool.forge]
-    base-ref``, else ``auto``: where the worktree forked), like ``validate``.
+    module's file, a disallowed one), or of a test or a runner's configuration,
+    is judged against the base (``[tool.forge] base-ref``, else ``auto``: where
+    the worktree forked), like ``validate``.
     """
     if target is None:
         return None, None
@@ -210,14 +211,19 @@ def _lane_of(
     from forge.plan.model import normalise_path
 
     listed = {normalise_path(name, target.root) for name in target.module.files}
+    from forge.test_runs.spec_diff import may_change_spec
+
     inside = []
+    spec = False
     for path in files:
         try:
             relative = path.resolve().relative_to(target.working_dir.resolve()).as_posix()
         except ValueError:
             return None, None  # an edit outside the worktree is not the module's change
         inside.append(in_lane(relative, target.module, listed))
-    if all(inside):
+        # An edit of a test or a runner's configuration answers to the spec tests too.
+        spec = spec or may_change_spec(relative)
+    if all(inside) and not spec:
         return None, None
     from forge.git import GitError, resolve_base
     from forge.plan.locate import PlanModuleRef, read_plan

@@ -1,0 +1,362 @@
+"""A Python spec file at the base against its text now: what the change took away.
+
+- :func:`compare_tests`: each test of the base found again (same name, or the
+  same body anywhere: moved, renamed, parametrized) or reported removed; a
+  test found again has its assertions compared (:func:`judge_pair`: an
+  equality turned into a truthiness check, an expected literal changed, an
+  exception broadened, a tolerance loosened) and its new body searched for
+  assertions swallowed (:func:`swallowing`).
+- :func:`patched_names`: what a test file patches of the module's own code.
+- :func:`collection_changes`: a ``conftest.py`` that now decides what runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+from forge.test_runs.spec_findings import Kind, SpecFinding
+from forge.test_runs.spec_python import (
+    Check,
+    PyFile,
+    PyTest,
+    assertions_in,
+    broader_exception,
+    checks_of,
+    dotted,
+)
+
+#: What an equality may not turn into.
+_WEAKER = frozenset({"truthy", "notnone", "isinstance", "ne", "in", "order", "falsy", "none"})
+#: pytest.approx's relative tolerance when none is given.
+_APPROX_DEFAULT = 1e-6
+#: Exceptions a handler catches an assertion with.
+_CATCHING = frozenset({"AssertionError", "Exception", "BaseException"})
+#: pytest hooks that decide what is collected, run or reported.
+COLLECTION_HOOKS = frozenset(
+    {
+        "pytest_collection_modifyitems",
+        "pytest_ignore_collect",
+        "pytest_collect_file",
+        "pytest_pycollect_makeitem",
+        "pytest_collection",
+        "pytest_deselected",
+        "pytest_runtestloop",
+        "pytest_runtest_protocol",
+        "pytest_runtest_call",
+        "pytest_runtest_makereport",
+        "pytest_report_teststatus",
+        "pytest_sessionfinish",
+    }
+)
+
+
+def compare_tests(
+    path: str, old: PyFile, new: PyFile | None, pool: dict[str, PyFile]
+) -> list[SpecFinding]:
+    """What the change did to each test of ``old`` (``path`` at the base).
+
+    ``pool``: the test files the change touched, as they are now, where a test
+    may have moved to.
+    """
+    findings: list[SpecFinding] = []
+    moved: set[str] | None = None  # the bodies of the pool's tests, read when one is missing
+    for name, test in old.tests.items():
+        found = new.tests.get(name) if new is not None else None
+        now_file = new
+        if found is not None and found.source == test.source:
+            continue  # not touched (decorators are switched_off's to read)
+        if found is None:
+            if moved is None:
+                moved = {
+                    b for file in pool.values() for t in file.tests.values() for b in _bodies(t)
+                }
+            if test.body in moved:
+                continue  # moved, renamed or parametrized with its body
+            elsewhere = [(f, t) for f in pool.values() if (t := f.tests.get(name)) is not None]
+            if len(elsewhere) != 1:
+                findings.append(
+                    SpecFinding(
+                        "removed",
+                        path,
+                        name,
+                        f"{name} removed (line {test.line} at the base); no test with its body "
+                        "is left",
+                        1,
+                        1,
+                    )
+                )
+                continue
+            now_file, found = elsewhere[0]
+        if test.cases and now_file is not None:
+            if moved is None:
+                moved = {
+                    b for file in pool.values() for t in file.tests.values() for b in _bodies(t)
+                }
+            gone = [i for i, case in enumerate(test.cases, 1) if case not in {*found.cases, *moved}]
+            if gone:
+                message = f"{name}: parametrize case {', '.join(map(str, gone))} of {len(test.cases)} removed"
+                findings.append(SpecFinding("removed", path, name, message, found.line, 1))
+                continue
+        if found.body == test.body or test.body in found.cases or now_file is None:
+            continue
+        where = path if now_file is new else _path_of(pool, now_file, path)
+        findings.extend(_compare_one(where, name, test, old, found, now_file))
+    return findings
+
+
+def _bodies(test: PyTest) -> list[str]:
+    return [test.body, *test.cases]
+
+
+def _path_of(pool: dict[str, PyFile], file: PyFile, default: str) -> str:
+    return next((path for path, found in pool.items() if found is file), default)
+
+
+def _compare_one(
+    path: str, name: str, old: PyTest, old_file: PyFile, new: PyTest, new_file: PyFile
+) -> Iterator[SpecFinding]:
+    before = checks_of(old, old_file.helpers)
+    after = checks_of(new, new_file.helpers)
+    keys = Counter(check.key for check in after)
+    left = []
+    for check in before:
+        if keys[check.key]:
+            keys[check.key] -= 1
+        else:
+            left.append(check)
+    spare = []
+    for check in after:
+        if keys[check.key] > 0:
+            keys[check.key] -= 1
+            spare.append(check)
+    unmatched = []
+    for check in left:
+        partner = next((n for n in spare if n.subject == check.subject), None)
+        if partner is None:
+            unmatched.append(check)
+            continue
+        spare.remove(partner)
+        judged = judge_pair(check, partner)
+        if judged is not None:
+            kind, message = judged
+            yield SpecFinding(kind, path, name, f"{name}: {message}", partner.line, 1)
+    # An assertion gone without a counterpart counts only when the test has fewer
+    # assertions than before: a rewritten one is not judged (precision first).
+    deficit = len(before) - len(after)
+    for check in unmatched[: max(deficit, 0)]:
+        message = f"{name}: assertion removed: `{check.text}`"
+        yield SpecFinding("assertion_removed", path, name, message, new.line, 1)
+    fresh = Counter(message for _, message in swallowing(new.node))
+    fresh.subtract(message for _, message in swallowing(old.node))
+    for line, message in swallowing(new.node):
+        if fresh[message] > 0:
+            fresh[message] -= 1
+            yield SpecFinding("swallowed", path, name, f"{name}: {message}", line, 1)
+
+
+def judge_pair(old: Check, new: Check) -> tuple[Kind, str] | None:
+    """``(kind, what changed)`` when the assertion ``new`` checks less than ``old``."""
+    if old.kind == "raises":
+        if new.kind != "raises":
+            return None
+        if old.expected and new.expected and broader_exception(old.expected, new.expected):
+            return "weakened", f"`{old.text}` broadened to `{new.text}`"
+        if old.literal and not new.literal:
+            return "weakened", f"`{old.text}` lost its match: `{new.text}`"
+        return None
+    if old.kind in {"eq", "is"}:
+        if new.kind in {"eq", "is"} and old.literal and new.literal:
+            if old.expected != new.expected:
+                return "expected_changed", f"expected {old.expected} changed to {new.expected}"
+            return None
+        if new.kind == "approx" and new.expected == old.expected:
+            return "weakened", f"exact `{old.text}` loosened to `{new.text}`"
+        if new.kind in _WEAKER:
+            return "weakened", f"`{old.text}` weakened to `{new.text}`"
+        return None
+    if old.kind == "approx":
+        if new.kind == "approx":
+            if old.literal and new.literal and old.expected != new.expected:
+                return "expected_changed", f"expected {old.expected} changed to {new.expected}"
+            was = old.tolerance if old.tolerance is not None else _APPROX_DEFAULT
+            now = new.tolerance if new.tolerance is not None else _APPROX_DEFAULT
+            if now > was:
+                return "weakened", f"tolerance loosened from {was:g} to {now:g}: `{new.text}`"
+            return None
+        if new.kind in _WEAKER:
+            return "weakened", f"`{old.text}` weakened to `{new.text}`"
+        return None
+    if old.kind in _WEAKER - {"truthy"} and new.kind == "truthy":
+        return "weakened", f"`{old.text}` weakened to `{new.text}`"
+    return None
+
+
+def _asserts(body: list[ast.stmt]) -> bool:
+    return any(True for _ in assertions_in(body))
+
+
+def swallowing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
+    """Where a test's assertions cannot fail it: caught, returned before, under ``if False``."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Try) and _asserts(node.body):
+            for handler in node.handlers:
+                caught = _caught(handler.type)
+                raises = any(isinstance(n, ast.Raise) for s in handler.body for n in ast.walk(s))
+                if caught and not raises:
+                    found.append(
+                        (node.lineno, f"assertion swallowed by `except {caught}` (no re-raise)")
+                    )
+        elif isinstance(node, ast.With | ast.AsyncWith) and _asserts(node.body):
+            for item in node.items:
+                expr = item.context_expr
+                if isinstance(expr, ast.Call) and dotted(expr).endswith("suppress"):
+                    names = {dotted(arg) for arg in expr.args}
+                    if names & _CATCHING:
+                        found.append((node.lineno, "assertion swallowed by `suppress(...)`"))
+        elif isinstance(node, ast.If | ast.While) and _asserts(node.body):
+            test = node.test
+            if isinstance(test, ast.Constant) and not test.value:
+                found.append((node.lineno, f"assertion under `if {ast.unparse(test)}:` never runs"))
+    for index, statement in enumerate(function.body):
+        if isinstance(statement, ast.Return) and _asserts(function.body[index + 1 :]):
+            found.append((statement.lineno, "`return` before its assertions"))
+            break
+    return found
+
+
+def _caught(node: ast.expr | None) -> str:
+    if node is None:
+        return "(everything)"
+    names = [dotted(e) for e in node.elts] if isinstance(node, ast.Tuple) else [dotted(node)]
+    return next((name for name in names if name in _CATCHING), "")
+
+
+def patched_names(
+    tree: ast.Module, own: dict[str, set[str]], keep: Callable[[ast.AST], bool] = lambda _: True
+) -> list[tuple[int, int, str, str]]:
+    """``(line, column, test, target)`` for each patch of a name the module's own files define.
+
+    ``keep`` says which top-level statements and class members to read (those
+    a change touched). ``own`` maps a module's dotted names (``src.calc``, ``calc``) to the names
+    its file defines. Read: ``mock.patch("src.calc.mul")``, ``patch.object(calc,
+    "mul")``, ``monkeypatch.setattr(calc, "mul", ...)`` and ``setattr("src.calc.mul",
+    ...)``, and ``calc.mul = ...``, with ``calc`` bound by an import.
+    """
+    bound = _imports(tree)
+    found: list[tuple[int, int, str, str]] = []
+    for test, node in _with_owner(tree, keep):
+        _bind(node, bound)  # an import inside a test comes before what it binds is used
+        target = None
+        if not isinstance(node, ast.expr | ast.stmt):
+            continue
+        if isinstance(node, ast.Call):
+            name = dotted(node.func)
+            if name.endswith(("patch", "setattr", "patch.object", "spy", "patch.multiple")):
+                first = node.args[0] if node.args else None
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    target = first.value
+                elif first is not None and len(node.args) > 1:
+                    attr = node.args[1]
+                    if isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+                        target = f"{_resolve(first, bound)}.{attr.value}"
+        elif isinstance(node, ast.Assign):
+            for lhs in node.targets:
+                if isinstance(lhs, ast.Attribute):
+                    target = f"{_resolve(lhs.value, bound)}.{lhs.attr}"
+        if target and _owned(target, own):
+            found.append((node.lineno, node.col_offset + 1, test, target))
+    return found
+
+
+def _with_owner(tree: ast.Module, keep: Callable[[ast.AST], bool]) -> Iterator[tuple[str, ast.AST]]:
+    for top in tree.body:
+        owner = top.name if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef) else ""
+        if isinstance(top, ast.ClassDef):
+            for item in top.body:
+                if not keep(item):
+                    continue
+                name = getattr(item, "name", "")
+                for node in ast.walk(item):
+                    yield f"{top.name}::{name}" if name else top.name, node
+            continue
+        if keep(top):
+            for node in ast.walk(top):
+                yield owner, node
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """The names the module-level imports bind, each to what it names."""
+    bound: dict[str, str] = {}
+    for node in tree.body:
+        _bind(node, bound)
+    return bound
+
+
+def _bind(node: ast.AST, bound: dict[str, str]) -> None:
+    """Record what an ``import`` or ``from ... import`` statement binds."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                bound[alias.asname] = alias.name
+            else:
+                first = alias.name.split(".")[0]
+                bound[first] = first
+    elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        for alias in node.names:
+            bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+
+def _resolve(node: ast.expr, bound: dict[str, str]) -> str:
+    name = dotted(node)
+    head, _, rest = name.partition(".")
+    full = bound.get(head, head)
+    return f"{full}.{rest}" if rest else full
+
+
+def _owned(target: str, own: dict[str, set[str]]) -> bool:
+    for module, names in own.items():
+        if target.startswith(module + "."):
+            first = target[len(module) + 1 :].split(".")[0]
+            if first in names:
+                return True
+    return False
+
+
+def collection_changes(path: str, old: str | None, new: str) -> list[SpecFinding]:
+    """What a changed ``conftest.py`` now does to the run: hooks deciding what runs, ignores."""
+    try:
+        tree = ast.parse(new)
+        before = ast.parse(old) if old is not None else ast.Module(body=[], type_ignores=[])
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    was = _collection_parts(before)
+    findings = []
+    for key, (line, text) in _collection_parts(tree).items():
+        if was.get(key, (0, None))[1] != text:
+            what = "added" if key not in was else "changed"
+            message = f"{path}: {key} {what}: it decides which tests run"
+            if key.startswith(("os._exit", "sys.exit")):
+                message = f"{path}: {key} added: the run can end before its summary"
+            findings.append(SpecFinding("runner_config", path, "", message, line, 1))
+    return findings
+
+
+def _collection_parts(tree: ast.Module) -> dict[str, tuple[int, str]]:
+    parts: dict[str, tuple[int, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+            node.name in COLLECTION_HOOKS
+        ):
+            parts[node.name] = (node.lineno, ast.unparse(node))
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.startswith("collect_ignore"):
+                    parts[target.id] = (node.lineno, ast.unparse(node))
+    exits = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and dotted(n) == "os._exit"]
+    for index, call in enumerate(exits):
+        parts[f"os._exit #{index + 1}" if index else "os._exit()"] = (call.lineno, "exit")
+    return parts
