@@ -44,6 +44,8 @@ from forge.models import (
 from forge.plugin_host import describe_exception
 from forge.workspace import Workspace
 
+#: The check's id.
+CHECK_ID = "contract_check"
 #: Missing names spelled out in a result's message; the rest are counted.
 SHOWN_IN_MESSAGE = 5
 
@@ -290,6 +292,11 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
         for file in dict.fromkeys(request.files):
             results.extend(import_findings(analyzer, workspace, file))
+        if workspace.base is not None and workspace.budget is None:
+            # The hook (a budget) searches the edited file's importers itself, in time.
+            from forge.checks.contract_importers import importers_of_changes
+
+            results.extend(importers_of_changes(analyzer, workspace, request, done))
     return results
 
 
