@@ -149,6 +149,13 @@ def check_pair(
             f"{'is' if len(comparison.missing) == 1 else 'are'} not exported: {listed}"
         )
         return ContractResult(**base, **fields, passed=False, message=message)
+    conflicted = _conflicting(analyzer, workspace, exporter_path, comparison)
+    if conflicted:
+        message = (
+            f"{conflicted}: node refuses to import it from {exporter} (conflicting star "
+            "exports); export it by name there"
+        )
+        return ContractResult(**base, **fields, passed=False, message=message)
     imported = len({name.name for name in comparison.imported})
     if comparison.exports.open_reason:
         message = (
@@ -160,6 +167,22 @@ def check_pair(
     else:
         message = f"imports {exporter} for its side effects or as a whole (no names)"
     return ContractResult(**base, **fields, passed=True, message=message)
+
+
+def _conflicting(
+    analyzer: ContractAnalyzer, workspace: Workspace, exporter: Path, comparison: Comparison
+) -> str | None:
+    """The first imported name two ``export *`` of the exporter give, said; None without one."""
+    from forge.contracts.star_conflicts import star_conflicts
+
+    wanted = {name.name for name in comparison.imported}
+    if not wanted or comparison.exports.open_reason:
+        return None
+    conflicts = star_conflicts(analyzer, exporter)
+    for name in sorted(wanted & set(conflicts)):
+        first, second = (_shown(path, workspace) for path in conflicts[name])
+        return f"{name} is exported by both {first} and {second} through export *"
+    return None
 
 
 def _first_error(analyzer: ContractAnalyzer, path: Path, shown: str) -> list[Location]:

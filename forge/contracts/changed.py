@@ -27,6 +27,8 @@ from forge.contracts.extractor import ImportRef
 from forge.contracts.import_index import ImportIndex
 from forge.contracts.importers import SOURCE_SUFFIXES
 
+#: ``export *`` re-exporters followed from a changed file to the importers of its names.
+MAX_STAR_HOPS = 4
 #: Makes a parse function over another folder (the base tree's stand-in for the working dir).
 ParseIn = Callable[[Path], Parse]
 
@@ -93,12 +95,23 @@ def changed_importers(
         elif not path.exists():
             found.deleted.append(inside)
     index = ImportIndex(cwd, analyzer, cache)
-    importers = index.importers_of(found.changed)
-    found.pairs = [
-        (target, importer) for importer, hits in importers.found.items() for target in hits
-    ]
-    found.scanned, found.complete = importers.scanned, importers.complete
-    checked = set(importers.found)
+    checked: set[Path] = set()
+    targets, seen = list(found.changed), set()
+    for _ in range(MAX_STAR_HOPS):
+        importers = index.importers_of(targets)
+        found.pairs += [(target, path) for path, hits in importers.found.items() for target in hits]
+        found.scanned = max(found.scanned, importers.scanned)
+        found.complete = found.complete and importers.complete
+        checked |= set(importers.found)
+        seen |= {analyzer.real(path) for path in targets}
+        # Names flow through `export *` unseen: who imports a re-exporter is an importer too.
+        targets = [
+            path
+            for path, hits in importers.found.items()
+            if analyzer.real(path) not in seen and _stars(analyzer, path, set(hits))
+        ]
+        if not targets:
+            break
     if found.deleted:
         with tempfile.TemporaryDirectory(prefix="forge-imports-base-") as folder:
             stand_in = base_tree(Path(folder))
@@ -143,6 +156,20 @@ def _deleted_imports(
                 found.pairs.append((target, now))
             elif not _submodules(ref, refs):
                 found.broken.append(DeletedImport(now, specifiers[ref.specifier], ref))
+
+
+def _stars(analyzer: ContractAnalyzer, path: Path, targets: set[Path]) -> bool:
+    """Whether ``path`` re-exports one of ``targets`` wholesale (``export *``, ``import *``)."""
+    try:
+        found = analyzer.extractor(path)
+        if found is None:
+            return False
+        parsed, extractor = found
+        sources = extractor.exports(parsed).star_sources
+    except Exception:  # unreadable: its own pair says so
+        return False
+    real = analyzer.real(path)
+    return any(analyzer.resolve(extractor, specifier, real) in targets for specifier, _ in sources)
 
 
 def _submodules(ref: ImportRef, refs: list[tuple[ImportRef, Path | None]]) -> bool:

@@ -42,11 +42,14 @@ MAX_READ = 1 << 20
 
 
 def import_words(paths: Iterable[Path]) -> set[str]:
-    """The names an import of each file spells: its stem, or its folder's for a package index."""
+    """The names an import of each file spells: its stem, or its folder's for a package index
+    (and ``index`` for a JavaScript one)."""
     names = set()
     for path in paths:
         stem = path.name.split(".", 1)[0]
         names.add(path.parent.name if stem in ("__init__", "index") else stem)
+        if stem == "index":
+            names.add(stem)  # './lib/index.js' names it too
     return {name for name in names if name}
 
 

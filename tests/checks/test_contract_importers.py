@@ -104,3 +104,51 @@ def test_the_init_kept_passes(project: Path, run_forge: RunForge) -> None:
     assert code == 0, results
     assert results["shop/pricing.py -> shop/__init__.py"]["passed"] is True
     assert results["(importers)"]["message"].startswith("1 importer of the 1 source file")
+
+
+STAR_SHOP = {
+    "package.json": '{"name": "shop", "type": "module"}\n',
+    "src/money.js": "export function fmt(cents) {\n  return `$${cents / 100}`;\n}\n",
+    "src/dates.js": "export function day(d) {\n  return d.toISOString().slice(0, 10);\n}\n",
+    "src/index.js": "export * from './money.js';\nexport * from './dates.js';\n",
+    "src/app.js": "import { fmt } from './index.js';\n\nconsole.log(fmt(250));\n",
+}
+
+
+def test_an_import_of_a_name_two_star_exports_give_fails(
+    project: Path, run_forge: RunForge
+) -> None:
+    """The worker adds dates.fmt: node refuses app.js's import (conflicting star exports)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    planned(project, "dates", ["src/dates.js"], STAR_SHOP)
+    dates = STAR_SHOP["src/dates.js"] + "\nexport function fmt(d) {\n  return day(d);\n}\n"
+    wt = worker_commit(project, "dates", {"src/dates.js": dates})
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    run = subprocess.run([node, "src/app.js"], cwd=wt, capture_output=True, text=True, check=False)
+    assert "conflicting star exports for name 'fmt'" in run.stderr
+    code, results = contract_results(run_forge, "dates", wt)
+    assert code == 1
+    pair = results["src/index.js -> src/app.js"]
+    assert pair["passed"] is False
+    assert pair["message"] == (
+        "fmt is exported by both src/money.js and src/dates.js through export *: node refuses "
+        "to import it from src/index.js (conflicting star exports); export it by name there"
+    )
+
+
+def test_one_binding_reached_by_two_stars_and_a_name_exported_by_name_pass(
+    project: Path, run_forge: RunForge
+) -> None:
+    planned(project, "dates", ["src/dates.js"], STAR_SHOP)
+    dates = STAR_SHOP["src/dates.js"] + "export { fmt } from './money.js';\n"
+    index = STAR_SHOP["src/index.js"] + "export { fmt as fmtMoney } from './money.js';\n"
+    wt = worker_commit(project, "dates", {"src/dates.js": dates, "src/index.js": index})
+    code, results = contract_results(run_forge, "dates", wt)
+    assert code == 0, results
+    assert results["src/index.js -> src/app.js"]["passed"] is True
