@@ -41,9 +41,9 @@ def _inert(words: list[str]) -> str | None:
         return f"'{first}' only prints"
     if first == "exit" and words[1:] == ["0"]:
         return "'exit 0' always succeeds"
-    if re.fullmatch(r"python[0-9.]*|py", first) and len(words) == 3 and words[1] == "-c":
-        if _INERT_PYTHON.fullmatch(words[2]):
-            return f"'python -c {words[2]}' tests nothing"
+    python = re.fullmatch(r"python[0-9.]*|py", first) and len(words) == 3 and words[1] == "-c"
+    if python and _INERT_PYTHON.fullmatch(words[2]):
+        return f"'python -c {words[2]}' tests nothing"
     return None
 
 
