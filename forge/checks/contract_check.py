@@ -50,7 +50,8 @@ CHECK_ID = "contract_check"
 SHOWN_IN_MESSAGE = 5
 
 
-def _shown(path: Path, workspace: Workspace) -> str:
+def shown(path: Path, workspace: Workspace) -> str:
+    """``path`` from the working dir (its real path) when inside it, else absolute: for messages."""
     root = normalize(workspace.cwd)
     try:
         return path.relative_to(root).as_posix()
@@ -114,7 +115,7 @@ def check_pair(
         )
     fields = _fields(comparison, exporter, importer)
     if not comparison.imports_exporter:
-        others = [_shown(path, workspace) for path in comparison.imported_files]
+        others = [shown(path, workspace) for path in comparison.imported_files]
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
         message = f"{importer} does not import from {exporter}{elsewhere}"
         return ContractResult(**base, **fields, passed=False, message=message)
@@ -127,7 +128,7 @@ def check_pair(
         elif comparison.broken == analyzer.real(importer_path):
             side, role = importer, ""
         else:  # a file the exporter's `export *` chain takes names from
-            side = _shown(comparison.broken, workspace)
+            side = shown(comparison.broken, workspace)
             role = f", which {exporter} re-exports,"
         places = _first_error(analyzer, comparison.broken, side)
         where = "".join(f" (line {p.line}, column {p.column})" for p in places)
@@ -180,7 +181,7 @@ def _conflicting(
         return None
     conflicts = star_conflicts(analyzer, exporter)
     for name in sorted(wanted & set(conflicts)):
-        first, second = (_shown(path, workspace) for path in conflicts[name])
+        first, second = (shown(path, workspace) for path in conflicts[name])
         return f"{name} is exported by both {first} and {second} through export *"
     return None
 
@@ -238,7 +239,7 @@ def automatic_pairs(
             except NotParsed:
                 checkable = True  # it exists but cannot be read: the pair says why
             if checkable:
-                pairs.append((_shown(target, workspace), file))
+                pairs.append((shown(target, workspace), file))
     return pairs
 
 

@@ -13,11 +13,20 @@ were checked, when there were any (or a file was deleted).
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from forge.checks.contract_check import CHECK_ID, automatic_pairs, check_pair, import_findings
+from forge.checks.contract_check import (
+    CHECK_ID,
+    automatic_pairs,
+    check_pair,
+    import_findings,
+    shown,
+)
 from forge.contracts import ContractAnalyzer
-from forge.contracts.analysis import Parse
+from forge.contracts.analysis import Parse, normalize
+from forge.git import GitError
 from forge.models import CheckResult, ContractResult, Location, ValidateRequest
 from forge.workspace import Workspace
 
@@ -34,7 +43,6 @@ def importers_of_changes(
     """The pairs and findings a change since the base adds, then the count of importers."""
     from forge.contracts.changed import changed_importers
     from forge.contracts.import_index import cache_path
-    from forge.git import GitError
     from forge.git.archive import export_tree
     from forge.git.changes import working_changes
 
@@ -77,9 +85,13 @@ def importers_of_changes(
         return [summary(False, f"cannot list the changes since {base.ref}: {exc}")]
     results: list[CheckResult] = []
     listed = {analyzer.real(workspace.resolve(file)) for file in request.files}
-    extra = [workspace.display(path) for path in found.changed if analyzer.real(path) not in listed]
+    extra = [
+        shown(analyzer.real(path), workspace)
+        for path in found.changed
+        if analyzer.real(path) not in listed
+    ]
     pairs = [
-        (workspace.display(exporter), workspace.display(importer))
+        (shown(analyzer.real(exporter), workspace), shown(analyzer.real(importer), workspace))
         for exporter, importer in found.pairs
     ]
     for exporter, importer in [*automatic_pairs(analyzer, workspace, extra), *pairs]:
@@ -91,10 +103,13 @@ def importers_of_changes(
             continue
         done.add(key)
         results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
+    failing = [r for r in results if not r.passed and isinstance(r, ContractResult) and r.missing]
+    if failing:
+        results = _marked(results, _missing_at_base(failing, workspace, stand_in, parse_in))
     for file in extra:
         results.extend(import_findings(analyzer, workspace, file))
     for broken in found.broken:
-        importer = workspace.display(broken.importer)
+        importer = shown(analyzer.real(broken.importer), workspace)
         message = (
             f"{importer} imports {broken.ref.specifier!r}, which was {broken.deleted}: deleted "
             f"since {base.ref}, it resolves to nothing now; restore it or change the import"
@@ -129,3 +144,54 @@ def importers_of_changes(
         + ")"
     )
     return [*results, summary(True, message)]
+
+
+def _missing_at_base(
+    failing: list[ContractResult],
+    workspace: Workspace,
+    stand_in: Callable[[Path], Path],
+    parse_in: Callable[[Path], Parse],
+) -> dict[str, set[str]]:
+    """For each failing pair (by target), the names its importer lacked at the base too.
+
+    An importer the change did not break (it imported a name its exporter never had)
+    is someone else's debt: the base tree, unpacked from git objects, says so.
+    """
+    found: dict[str, set[str]] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="forge-contracts-base-") as folder:
+            root = stand_in(Path(folder))
+            old = ContractAnalyzer(parse=parse_in(root), root=normalize(root))
+            for result in failing:
+                if Path(result.exporter).is_absolute() or Path(result.importer).is_absolute():
+                    continue  # outside the working dir: not in its base tree
+                exporter, importer = root / result.exporter, root / result.importer
+                if not exporter.is_file() or not importer.is_file():
+                    continue  # absent at the base: all of it is new
+                try:
+                    missing = old.compare(exporter, importer).missing
+                except Exception:  # unreadable at the base: judged as new
+                    continue
+                found[result.target] = {name.name for name in missing}
+    except GitError:
+        return {}
+    return found
+
+
+def _marked(results: list[CheckResult], old: dict[str, set[str]]) -> list[CheckResult]:
+    """``results`` with each pair whose every missing name was missing at the base marked."""
+    marked: list[CheckResult] = []
+    for result in results:
+        before = old.get(result.target)
+        if (
+            isinstance(result, ContractResult)
+            and before is not None
+            and result.missing
+            and set(result.missing) <= before
+        ):
+            locations = [
+                place.model_copy(update={"pre_existing": True}) for place in result.locations
+            ]
+            result = result.model_copy(update={"pre_existing": True, "locations": locations})
+        marked.append(result)
+    return marked

@@ -5,7 +5,8 @@ check's importers of what a module changed or deleted; the hook and
 forge-types take its first stage, :class:`~forge.contracts.importers.ImportFilter`):
 
 1. the project's source files are walked (hidden folders, environments and
-   build output left out, at most :data:`MAX_SCANNED`);
+   build output left out, build output only while no target is in it; at most
+   :data:`MAX_SCANNED`);
 2. a file whose text cannot import a target (it never spells the target's
    module name on an import line) is dropped unparsed;
 3. the rest have their import specifiers read by their language's contract
@@ -86,7 +87,11 @@ class ImportIndex:
         if not wanted:
             return result
         text = ImportFilter(targets)
-        walked = source_files(self.top, SOURCE_SUFFIXES, skipped=SKIPPED_FOLDERS | BUILD_OUTPUT)
+        # Build output holds no importer of the sources, unless what changed is in it (a
+        # published package's modules are its dist/).
+        inside = {part for path in targets for part in path.parts}
+        skipped = SKIPPED_FOLDERS | (BUILD_OUTPUT - inside)
+        walked = source_files(self.top, SOURCE_SUFFIXES, skipped=skipped)
         for path in islice(walked, MAX_SCANNED + 1):
             if result.scanned == MAX_SCANNED:
                 result.complete = False

@@ -44,8 +44,9 @@ def test_a_renamed_export_fails_its_unchanged_importer_outside_the_module(
     project: Path, run_forge: RunForge
 ) -> None:
     planned(project, "util", ["src/util.js"], SHOP_JS)
-    wt = worker_commit(project, "util", {"src/util.js": RENAMED})
-    code, results = contract_results(run_forge, "util", wt)
+    worker_commit(project, "util", {"src/util.js": RENAMED})
+    # The worktree as a user types it, relative: paths are still shown from it.
+    code, results = contract_results(run_forge, "util", Path("../wt-util"))
     assert code == 1
     pair = results["src/util.js -> src/cart.js"]
     assert pair["passed"] is False and pair["missing"] == ["formatPrice"]
@@ -152,3 +153,24 @@ def test_one_binding_reached_by_two_stars_and_a_name_exported_by_name_pass(
     code, results = contract_results(run_forge, "dates", wt)
     assert code == 0, results
     assert results["src/index.js -> src/app.js"]["passed"] is True
+
+
+def test_an_importer_already_broken_at_the_base_is_shown_not_counted(
+    project: Path, run_forge: RunForge
+) -> None:
+    """cart.js imported a name util.js never had: the worker's change to util.js is not why."""
+    base = {
+        **SHOP_JS,
+        "src/cart.js": SHOP_JS["src/cart.js"].replace("{ formatPrice }", "{ formatPrice, round }"),
+    }
+    planned(project, "util", ["src/util.js"], base)
+    wt = worker_commit(project, "util", {"src/util.js": SHOP_JS["src/util.js"] + "// faster\n"})
+    code, results = contract_results(run_forge, "util", wt)
+    assert code == 0, results
+    pair = results["src/util.js -> src/cart.js"]
+    assert (pair["passed"], pair.get("preExisting"), pair["missing"]) == (False, True, ["round"])
+    # The same change that also drops formatPrice is judged on what it broke.
+    commit(wt, {"src/util.js": RENAMED}, "rename")
+    code, results = contract_results(run_forge, "util", wt)
+    pair = results["src/util.js -> src/cart.js"]
+    assert (code, pair["passed"], pair.get("preExisting")) == (1, False, None)
