@@ -24,8 +24,7 @@ from forge.checks.contract_check import (
     import_findings,
     shown,
 )
-from forge.contracts import ContractAnalyzer
-from forge.contracts.analysis import Parse, normalize
+from forge.contracts.analysis import ContractAnalyzer, Parse, normalize
 from forge.git import GitError
 from forge.models import CheckResult, ContractResult, Location, ValidateRequest
 from forge.workspace import Workspace
@@ -43,7 +42,7 @@ def importers_of_changes(
     """The pairs and findings a change since the base adds, then the count of importers."""
     from forge.contracts.changed import changed_importers
     from forge.contracts.import_index import cache_path
-    from forge.git.archive import export_tree
+    from forge.git.export import export_tree
     from forge.git.changes import working_changes
 
     base = workspace.base
@@ -62,7 +61,7 @@ def importers_of_changes(
         )
 
     def stand_in(folder: Path) -> Path:
-        return export_tree(base, base.relative(cwd) or PurePosixPath("."), folder)
+        return export_tree(base, folder, base.relative(cwd))
 
     def parse_in(folder: Path) -> Parse:
         return Workspace(folder, config=workspace.config, languages=workspace.languages).parse

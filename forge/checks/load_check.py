@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from forge import hookimpl
-from forge.contracts import ContractAnalyzer, normalize
+from forge.contracts.analysis import ContractAnalyzer, normalize
 from forge.languages import NotParsed
 from forge.models import CheckDescriptor, CheckResult, FileResult, Location, ValidateRequest
 from forge.workspace import Workspace

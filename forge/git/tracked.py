@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from forge.git.command import git_text, run_git, split_z
+from forge.git.runner import git_text, run_git, split_z
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from forge.config import ForgeConfig
-from forge.contracts import ContractAnalyzer, normalize
+from forge.contracts.analysis import ContractAnalyzer, normalize
 from forge.contracts.import_index import ImportIndex, cache_path
 from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
