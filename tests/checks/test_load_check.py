@@ -208,3 +208,8 @@ def test_es_module_syntax_in_a_cjs_file_fails(project: Path, run_forge: RunForge
     assert result["message"].startswith(
         "node loads it as CommonJS (its extension is .cjs) but it has ES module syntax (line 1)"
     )
+
+
+def test_an_empty_module_in_a_cycle_is_no_error(project: Path, run_forge: RunForge) -> None:
+    code, results, _ = judged(project, run_forge, {"a.py": "", "b.py": "from a import *\n"})
+    assert (code, results) == (0, [])

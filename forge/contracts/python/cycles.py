@@ -80,7 +80,7 @@ class _Loader:
             failure = self._import(module, step)
             if failure is not None:
                 return failure
-        del self.progress[module]
+        self.progress.pop(module, None)  # an empty module has no step
         self.stack.pop()
         self.done.add(module)
         return None
