@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from forge.checks.contract_check import (
     CHECK_ID,
@@ -42,8 +42,8 @@ def importers_of_changes(
     """The pairs and findings a change since the base adds, then the count of importers."""
     from forge.contracts.changed import changed_importers
     from forge.contracts.import_index import cache_path
-    from forge.git.export import export_tree
     from forge.git.changes import working_changes
+    from forge.git.export import export_tree
 
     base = workspace.base
     assert base is not None
