@@ -44,11 +44,14 @@ from forge.models import (
 from forge.plugin_host import describe_exception
 from forge.workspace import Workspace
 
+#: The check's id.
+CHECK_ID = "contract_check"
 #: Missing names spelled out in a result's message; the rest are counted.
 SHOWN_IN_MESSAGE = 5
 
 
-def _shown(path: Path, workspace: Workspace) -> str:
+def shown(path: Path, workspace: Workspace) -> str:
+    """``path`` from the working dir (its real path) when inside it, else absolute: for messages."""
     root = normalize(workspace.cwd)
     try:
         return path.relative_to(root).as_posix()
@@ -112,7 +115,7 @@ def check_pair(
         )
     fields = _fields(comparison, exporter, importer)
     if not comparison.imports_exporter:
-        others = [_shown(path, workspace) for path in comparison.imported_files]
+        others = [shown(path, workspace) for path in comparison.imported_files]
         elsewhere = f" (its local imports: {', '.join(others[:5])})" if others else ""
         message = f"{importer} does not import from {exporter}{elsewhere}"
         return ContractResult(**base, **fields, passed=False, message=message)
@@ -125,7 +128,7 @@ def check_pair(
         elif comparison.broken == analyzer.real(importer_path):
             side, role = importer, ""
         else:  # a file the exporter's `export *` chain takes names from
-            side = _shown(comparison.broken, workspace)
+            side = shown(comparison.broken, workspace)
             role = f", which {exporter} re-exports,"
         places = _first_error(analyzer, comparison.broken, side)
         where = "".join(f" (line {p.line}, column {p.column})" for p in places)
@@ -147,6 +150,13 @@ def check_pair(
             f"{'is' if len(comparison.missing) == 1 else 'are'} not exported: {listed}"
         )
         return ContractResult(**base, **fields, passed=False, message=message)
+    conflicted = _conflicting(analyzer, workspace, exporter_path, comparison)
+    if conflicted:
+        message = (
+            f"{conflicted}: node refuses to import it from {exporter} (conflicting star "
+            "exports); export it by name there"
+        )
+        return ContractResult(**base, **fields, passed=False, message=message)
     imported = len({name.name for name in comparison.imported})
     if comparison.exports.open_reason:
         message = (
@@ -158,6 +168,22 @@ def check_pair(
     else:
         message = f"imports {exporter} for its side effects or as a whole (no names)"
     return ContractResult(**base, **fields, passed=True, message=message)
+
+
+def _conflicting(
+    analyzer: ContractAnalyzer, workspace: Workspace, exporter: Path, comparison: Comparison
+) -> str | None:
+    """The first imported name two ``export *`` of the exporter give, said; None without one."""
+    from forge.contracts.star_conflicts import star_conflicts
+
+    wanted = {name.name for name in comparison.imported}
+    if not wanted or comparison.exports.open_reason:
+        return None
+    conflicts = star_conflicts(analyzer, exporter)
+    for name in sorted(wanted & set(conflicts)):
+        first, second = (shown(path, workspace) for path in conflicts[name])
+        return f"{name} is exported by both {first} and {second} through export *"
+    return None
 
 
 def _first_error(analyzer: ContractAnalyzer, path: Path, shown: str) -> list[Location]:
@@ -213,7 +239,7 @@ def automatic_pairs(
             except NotParsed:
                 checkable = True  # it exists but cannot be read: the pair says why
             if checkable:
-                pairs.append((_shown(target, workspace), file))
+                pairs.append((shown(target, workspace), file))
     return pairs
 
 
@@ -290,6 +316,11 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             results.append(check_pair(analyzer, workspace, exporter, importer, automatic=True))
         for file in dict.fromkeys(request.files):
             results.extend(import_findings(analyzer, workspace, file))
+        if workspace.base is not None and workspace.budget is None:
+            # The hook (a budget) searches the edited file's importers itself, in time.
+            from forge.checks.contract_importers import importers_of_changes
+
+            results.extend(importers_of_changes(analyzer, workspace, request, done))
     return results
 
 

@@ -15,8 +15,13 @@
   is what a project can import besides its own files.
 
 - :mod:`~forge.contracts.importers`: the project's files that may import a file,
-  found by their text with the standard library alone (the hook's and
-  forge-types' one search).
+  found by their text with the standard library alone (the first stage of
+  every importer search: the hook's, forge-types', the index's);
+  :mod:`~forge.contracts.import_index`: the project's importers of a set of
+  files, exact (specifiers resolved to paths) and cached under
+  ``.forge/cache/imports/``; :mod:`~forge.contracts.changed`: the importers of
+  what changed or was deleted since the base;
+  :mod:`~forge.contracts.star_conflicts`: a name two ``export *`` give.
 
 The contract check itself is a built-in plugin: :mod:`forge.checks.contract_check`.
 The package imports none of its modules: importing

@@ -1,5 +1,8 @@
 """The project's files that may import a file, found by their text with the standard library alone.
 
+The first, cheap stage of every importer search of forge (the hook's, forge-types',
+and the exact, cached project index of :mod:`forge.contracts.import_index`).
+
 An edit can break files it never touched: a worker renames ``total`` in
 ``src/mathutil.py`` while ``src/report.py``, another module's, imports it.
 The hook checks those importers too, and finding them must cost an edit
@@ -39,11 +42,14 @@ MAX_READ = 1 << 20
 
 
 def import_words(paths: Iterable[Path]) -> set[str]:
-    """The names an import of each file spells: its stem, or its folder's for a package index."""
+    """The names an import of each file spells: its stem, or its folder's for a package index
+    (and ``index`` for a JavaScript one)."""
     names = set()
     for path in paths:
         stem = path.name.split(".", 1)[0]
         names.add(path.parent.name if stem in ("__init__", "index") else stem)
+        if stem == "index":
+            names.add(stem)  # './lib/index.js' names it too
     return {name for name in names if name}
 
 
@@ -51,25 +57,38 @@ class ImportFilter:
     """Whether a file's text may import one of a set of files (a superset of the importers)."""
 
     def __init__(self, imported: Iterable[Path]) -> None:
+        imported = list(imported)
         words = sorted(import_words(imported))
+        # A package's own file is imported by dots alone (``from . import x``, ``'./'``,
+        # ``'..'``): no name to look for, so every such line may be one.
+        packages = any(path.name.split(".", 1)[0] in ("__init__", "index") for path in imported)
         self._words = [word.encode("utf-8", "surrogateescape") for word in words]
         alternatives = b"|".join(re.escape(word) for word in self._words) or b"(?!)"
         # Python: an import or from line naming it (``from .segment import``, ``from
         # rich import segment``), or a parenthesised list that follows on the next lines.
         self._python = re.compile(
             rb"^[ \t]*(?:from|import)\b[^\n]*?\b(?:" + alternatives + rb")\b"
-            rb"|^[ \t]*from\b[^\n]*\(\s*[^)]*\b(?:" + alternatives + rb")\b",
+            rb"|^[ \t]*from\b[^\n]*\(\s*[^)]*\b(?:"
+            + alternatives
+            + rb")\b"
+            + (rb"|^[ \t]*from[ \t]+\.+[ \t]+import\b" if packages else b""),
             re.MULTILINE,
         )
         # JavaScript and TypeScript: a module specifier ending in it (``'./segment.js'``).
         self._ecmascript = re.compile(
-            rb"""['"][^'"\n]*\b(?:""" + alternatives + rb""")(?:\.[a-z]+)?['"]"""
+            rb"""['"][^'"\n]*\b(?:"""
+            + alternatives
+            + rb""")(?:\.[a-z]+)?['"]"""
+            + (rb"""|['"]\.\.?(?:/\.\.)*/?['"]""" if packages else b"")
         )
+        self._anything = packages
 
     def matches(self, path: Path) -> bool:
         """Whether ``path`` (a regular file, not through a link) has a line that may import one."""
         data = read_head(path)
-        if data is None or not any(word in data for word in self._words):
+        if data is None:
+            return False
+        if not self._anything and not any(word in data for word in self._words):
             return False  # the plain search first: most files never spell the word
         pattern = self._python if path.name.endswith(PYTHON_SUFFIXES) else self._ecmascript
         return pattern.search(data) is not None

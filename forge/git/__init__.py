@@ -4,7 +4,8 @@
 of ``HEAD`` with the default branch) and reads what a file was at it, from git
 objects (the baseline of every file check, and tests switched off by a change).
 :mod:`~forge.git.changes` lists the files a working dir changed against a base,
-committed or not; :mod:`~forge.git.merge_tree` merges branches with ``git
+committed or not; :mod:`~forge.git.tracked` says which files git ignores or has
+not committed (what will not merge); :mod:`~forge.git.merge_tree` merges branches with ``git
 merge-tree --write-tree`` and reads the merged tree back;
 :mod:`~forge.git.worktrees` lists worktrees and branches;
 :mod:`~forge.git.shell_edits` finds what a shell command changed (git's view of

@@ -3,28 +3,26 @@
 ``doneWhen`` is prose; what backs it is what ``validate`` runs. A module is
 flagged when nothing it runs could fail because the work is missing: every
 verify command only prints or succeeds (``true``, ``:``, ``exit 0``,
-``echo done``, ``printf ...``) and it has no blocking acceptance criterion
-other than such a command. A criterion naming a forge check (``syntax_check``)
+``echo done``, ``printf ...``, ``python -c pass``, ``pytest || true``: see
+:mod:`forge.plan.rules.inert_verify`, which warns about each such command) and
+it has no blocking acceptance criterion other than such a command. A criterion naming a forge check (``syntax_check``)
 backs it, as does any command that does something.
 """
 
 from __future__ import annotations
-
-import re
 
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan import Plan, PlanModule
 from forge.plan.rules import module_label
-
-#: A command that succeeds whatever the work is: it only prints, or does nothing.
-_NO_OP = re.compile(r"\s*(?:true|:|exit(?:\s+0)?|(?:echo|printf)(?:\s+[^;&|`$()<>]*)?)\s*")
+from forge.plan.rules.inert_verify import cannot_fail
 
 
 def checks_nothing(command: str) -> bool:
-    """Whether ``command`` succeeds whatever the files hold (``true``, ``echo done``)."""
-    return _NO_OP.fullmatch(command) is not None
+    """Whether ``command`` succeeds whatever the files hold (``true``, ``echo done``,
+    ``pytest || true``): :func:`forge.plan.rules.inert_verify.cannot_fail` decides."""
+    return cannot_fail(command) is not None
 
 
 def _backed(module: PlanModule) -> bool:

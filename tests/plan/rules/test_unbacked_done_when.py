@@ -21,7 +21,9 @@ Make = Callable[..., dict[str, object]]
         ("exit 0", True),
         ("echo done", True),
         ("printf 'ok\\n'", True),
-        ("echo $(pytest)", False),
+        ("echo $(pytest)", True),  # pytest runs, echo's status is the line's
+        ("python -c pass", True),
+        ("pytest || true", True),
         ("echo ok && pytest", False),
         ("pytest -q", False),
         ("test -f src/a.py", False),
@@ -52,7 +54,7 @@ def test_a_module_whose_commands_cannot_fail_is_named(
         ]
     )
     assert report.valid
-    found = [(f.type, f.modules, f.severity) for f in report.warnings]
+    found = [(f.type, f.modules, f.severity) for f in report.warnings if f.type != "inert_verify"]
     assert found == [
         ("unbacked_done_when", ["echoes"], "warning"),
         ("unbacked_done_when", ["advisory-only"], "warning"),
