@@ -129,6 +129,8 @@ async def test_a_file_over_the_parse_limit_is_reported_not_parsed(project: Path)
     async with Client(params) as client:
         report = await call(client, "validate", {"moduleId": "m", "files": ["big.py"]})
     (syntax,) = [r for r in report["results"] if r["type"] == "syntax_check"]
-    # Too big to parse is not a syntax error: the check passes and says why it did not look.
-    assert syntax["passed"] is True, syntax
+    # Too big to parse is not a syntax error, and not a pass either (issue 41): the check
+    # could not judge the file, says why, and the module escalates for the environment.
+    assert syntax["passed"] is False and syntax["unjudged"] is True, syntax
+    assert report["passed"] is False and report["recommendation"] == "ESCALATE", report
     assert syntax["message"].startswith("not parsed: 5,242,884 bytes is over the 5,242,880-byte")

@@ -97,7 +97,7 @@ async def test_plugin_options_must_name_a_loaded_plugin(project: Path) -> None:
         disabled = await call_error(client, "validate", {**base, "pluginOptions": {"stubs": {}}})
         fine = await call(client, "validate", {**base, "pluginOptions": {"command": {}}})
     assert "'comand'" in typo and "did you mean 'command'?" in typo, typo
-    assert "'zzz'" in unknown and "syntax_check" in unknown, unknown
+    assert "'zzz'" in unknown and "the loaded plugins are: command, " in unknown, unknown
     assert "'stubs'" in disabled and "disabled" in disabled, disabled
     assert fine["passed"] is True
     assert fine["attempt"] == 1  # the refused calls recorded nothing

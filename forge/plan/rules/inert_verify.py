@@ -28,6 +28,9 @@ _INERT_PYTHON = re.compile(
 #: Operators after which the next command's status is the line's, whatever came before.
 _WHATEVER_BEFORE = (";", "||", "|", "\n")
 _OPERATORS = frozenset({";", "||", "|", "&&", "&", "\n", ";;", "|&"})
+#: Longest command read: an inert one is short, and :mod:`shlex` builds each token a
+#: character at a time (a 10 MB path took it minutes).
+MAX_COMMAND_CHARS = 4096
 
 
 def _inert(words: list[str]) -> str | None:
@@ -48,7 +51,10 @@ def _inert(words: list[str]) -> str | None:
 
 
 def cannot_fail(command: str) -> str | None:
-    """Why ``command`` exits 0 whatever the work is, or None when it can fail (or is unreadable)."""
+    """Why ``command`` exits 0 whatever the work is, or None when it can fail (or is unreadable,
+    or too long to be read)."""
+    if len(command) > MAX_COMMAND_CHARS:
+        return None
     try:
         lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|")
         lexer.whitespace = " \t\r"  # newlines separate commands
