@@ -106,7 +106,7 @@ def delete(lines: list[str], test: ast.FunctionDef, statement: ast.stmt, alias: 
 def expected(lines: list[str], test: ast.FunctionDef, statement: ast.stmt, alias: str) -> list[str]:
     _, literal = _equality(statement) or (None, None)
     assert isinstance(literal, ast.Constant)
-    value = literal.value + 1 if isinstance(literal.value, int) else literal.value + "x"
+    value = literal.value + 1 if isinstance(literal.value, int) else f"{literal.value!s}x"
     pad = _indent(lines[statement.lineno - 1])
     if isinstance(statement, ast.Assert):
         return _replace(lines, statement, f"{pad}assert {_subject(statement)} == {value!r}")

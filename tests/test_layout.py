@@ -136,14 +136,14 @@ def test_no_check_id_is_spelled_outside_the_check_declaring_it() -> None:
     assert spelled == []
 
 
-def _check_id_spellings(path: Path, ids: set[str]) -> list[tuple[ast.AST, str]]:
+def _check_id_spellings(path: Path, ids: set[str]) -> list[tuple[ast.expr, str]]:
     """String constants of ``path`` that spell a check id.
 
     An id with an underscore (``contract_check``) is one wherever it stands; a
     plain word (``command``) only where a result's type is compared or given.
     """
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: list[tuple[ast.AST, str]] = []
+    found: list[tuple[ast.expr, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and "_" in node.value:
             if node.value in ids:

@@ -17,7 +17,14 @@ from forge import hookimpl
 from forge.checks.syntax_check import check_syntax
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParseSession
-from forge.models import CheckDescriptor, CheckResult, Language, SyntaxResult, ValidateRequest
+from forge.models import (
+    CheckDescriptor,
+    CheckResult,
+    Language,
+    SyntaxLocation,
+    SyntaxResult,
+    ValidateRequest,
+)
 from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
@@ -70,6 +77,7 @@ def test_broken_files_fail_at_the_right_place(
     assert not result.passed
     first = result.locations[0]
     assert (first.line, first.column, first.message) == (line, column, message)
+    assert isinstance(first, SyntaxLocation)
     assert first.source_line == source.splitlines()[line - 1]
     assert result.error_count >= 1
     assert f"line {line}, column {column}" in result.message

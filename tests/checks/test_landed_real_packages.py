@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from contracts.test_contracts_real_packages import DEFENDED, SOURCES
+from forge_real_packages import DEFENDED, SOURCES
 from forge_testing import commit, copy_of_published, forge_executable, git, published_sources_of
 
 #: A pure-Python sdist or two with packages and cycles guarded the usual ways, and npm

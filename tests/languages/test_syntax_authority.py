@@ -20,7 +20,7 @@ from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession
 from forge.languages.python import interpreter_meets, lowest_version
 from forge.languages.python_versions import highest_version
-from forge.models import SyntaxResult, ValidateRequest
+from forge.models import SyntaxLocation, SyntaxResult, ValidateRequest
 from forge.plugin_host import build_plugin_host
 from forge.validate.run import Engine
 
@@ -300,6 +300,7 @@ def test_an_error_only_the_authority_sees_is_placed_and_named(
         4,
         "HTML comments are not allowed in modules",
     )
+    assert isinstance(first, SyntaxLocation)
     assert first.source_line == "<!-- a script-only comment"
 
 

@@ -7,7 +7,7 @@ import inspect
 import json
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from forge_testing import fake_distribution
@@ -142,8 +142,8 @@ def test_forge_plugins_lists_every_hook_a_plugin_implements(run_forge: RunForge)
     assert plugins["python"]["hooks"] == ["forge_languages"]
 
 
-def results_by_type(report: dict[str, object]) -> dict[str, list[dict[str, object]]]:
-    grouped: dict[str, list[dict[str, object]]] = {}
+def results_by_type(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
     for result in report["results"]:  # type: ignore[attr-defined]
         grouped.setdefault(result["type"], []).append(result)
     return grouped

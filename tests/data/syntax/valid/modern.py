@@ -44,7 +44,7 @@ async def gather(*coros: object) -> list[object]:
             tasks = [group.create_task(c) for c in coros]  # type: ignore[arg-type]
     except* ValueError as errors:
         # `return` may not appear in an except* block (CPython rejects it).
-        failed = list(errors.exceptions)
+        failed = list(errors.exceptions)  # type: ignore[attr-defined]  # mypy targets 3.10
     else:
         return [t.result() for t in tasks]
     return failed
