@@ -12,23 +12,19 @@ files it has not seen yet.
 
 from __future__ import annotations
 
-import subprocess
-import tarfile
 import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from forge.git import Base
-from forge.git.runner import git_environment
+from forge.git import Base, GitError
+from forge.git.export import export_tree
 from forge.store import peek_json, update_json
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 
 #: What a cache file holds and how its messages are written: part of every cache key, so
 #: a forge-types that writes them differently never reads another's.
 CACHE_FORMAT = "3"
-#: Seconds ``git archive`` may take.
-ARCHIVE_TIMEOUT = 300.0
 #: Cache entries (files) one cache file keeps at most; the oldest go first.
 MAX_CACHED_FILES = 20_000
 
@@ -70,9 +66,10 @@ def _check_at_base(
     prefix = base.relative(cwd) or PurePosixPath(".")
     with tempfile.TemporaryDirectory(prefix="forge-types-base-") as folder:
         top = Path(folder).resolve()
-        _export(base, prefix, top)
-        stand_in = top.joinpath(*prefix.parts) if str(prefix) != "." else top
-        stand_in.mkdir(parents=True, exist_ok=True)
+        try:
+            stand_in = export_tree(base, top, prefix)
+        except GitError as exc:
+            raise CheckerFailed(str(exc)) from None
         modules = cwd / "node_modules"
         if modules.is_dir() and not (stand_in / "node_modules").exists():
             (stand_in / "node_modules").symlink_to(modules, target_is_directory=True)
@@ -83,29 +80,6 @@ def _check_at_base(
             for item in run_at(stand_in, present):
                 found.setdefault(item.path, []).append(item)
         return {rel: items for rel, items in found.items() if rel}
-
-
-def _export(base: Base, prefix: PurePosixPath, into: Path) -> None:
-    """The base commit's tree (under ``prefix``) unpacked into ``into``, from git objects."""
-    argv = ["git", "archive", "--format=tar", base.commit]
-    if str(prefix) != ".":
-        argv.append(str(prefix))
-    try:
-        with subprocess.Popen(
-            argv,
-            cwd=base.root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=git_environment(),
-        ) as process:
-            assert process.stdout is not None
-            with tarfile.open(fileobj=process.stdout, mode="r|") as archive:
-                archive.extractall(into, filter="data")
-            process.wait(timeout=ARCHIVE_TIMEOUT)
-    except (OSError, tarfile.TarError, subprocess.SubprocessError) as exc:
-        raise CheckerFailed(f"cannot read the base tree {base.commit[:12]}: {exc}") from None
-    if process.returncode not in (0, None):
-        raise CheckerFailed(f"git archive {base.commit[:12]} failed ({process.returncode})")
 
 
 def _relative(path: Path, cwd: Path) -> str | None:
