@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import os
 from collections.abc import Sequence
@@ -9,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from forge.contracts.analysis import normalize
+from forge.errors import ForgeError
+from forge.store import peek_json, update_json
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
@@ -108,7 +111,8 @@ def check_language(
     try:
         raw: list[Raw] | None = None
         early = None  # the base's diagnostics, found while the work's checker ran
-        if _warm(checker, invocation):
+        confirmed = _configuration(checker, invocation, root, tsconfig)
+        if _warm(checker, invocation, confirmed, root):
             # A warm checker answers per file: the fewer asked, the sooner it answers.
             scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
             from forge_types.warm import ASK_TIMEOUT
@@ -118,6 +122,7 @@ def check_language(
             warm = raw is not None
             if raw is None:  # it did not answer: the command line does
                 raw = _run(checker, scope, invocation, options, notes)
+                _confirm(root, confirmed)
         else:
             warm = False
             # The checker runs over the listed files and every candidate importer while
@@ -138,6 +143,7 @@ def check_language(
                     )  # fmt: skip
                 scope = confirm_importers(listed, maybe, workspace, root, options.max_importers)
                 raw = running.result()
+                _confirm(root, confirmed)  # the command line read the configuration
                 found_early = early.result() if early is not None else None
         wanted = set(scope.files)
         head = diagnostics(raw, root, wanted, workspace, symbols=base is not None)
@@ -231,10 +237,58 @@ def _run(
     return raw
 
 
-def _warm(checker: Checker, invocation: Invocation) -> bool:
-    """Whether a warm checker serves ``invocation`` (its socket is there to ask)."""
+#: The configurations (:func:`_configuration`) a command-line run has read to the end, kept
+#: in this process and in ``.forge/cache/types/confirmed.json`` for the next ones. A warm
+#: checker answers only for those: a language server handed a configuration it cannot read
+#: goes on with its defaults, and would pass code nobody checked where the command line
+#: says "did not run".
+_CONFIRMED: set[str] = set()
+#: Configurations the file keeps, newest last.
+MAX_CONFIRMED = 200
+
+
+def _confirmed_file(root: Path) -> Path:
+    return cache_file(root, "confirmed")
+
+
+def _confirm(root: Path, confirmed: str | None) -> None:
+    """Remember that the command line read ``confirmed`` to the end (a failure to write:
+    the next process runs the command line once more)."""
+    if confirmed is None or confirmed in _CONFIRMED:
+        return
+    _CONFIRMED.add(confirmed)
+
+    def add(value: object) -> list[str]:
+        kept = [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+        return [*[item for item in kept if item != confirmed], confirmed][-MAX_CONFIRMED:]
+
+    with contextlib.suppress(OSError, ForgeError):
+        update_json(_confirmed_file(root), add)
+
+
+def _configuration(
+    checker: Checker, invocation: Invocation, root: Path, tsconfig: Path | None
+) -> str | None:
+    """The warm checker's key with the project's checker configuration; None: no warm mode."""
     key = checker.warm_key(invocation)
-    return key is not None and socket_path(key).exists()
+    if key is None:
+        return None
+    configs = [root / name for name in PYTHON_CONFIG_FILES] + ([tsconfig] if tsconfig else [])
+    return digest([key, config_digest(configs)])
+
+
+def _warm(checker: Checker, invocation: Invocation, confirmed: str | None, root: Path) -> bool:
+    """Whether a warm checker serves ``invocation`` (its socket is there to ask) for a
+    configuration the command line has read (``confirmed``)."""
+    key = checker.warm_key(invocation)
+    if key is None or confirmed is None or not socket_path(key).exists():
+        return False
+    if confirmed not in _CONFIRMED:
+        kept, _ = peek_json(_confirmed_file(root))
+        if not (isinstance(kept, list) and confirmed in kept):
+            return False
+        _CONFIRMED.add(confirmed)
+    return True
 
 
 def _within_budget(

@@ -126,14 +126,32 @@ def test_pyrefly_stopped_by_a_configuration_it_cannot_read_did_not_run(shop: Pat
         "Python version 2.7.0 is not supported" in result["message"]
         or "pyrefly.toml" in (result["message"])
     )
-    # The same over MCP: no pass.
+    # The same over MCP, once the server's warm pyrefly listens: a language server handed a
+    # configuration it cannot read goes on with its defaults, and must not answer for it.
+    import time
+
     import anyio
     from forge_testing import forge_executable
+    from forge_types.checkers import Invocation, socket_path
+    from forge_types.selection import python_checker
     from mcp import Client
     from mcp_client import call, stdio_parameters
 
+    checker = python_checker(shop.resolve(), None)
+    assert checker is not None and hasattr(checker, "warm_key"), checker
+    configured = checker.source.startswith("configured")
+    key = checker.warm_key(Invocation(root=shop.resolve(), configured=configured))
+    assert key is not None
+
+    def warm_listens() -> None:
+        deadline = time.monotonic() + 60
+        while not socket_path(key).exists():
+            assert time.monotonic() < deadline, "the warm checker never listened"
+            time.sleep(0.1)
+
     async def over_mcp() -> dict[str, object]:
         async with Client(stdio_parameters(shop, forge_executable(), "serve")) as client:
+            await anyio.to_thread.run_sync(warm_listens)
             return await call(client, "validate", {"moduleId": "m", "files": ["shop/checkout.py"]})
 
     report = anyio.run(over_mcp)
