@@ -238,7 +238,7 @@ def _run(
 
 
 #: The configurations (:func:`_configuration`) a command-line run has read to the end, kept
-#: in this process and in ``.forge/cache/types/confirmed.json`` for the next ones. A warm
+#: in this process and in ``.forge/cache/types/warm/confirmed.json`` for the next ones. A warm
 #: checker answers only for those: a language server handed a configuration it cannot read
 #: goes on with its defaults, and would pass code nobody checked where the command line
 #: says "did not run".
@@ -248,7 +248,7 @@ MAX_CONFIRMED = 200
 
 
 def _confirmed_file(root: Path) -> Path:
-    return cache_file(root, "confirmed")
+    return root / ".forge" / "cache" / "types" / "warm" / "confirmed.json"
 
 
 def _confirm(root: Path, confirmed: str | None) -> None:
