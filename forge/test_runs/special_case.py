@@ -79,28 +79,44 @@ def _python_detections(text: str | None) -> list[tuple[int, str]]:
         return []
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value in _PYTEST_VARIABLES:
-            found.append((node.lineno, str(node.value)))
-        elif isinstance(node, ast.Compare) and any(
-            isinstance(o, ast.In | ast.NotIn) for o in node.ops
-        ):
-            left = node.left
-            if (
-                isinstance(left, ast.Constant)
-                and left.value in _PYTEST_MODULES
-                and any(_is_sys_modules(c) for c in node.comparators)
-            ):
-                found.append((node.lineno, f'"{left.value}" in sys.modules'))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "get" and _is_sys_modules(node.func.value) and node.args:
-                first = node.args[0]
-                if isinstance(first, ast.Constant) and first.value in _PYTEST_MODULES:
-                    found.append((node.lineno, f'sys.modules.get("{first.value}")'))
-        elif isinstance(node, ast.Subscript) and _is_sys_modules(node.value):
-            key = node.slice
-            if isinstance(key, ast.Constant) and key.value in _PYTEST_MODULES:
-                found.append((node.lineno, f'sys.modules["{key.value}"]'))
+        # A pytest variable counts where the environment is read for it, a pytest module
+        # where sys.modules is: naming either elsewhere (a list of them) detects nothing.
+        if not isinstance(node, ast.expr):
+            continue
+        for key, table in _looked_up(node):
+            if _is_environ(table) and key in _PYTEST_VARIABLES:
+                found.append((node.lineno, key))
+            elif _is_sys_modules(table) and key in _PYTEST_MODULES:
+                found.append((node.lineno, f'"{key}" in sys.modules'))
     return sorted(set(found))
+
+
+def _looked_up(node: ast.AST) -> list[tuple[object, ast.expr]]:
+    """``(key, table)`` where ``node`` looks a literal key up: ``key in table``,
+    ``table.get(key)``, ``table[key]``, ``getenv(key)`` (its table: ``environ``)."""
+    if (
+        isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Constant)
+        and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops)
+    ):
+        return [(node.left.value, table) for table in node.comparators]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return [(node.slice.value, node.value)]
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+        func, key = node.func, node.args[0].value
+        if isinstance(func, ast.Attribute) and func.attr == "get":
+            return [(key, func.value)]
+        if (isinstance(func, ast.Attribute) and func.attr == "getenv") or (
+            isinstance(func, ast.Name) and func.id == "getenv"
+        ):
+            return [(key, ast.Name(id="environ"))]
+    return []
+
+
+def _is_environ(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
+        isinstance(node, ast.Name) and node.id == "environ"
+    )
 
 
 def _is_sys_modules(node: ast.expr) -> bool:

@@ -94,6 +94,8 @@ def test_a_branch_already_at_the_base_is_not_new() -> None:
         ("src/a.py", "import os\nT = os.environ.get('PYTEST_CURRENT_TEST')\n"),
         ("src/a.py", "import sys\nT = sys.modules.get('pytest')\n"),
         ("src/a.py", "import os\nT = 'PYTEST_VERSION' in os.environ\n"),
+        ("src/a.py", "import os\nT = os.getenv('PYTEST_XDIST_WORKER')\n"),
+        ("src/a.py", "from os import environ\nT = environ['PYTEST_CURRENT_TEST']\n"),
         ("src/a.js", "const x = 1;\nif (process.env.NODE_ENV === 'test') { x = 2 }\n"),
         ("src/a.ts", "const x = 1;\nif ('test' == process.env.NODE_ENV) {}\n"),
         ("src/a.js", "const x = 1;\nconst w = process.env.JEST_WORKER_ID;\n"),
@@ -114,6 +116,9 @@ def test_new_code_detecting_the_test_run_is_found(path: str, line: str) -> None:
         ("src/a.js", "", "if (process.env.NODE_ENV === 'production') {}\n"),
         ("src/a.js", "", "// NODE_ENV === 'test' explains the old trick\n"),
         ("src/a.py", "", "NAME = 'pytest'\n"),
+        # Naming the variables (a checker's own list of them) reads no environment.
+        ("src/a.py", "", "NAMES = frozenset({'PYTEST_CURRENT_TEST', 'PYTEST_VERSION'})\n"),
+        ("src/a.py", "", "import os\nT = os.environ.get('HOME', 'PYTEST_VERSION')\n"),
         # Already at the base: moved a line down, not new.
         (
             "src/a.py",
