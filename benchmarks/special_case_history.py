@@ -22,8 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from forge.test_runs import is_test_file
 from forge.test_runs.special_case import detects_test_run, expectations, literal_answers
+from forge.test_runs.switched_off import is_test_file
 
 
 def _python_files(root: Path) -> dict[str, str]:

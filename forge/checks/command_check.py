@@ -28,8 +28,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Com
         return []
     # Here, not at the top: a validate without commands (the hook, one file) never
     # loads the runners' summary patterns.
-    from forge.test_runs import expected_summaries
     from forge.test_runs.command_run import run_command
+    from forge.test_runs.runners import expected_summaries
 
     config = workspace.config
     timeout = request.timeout or config.command_timeout

@@ -45,7 +45,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     base = workspace.base
     if base is None or not request.commands or not workspace.cwd.is_dir():
         return []
-    from forge.test_runs import pytest_invocations
+    from forge.test_runs.runners import pytest_invocations
 
     wanted = [
         (command, words) for command in request.commands for words in pytest_invocations(command)

@@ -39,8 +39,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     base = workspace.base
     if base is None or not request.files:
         return []
-    from forge.test_runs import is_test_file
     from forge.test_runs.special_case import is_module_code
+    from forge.test_runs.switched_off import is_test_file
 
     texts: dict[str, str] = {}
     for file in dict.fromkeys(request.files):
@@ -98,8 +98,8 @@ def _judge(file: str, before: str | None, text: str, specs: list[Expectation]) -
 def _spec_expectations(workspace: Workspace, defined: set[str]) -> list[Expectation]:
     """The literal calls and expectations of the base's Python test files that call ``defined``."""
     from forge.git.runner import run_git
-    from forge.test_runs import is_test_file
     from forge.test_runs.special_case import expectations
+    from forge.test_runs.switched_off import is_test_file
 
     base = workspace.base
     assert base is not None

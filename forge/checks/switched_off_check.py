@@ -3,7 +3,7 @@
 A change that makes the suite pass by skipping, focusing away or emptying
 tests is caught here: each listed test file is compared with itself at the
 base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``) by
-:func:`forge.test_runs.newly_switched_off`. Without a base the check gives
+:func:`forge.test_runs.switched_off.newly_switched_off`. Without a base the check gives
 no result; files that are not test files give none either.
 """
 
@@ -27,7 +27,7 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         return []
     # Here, not at the top: a validate without a base never loads git or the rules.
     from forge.git import resolve_base
-    from forge.test_runs import is_test_file, newly_switched_off
+    from forge.test_runs.switched_off import is_test_file, newly_switched_off
 
     try:
         base = resolve_base(workspace.cwd, ref)

@@ -19,24 +19,8 @@
   (:mod:`~forge.test_runs.spec_python`, :mod:`~forge.test_runs.spec_python_diff`),
   JavaScript (:mod:`~forge.test_runs.spec_js`, :mod:`~forge.test_runs.spec_js_mocks`)
   and runner-configuration (:mod:`~forge.test_runs.spec_config`) readers.
+
+The package imports none of its modules: the edit hook asks one light question
+(:func:`~forge.test_runs.spec_config.may_change_spec`) of an edited file, and must not
+pay for the rest.
 """
-
-from forge.test_runs.counts import describe, judge, total, unfinished
-from forge.test_runs.runners import expected_summaries, pytest_invocations
-from forge.test_runs.summary import MAX_LINE_BYTES, SummaryScanner, combine
-from forge.test_runs.switched_off import SwitchedOff, is_test_file, newly_switched_off
-
-__all__ = [
-    "MAX_LINE_BYTES",
-    "SummaryScanner",
-    "SwitchedOff",
-    "combine",
-    "describe",
-    "expected_summaries",
-    "is_test_file",
-    "judge",
-    "newly_switched_off",
-    "pytest_invocations",
-    "total",
-    "unfinished",
-]

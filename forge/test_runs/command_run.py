@@ -36,7 +36,7 @@ def run_command(
     ``result_type``: the id of the check that asked (the result's ``type``).
 
     ``min_tests``: the fewest tests a recognised test runner must run for the
-    command to pass (see :func:`forge.test_runs.judge`); None leaves the
+    command to pass (see :func:`forge.test_runs.counts.judge`); None leaves the
     verdict to the exit code alone (an exempt command).
 
     ``summaries``: the summaries the runners the command line starts must print

@@ -16,7 +16,7 @@ a reporter), pytest at ``-qq`` (its config's ``addopts`` and
 (``--collect-only``, ``--version``), a runner after ``||`` (it may never
 run), a line with subshells, ``if``, loops or ``$(...)``.
 
-The names are the keys of :attr:`forge.test_runs.SummaryScanner.seen`
+The names are the keys of :attr:`forge.test_runs.summary.SummaryScanner.seen`
 (``pytest``, ``jest``, ``vitest``, ``mocha``, ``node``, ``go``, ``cargo``).
 """
 

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 
 from forge.test_runs.spec_findings import SpecFinding
+from forge.test_runs.switched_off import is_test_file
 
 _SECTIONS = {"pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest"}
 #: addopts options that run fewer tests.
@@ -227,3 +228,14 @@ def mocha_spec(cwd: str, read: Callable[[str], str | None]) -> list[str]:
         spec = [spec] if isinstance(spec, str) else spec
         return [posixpath.join(cwd, s) for s in spec if isinstance(s, str)] if spec else []
     return []
+
+
+def may_change_spec(path: str) -> bool:
+    """Whether the file ``path`` can hold tests or a runner's configuration."""
+    name = posixpath.basename(path)
+    return (
+        is_test_file(path, "")
+        or name in PY_CONFIG
+        or name in {"package.json", "Makefile"}
+        or JS_CONFIG.match(name) is not None
+    )

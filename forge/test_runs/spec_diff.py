@@ -6,7 +6,7 @@ now; the base is read through :class:`Sources` (git objects). What is
 reported, each a :class:`~forge.test_runs.spec_findings.SpecFinding`:
 
 - a spec test removed (not moved, renamed or parametrized with its body),
-  switched off (:func:`forge.test_runs.newly_switched_off`), its assertions
+  switched off (:func:`forge.test_runs.switched_off.newly_switched_off`), its assertions
   removed, weakened or swallowed (:mod:`.spec_python_diff`, :mod:`.spec_js`);
 - a test file that now patches a name the module's own files define;
 - the runner told to run less (:mod:`.spec_config`, ``conftest.py`` hooks);
@@ -43,17 +43,6 @@ DATA_FOLDERS = frozenset(
 _JS = re.compile(r"\.[cm]?[jt]sx?$")
 #: A quoted path: with a folder or an extension (``"tests/data/out.txt"``, ``"out.json"``).
 _LITERAL = re.compile(r"""["'`]((?:[\w.-]+/)*[\w-][\w.-]*(?:/|\.\w+))["'`]""")
-
-
-def may_change_spec(path: str) -> bool:
-    """Whether the file ``path`` can hold tests or a runner's configuration."""
-    name = posixpath.basename(path)
-    return (
-        is_test_file(path, "")
-        or name in PY_CONFIG
-        or name in {"package.json", "Makefile"}
-        or JS_CONFIG.match(name) is not None
-    )
 
 
 @dataclass

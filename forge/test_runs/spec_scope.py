@@ -14,7 +14,7 @@ skipped) and asks which test runner it starts and with which arguments:
 - ``mocha``, ``jest``, ``vitest``, ``node --test``: their path arguments, else
   each runner's default globs.
 
-Any other command runs what :func:`forge.test_runs.is_test_file` calls a test
+Any other command runs what :func:`forge.test_runs.switched_off.is_test_file` calls a test
 in the folder it runs in. Nothing is run: the base is read from git objects.
 """
 

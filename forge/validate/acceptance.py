@@ -88,8 +88,8 @@ def _command(
 ) -> AcceptanceResult:
     """Run the criterion's command (or reuse the verify command's run) and compare its exit."""
     from forge.checks.command_check import UNFINISHED
-    from forge.test_runs import expected_summaries
     from forge.test_runs.command_run import run_command
+    from forge.test_runs.runners import expected_summaries
 
     wanted = _expected_exit(criterion.expected)
     config = workspace.config

@@ -211,7 +211,7 @@ def _lane_of(
     from forge.plan.model import normalise_path
 
     listed = {normalise_path(name, target.root) for name in target.module.files}
-    from forge.test_runs.spec_diff import may_change_spec
+    from forge.test_runs.spec_config import may_change_spec
 
     inside = []
     spec = False

@@ -14,8 +14,8 @@ from forge_testing import npm_installed
 from run_evidence_testing import CALC, PLAN_PATH, calc_project, failures, validate, verdict
 
 from forge.checks.command_check import UNFINISHED
-from forge.test_runs import expected_summaries
 from forge.test_runs.command_run import run_command
+from forge.test_runs.runners import expected_summaries
 
 PYTHON = shlex.quote(sys.executable)
 

@@ -22,8 +22,9 @@ import pytest
 from forge.checks.command_check import CHECK_ID
 from forge.models import TestCounts
 from forge.runtime.processes import TAIL_BYTES
-from forge.test_runs import MAX_LINE_BYTES, SummaryScanner, combine, describe
 from forge.test_runs.command_run import run_command
+from forge.test_runs.counts import describe
+from forge.test_runs.summary import MAX_LINE_BYTES, SummaryScanner, combine
 
 if TYPE_CHECKING:
     from forge_testing import RunForge

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.test_runs import is_test_file, newly_switched_off
-from forge.test_runs.switched_off import switched_off
+from forge.test_runs.switched_off import is_test_file, newly_switched_off, switched_off
 
 PY_OLD = """\
 import pytest
