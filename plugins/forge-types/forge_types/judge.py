@@ -4,7 +4,9 @@ With a base, a diagnostic counts when the base does not have it: same file,
 rule, message (positions taken out) and enclosing symbol, as a multiset, as
 forge's baseline matches findings (:mod:`forge.validate.baseline`). Without a
 base, only the checker's "cannot run as written" rules count; the rest is
-shown, marked ``informational``.
+shown, marked ``informational``. In a file outside the scope the checker's
+configuration declares (:mod:`forge_types.declared`), only those rules count,
+with a base or without.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from forge.validate.baseline import Finding, enclosing_symbol, finding, pre_exis
 from forge.workspace import Workspace
 from forge_types.checkers import Checker
 from forge_types.counted import cannot_run, gated, never_counted
+from forge_types.declared import Declared, declared_scope
 from forge_types.diagnostics import Diagnostic, Raw
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.moved import code_key
@@ -98,16 +101,23 @@ def judge(
     ``warm``: the warm checker answered for the working tree (not the command line).
     """
     head = sorted(head, key=lambda d: (d.path, d.line, d.column, d.rule))
+    declared = declared_scope(checker.kind.name, root)
+    outside = [declared is not None and not declared.contains(d.path) for d in head]
     if base is not None:
         old_items = [item for items in base.values() for item in items]
         old = pre_existing([_key(checker, d) for d in head], [_key(checker, d) for d in old_items])
         old = _moved_with_its_code(head, old, old_items)
-        counted = [not was for was in old]
-        informational = [False] * len(head)
+        # Outside the declared scope, a new diagnostic counts only if the code cannot run.
+        counted = [
+            not was and (not out or _cannot_run_here(checker, item, workspace, root))
+            for item, was, out in zip(head, old, outside, strict=True)
+        ]
+        informational = [not was and not c for was, c in zip(old, counted, strict=True)]
     else:
         old = [False] * len(head)
         counted = _counted_without_base(checker, scope, head, workspace, root)
         informational = [not c for c in counted]
+    n_outside = sum(i and out for i, out in zip(informational, outside, strict=True))
     new = [d for d, c in zip(head, counted, strict=True) if c]
     order = sorted(range(len(head)), key=lambda i: (not counted[i], not old[i]))
     locations = [
@@ -128,7 +138,10 @@ def judge(
         target=checker.kind.language,
         passed=not head or (not new and base is None),
         pre_existing=bool(head) and not new and base is not None,
-        message=_message(checker, scope, new, n_old, n_info, base is not None, workspace, root),
+        message=_message(
+            checker, scope, new, n_old, n_info, base is not None, workspace, root, n_outside
+        )
+        + _outside(declared, n_outside),
         locations=locations,
         language=checker.kind.language,
         checker=checker.label,
@@ -150,14 +163,32 @@ def _counted_without_base(
     """Without a base, what counts (:mod:`forge_types.counted`): a diagnostic meaning the code
     cannot run, in a listed file, and none of the kinds that never count."""
     listed = {_relative(path, root) for path in scope.listed}
-    counted = []
-    for item in head:
-        counts = item.path in listed and cannot_run(checker.kind.name, item.rule, item.message)
-        if counts and checker.kind.language == "python":
-            line_text, is_gated = _where(workspace, root / item.path, item.line, item.column)
-            counts = never_counted(item.path, item.rule, item.message, line_text, is_gated) is None
-        counted.append(counts)
-    return counted
+    return [
+        item.path in listed and _cannot_run_here(checker, item, workspace, root) for item in head
+    ]
+
+
+def _cannot_run_here(checker: Checker, item: Diagnostic, workspace: Workspace, root: Path) -> bool:
+    """Whether ``item`` means the code cannot run (:mod:`forge_types.counted`): one of the
+    checker's rules for it, and none of the kinds that never count."""
+    if not cannot_run(checker.kind.name, item.rule, item.message):
+        return False
+    if checker.kind.language != "python":
+        return True
+    line_text, is_gated = _where(workspace, root / item.path, item.line, item.column)
+    return never_counted(item.path, item.rule, item.message, line_text, is_gated) is None
+
+
+def _outside(declared: Declared | None, n_outside: int) -> str:
+    """What the message says of the diagnostics the declared scope left to the cannot-run
+    rules (an empty string: none)."""
+    if declared is None or not n_outside:
+        return ""
+    return (
+        f"; {n_outside} diagnostic{'s' * (n_outside != 1)} in files outside "
+        f"{declared.checker}'s scope ({declared.said}) shown, not counted: "
+        "only what stops the code running counts there"
+    )
 
 
 def _where(workspace: Workspace, path: Path, line: int, column: int) -> tuple[str, bool]:
@@ -215,6 +246,7 @@ def _message(
     with_base: bool,
     workspace: Workspace,
     root: Path,
+    n_outside: int = 0,
 ) -> str:
     files = f"{len(scope.listed)} file{'s' * (len(scope.listed) != 1)}"
     files += f" and {len(scope.importers)} importer{'s' * (len(scope.importers) != 1)}"
@@ -240,8 +272,9 @@ def _message(
         )
     if n_old:
         head += f"; {n_old} already at the base"
-    if n_info:
-        head += f"; {n_info} other diagnostic{'s' * (n_info != 1)} shown, not counted (no base revision: --base judges them)"
+    n_other = n_info - n_outside
+    if n_other:
+        head += f"; {n_other} other diagnostic{'s' * (n_other != 1)} shown, not counted (no base revision: --base judges them)"
     return head
 
 

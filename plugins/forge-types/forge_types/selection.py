@@ -18,17 +18,12 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from forge.runtime.cancellation import cancelled
 from forge_types.checkers import PYREFLY, PYTHON_KINDS, TSC, Checker, Kind
+from forge_types.declared import pyproject_tool
 from forge_types.diagnostics import CheckerTimedOut
 from forge_types.processes import run_tool
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 #: Virtual environments looked for in the project root, in order.
 VENV_NAMES = (".venv", "venv", "env")
@@ -108,7 +103,7 @@ def typescript_checker(root: Path, near: Path) -> Checker | Missing:
 
 def configured_checkers(root: Path) -> list[tuple[str, str]]:
     """(checker, where) for each checker the project's files configure, preferred first."""
-    tables = _pyproject_tool(root)
+    tables = pyproject_tool(root)
     found: list[tuple[str, str]] = []
     for name, files, table_names in CONFIGURED:
         where = next((f for f in files if (root / f).is_file()), None)
@@ -172,15 +167,6 @@ def _stamp(path: Path) -> str:
     except OSError:
         return f"{path}:-"
     return f"{path}:{status.st_mtime_ns}:{status.st_size}"
-
-
-def _pyproject_tool(root: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return {}
-    tool = data.get("tool")
-    return tool if isinstance(tool, dict) else {}
 
 
 def _setup_cfg_has_mypy(root: Path) -> bool:
