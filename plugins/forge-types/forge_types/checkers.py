@@ -21,7 +21,7 @@ from typing import Any
 
 from forge_types.diagnostics import CheckerFailed, Raw
 from forge_types.processes import Finished, run_tool
-from forge_types.stopped import NotChecked, fell_back, stopped
+from forge_types.stopped import NotChecked, fell_back, mypy_blocker, stopped
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,9 @@ class Checker:
         done = run_tool(argv, invocation.root, timeout)
         notes.extend(note for note in [fell_back(self.kind.name, done.stderr)] if note)
         if done.returncode not in self.kind.ok_codes:
-            raise CheckerFailed(f"exited {done.returncode}: {_first_words(self.kind, done)}")
+            raise CheckerFailed(
+                f"exited {done.returncode}: {_first_words(self.kind, done, invocation.root)}"
+            )
         try:
             raw = self.kind.parse(done.stdout, invocation.root)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -134,9 +136,12 @@ class Checker:
         return raw
 
 
-def _first_words(kind: Kind, done: Finished) -> str:
-    """Why a run that failed did: its first diagnostic when it printed one (mypy's refusal
-    to run comes as one), else the end of what it printed."""
+def _first_words(kind: Kind, done: Finished, root: Path) -> str:
+    """Why a run that failed did: mypy's blocking error (:func:`mypy_blocker`), else its first
+    diagnostic when it printed one, else the end of what it printed."""
+    said = mypy_blocker(done.stdout, done.stderr, root) if kind is MYPY else None
+    if said is not None:
+        return said
     with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
         for path, line, _, rule, message in kind.parse(done.stdout, Path("/")):
             return f"{path.as_posix().lstrip('/')}:{line}: {message} [{rule}]"
@@ -183,7 +188,8 @@ PYREFLY = Kind("pyrefly", "python", _pyrefly_argv, _pyrefly_parse)
 
 
 def _mypy_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
-    argv = [str(exe), "-O", "json", "--no-error-summary", "--show-error-codes"]
+    # --show-traceback: a crash then says which exception stopped it (mypy_blocker).
+    argv = [str(exe), "-O", "json", "--no-error-summary", "--show-error-codes", "--show-traceback"]
     if how.cache_dir is not None:
         argv += ["--cache-dir", str(how.cache_dir)]
     if how.interpreter is not None:

@@ -185,3 +185,71 @@ def test_mypy_s_interpreter_that_is_not_there_is_left_out_and_the_rest_checked(
         "; checked without python_executable /nowhere/bin/python: not found"
     ), result
     assert done.returncode == 1
+
+
+def test_mypy_s_blocking_error_is_named_not_the_diagnostic_printed_before_it(
+    shop: Path,
+) -> None:
+    """mypy exits 2 at a blocking error (here ``Source file found twice``) after printing
+    ordinary diagnostics; the result named the first of those, not what stopped the run."""
+    (shop / "pyproject.toml").write_text(
+        '[project]\nname = "shop"\nversion = "0"\n\n[tool.mypy]\nmypy_path = "shop"\n',
+        encoding="utf-8",
+    )
+    (shop / "shop" / "report.py").write_text("import nothere_pkg\nimport prices\n", "utf-8")
+    listed = ["shop/report.py", "shop/prices.py"]
+    done = run_forge_in(shop, "validate", "--files", *listed, "--json")
+    result = type_result(json.loads(done.stdout))
+    assert result["checker"].startswith("mypy ") and result.get("unjudged") is True, result
+    assert "Source file found twice under different module names" in result["message"], result
+    assert "Cannot find implementation" not in result["message"], result["message"]
+    # The honest twin: one route to the module, the run goes through and reports the import.
+    (shop / "shop" / "report.py").write_text("import nothere_pkg\n", "utf-8")
+    done = run_forge_in(shop, "validate", "--files", *listed, "--json")
+    result = type_result(json.loads(done.stdout))
+    assert "unjudged" not in result, result["message"]
+    assert "import-not-found" in [loc["rule"] for loc in result["locations"]], result
+
+
+CRASHING_PLUGIN = """\
+from mypy.plugin import Plugin
+
+
+class Crashing(Plugin):
+    def get_function_hook(self, fullname):
+        if fullname.endswith(".boom"):
+            def hook(ctx):
+                raise RuntimeError("the plugin gave up")
+            return hook
+        return None
+
+
+def plugin(version):
+    return Crashing
+"""
+
+
+def test_mypy_that_crashed_after_its_first_diagnostics_says_it_crashed(shop: Path) -> None:
+    """mypy's plugin crashes on the second file, after mypy printed the first one's error: the
+    result named that error as the reason the check did not run."""
+    (shop / "pyproject.toml").write_text(
+        '[project]\nname = "shop"\nversion = "0"\n\n[tool.mypy]\nplugins = ["crashing.py"]\n',
+        encoding="utf-8",
+    )
+    (shop / "crashing.py").write_text(CRASHING_PLUGIN, encoding="utf-8")
+    (shop / "shop" / "a.py").write_text('x: int = "a"\n', encoding="utf-8")
+    (shop / "shop" / "b.py").write_text(
+        "from shop.a import x\n\n\ndef boom() -> int:\n    return x\n\n\nboom()\n", "utf-8"
+    )
+    done = run_forge_in(shop, "validate", "--files", "shop/a.py", "shop/b.py", "--json")
+    result = type_result(json.loads(done.stdout))
+    assert result.get("unjudged") is True, result
+    assert "shop/b.py:8: INTERNAL ERROR" in result["message"], result["message"]
+    assert "RuntimeError: the plugin gave up" in result["message"], result["message"]
+    assert "Incompatible types" not in result["message"], result["message"]
+    # The honest twin: nothing for the plugin to crash on, the run reports the assignment.
+    (shop / "shop" / "b.py").write_text("from shop.a import x\n", "utf-8")
+    done = run_forge_in(shop, "validate", "--files", "shop/a.py", "shop/b.py", "--json")
+    result = type_result(json.loads(done.stdout))
+    assert "unjudged" not in result, result["message"]
+    assert [loc["rule"] for loc in result["locations"]] == ["assignment"], result
