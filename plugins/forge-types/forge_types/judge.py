@@ -136,8 +136,10 @@ def judge(
     return TypeCheckResult(
         type=CHECK_TYPE,
         target=checker.kind.language,
-        passed=not head or (not new and base is None),
-        pre_existing=bool(head) and not new and base is not None,
+        # With a base, nothing new and something old is OLD (counts neither way); what the
+        # declared scope left out is shown only, and passes.
+        passed=not new and (base is None or not n_old),
+        pre_existing=not new and base is not None and n_old > 0,
         message=_message(
             checker, scope, new, n_old, n_info, base is not None, workspace, root, n_outside
         )

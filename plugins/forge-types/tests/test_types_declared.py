@@ -85,6 +85,7 @@ def test_mypy_s_strictness_does_not_judge_files_it_never_checks(
         ("no-untyped-def", True)
     ], result["locations"]
     assert code == 0 and result["newCount"] == 0, result["message"]
+    assert result["passed"] is True and not result.get("preExisting"), result
     assert "outside mypy's scope" in result["message"] and said in result["message"], result
     # Out of scope, what cannot run still fails.
     code, result = _validate(root, outside, WRONG_ARITY)
