@@ -87,21 +87,20 @@ def _mypy(root: Path) -> Declared | None:
     settings = [("files", files)] + ([("exclude", excludes)] if excludes else [])
     patterns = [_regex(text) for text in excludes]
 
+    named = [_clean(entry) for entry in files]
+    # Globs name files (mypy expands them, and exclude spares what is named), paths folders.
+    folders = [entry for entry in named if not any(char in entry for char in "*?[")]
+
     def excluded_below(path: str) -> bool:
         # mypy applies exclude while it walks a listed folder: to each folder (with a
-        # trailing /) and file below it, never to a file the configuration names itself.
-        folders = [entry for entry in map(_clean, files) if _below(path, entry)]
-        if not folders or path in map(_clean, files):
+        # trailing /) and file below it, never to the folder or a file it was named.
+        tops = [entry for entry in folders if entry == "." or path.startswith(f"{entry}/")]
+        if path in named or not tops or not patterns:
             return False
-        top = min(len(entry) for entry in folders)
+        depth = min(0 if top == "." else top.count("/") + 1 for top in tops)
         parts = path.split("/")
-        candidates = [f"{'/'.join(parts[:n])}/" for n in range(1, len(parts))] + [path]
-        return any(
-            pattern is not None and pattern.search(candidate)
-            for candidate in candidates
-            if len(candidate) > top + 1  # the listed folder itself is not tested
-            for pattern in patterns
-        )
+        below = [f"{'/'.join(parts[:n])}/" for n in range(depth + 1, len(parts))] + [path]
+        return any(p is not None and p.search(item) for item in below for p in patterns)
 
     return Declared("mypy", where, tuple(settings), _globs(files), excluded_below)
 
@@ -191,16 +190,6 @@ def _globs(entries: tuple[str, ...]) -> Callable[[str], bool]:
 
 def _everything(path: str) -> bool:
     return True
-
-
-def _below(path: str, entry: str) -> bool:
-    from forge.plan.globs import glob_pattern  # see _globs
-
-    return (
-        entry == "."
-        or path.startswith(f"{entry}/")
-        or glob_pattern(f"/{entry}/").fullmatch(path) is not None
-    )
 
 
 def _clean(entry: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from forge_testing import commit, git
@@ -50,7 +51,7 @@ def _project(tmp_path: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _validate(root: Path, file: str, added: str) -> tuple[int, dict[str, object]]:
+def _validate(root: Path, file: str, added: str) -> tuple[int, dict[str, Any]]:
     """``added`` appended to ``file``, validated against main; the working tree restored."""
     path = root / file
     try:
