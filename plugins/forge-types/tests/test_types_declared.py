@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, git
+from forge_testing import commit, git, plan_module, write_plan
 from types_testing import run_forge_in, type_result
 
 PRICES = (
@@ -112,6 +112,28 @@ def test_without_a_base_a_file_outside_the_scope_says_why_its_diagnostics_do_not
     assert done.returncode == 0, result["message"]
     assert "1 diagnostic in files outside mypy's scope" in result["message"], result["message"]
     assert "--base judges them" not in result["message"], result["message"]
+
+
+def test_a_plan_module_owning_tests_is_judged_by_each_file_s_scope(tmp_path: Path) -> None:
+    """A plan module owning the package and its tests: an untyped test passes, an untyped
+    function in the package (inside ``files``) fails the module."""
+    root = _project(tmp_path, {"pyproject.toml": STRICT_FILES})
+    plan = write_plan(root, [plan_module("prices", ["shop/prices.py", "tests/test_prices.py"])])
+    test = root / "tests" / "test_prices.py"
+    test.write_text(TEST + UNTYPED_TEST, encoding="utf-8")
+    args = ("validate", "--plan", str(plan), "--module", "prices", "--base", "main", "--json")
+    done = run_forge_in(root, *args)
+    result = type_result(json.loads(done.stdout))
+    assert done.returncode == 0 and result["passed"] is True, result["message"]
+    prices = root / "shop" / "prices.py"
+    prices.write_text(PRICES + UNTYPED_CODE, encoding="utf-8")
+    done = run_forge_in(root, *args)
+    result = type_result(json.loads(done.stdout))
+    assert done.returncode == 1, result["message"]
+    assert [(loc["path"], loc.get("informational")) for loc in result["locations"]] == [
+        ("shop/prices.py", None),
+        ("tests/test_prices.py", True),
+    ], result["locations"]
 
 
 PYREFLY_SCOPE = (
