@@ -248,7 +248,7 @@ def _message(
     with_base: bool,
     workspace: Workspace,
     root: Path,
-    n_outside: int = 0,
+    n_outside: int,
 ) -> str:
     files = f"{len(scope.listed)} file{'s' * (len(scope.listed) != 1)}"
     files += f" and {len(scope.importers)} importer{'s' * (len(scope.importers) != 1)}"
