@@ -101,7 +101,7 @@ def judge(
     ``warm``: the warm checker answered for the working tree (not the command line).
     """
     head = sorted(head, key=lambda d: (d.path, d.line, d.column, d.rule))
-    declared = declared_scope(checker.kind.name, root)
+    declared = declared_scope(checker.kind.name, root) if head else None  # nothing to judge
     outside = [declared is not None and not declared.contains(d.path) for d in head]
     if base is not None:
         old_items = [item for items in base.values() for item in items]
