@@ -3,16 +3,25 @@
 A change that makes the suite pass by skipping, focusing away or emptying
 tests is caught here: each listed test file is compared with itself at the
 base revision (``baseRef``, ``--base``, ``[tool.forge] base-ref``) by
-:func:`forge.test_runs.switched_off.newly_switched_off`. Without a base the check gives
-no result; files that are not test files give none either.
+:func:`forge.test_runs.spec_switched_off.spec_switched_off`: a test that exists at the
+base (moved from another changed test file too) newly switched off fails, and so does a
+new test switched off for good; a new test skipped on a condition does not. Without a
+base the check gives no result; files that are not test files give none either.
 """
 
 from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forge import hookimpl
 from forge.errors import ForgeError, clip
 from forge.models import CheckDescriptor, CheckResult, FileResult, Location, ValidateRequest
 from forge.workspace import Workspace
+
+if TYPE_CHECKING:
+    from forge.git import Base
 
 CHECK_ID = "switched_off"
 #: Findings named in a result's one-line message; locations list them all.
@@ -27,7 +36,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         return []
     # Here, not at the top: a validate without a base never loads git or the rules.
     from forge.git import resolve_base
-    from forge.test_runs.switched_off import is_test_file, newly_switched_off
+    from forge.test_runs.spec_switched_off import spec_switched_off
+    from forge.test_runs.switched_off import is_test_file
 
     try:
         base = resolve_base(workspace.cwd, ref)
@@ -47,11 +57,15 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     if not texts:
         return []
     old = base.contents([workspace.resolve(file) for file in texts])
+    moved_from = _MovedFrom(base, workspace)
     results: list[CheckResult] = []
     for file, text in texts.items():
         before = old.get(workspace.resolve(file))
-        found = newly_switched_off(
-            file, before.decode("utf-8", errors="replace") if before is not None else None, text
+        found = spec_switched_off(
+            file,
+            before.decode("utf-8", errors="replace") if before is not None else None,
+            text,
+            partial(moved_from.texts, workspace.resolve(file)),
         )
         if not found:
             message = "no test switched off since the base"
@@ -74,6 +88,39 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
             )
         )
     return results
+
+
+class _MovedFrom:
+    """The base texts of the test files the change touched: where a test may have moved
+    from. Read once, when a finding first asks."""
+
+    def __init__(self, base: Base, workspace: Workspace) -> None:
+        self.base, self.workspace = base, workspace
+        self._texts: dict[Path, str | None] | None = None
+
+    def texts(self, besides: Path) -> dict[str, str | None]:
+        """Each such file's base text by a name keeping its suffix, ``besides`` left out."""
+        if self._texts is None:
+            self._texts = self._read()
+        return {path.as_posix(): text for path, text in self._texts.items() if path != besides}
+
+    def _read(self) -> dict[Path, str | None]:
+        from forge.git.changes import working_changes
+        from forge.test_runs.switched_off import is_test_file
+
+        try:
+            changes = working_changes(self.workspace.cwd, self.base.commit)
+        except (ForgeError, OSError):
+            return {}
+        if changes is None:
+            return {}
+        paths = [changes.top / p for p in changes.files if is_test_file(p, "")]
+        contents = self.base.contents(paths)
+        return {
+            path: data.decode("utf-8", errors="replace")
+            for path in paths
+            if (data := contents.get(path)) is not None
+        }
 
 
 @hookimpl

@@ -6,7 +6,7 @@ now; the base is read through :class:`Sources` (git objects). What is
 reported, each a :class:`~forge.test_runs.spec_findings.SpecFinding`:
 
 - a spec test removed (not moved, renamed or parametrized with its body),
-  switched off (:func:`forge.test_runs.switched_off.newly_switched_off`), its assertions
+  switched off (:func:`forge.test_runs.spec_switched_off.spec_switched_off`), its assertions
   removed, weakened or swallowed (:mod:`.spec_python_diff`, :mod:`.spec_js`);
 - a test file that now patches a name the module's own files define;
 - the runner told to run less (:mod:`.spec_config`, ``conftest.py`` hooks);
@@ -34,7 +34,8 @@ from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.spec_python import PyFile, parse_python
 from forge.test_runs.spec_python_diff import collection_changes, compare_tests, patched_names
 from forge.test_runs.spec_scope import Scope, runs_of, spec_scope, tests_of
-from forge.test_runs.switched_off import is_test_file, newly_switched_off, python_tree
+from forge.test_runs.spec_switched_off import spec_switched_off
+from forge.test_runs.switched_off import is_test_file, python_tree
 
 #: Folders whose files are what tests compare against.
 DATA_FOLDERS = frozenset(
@@ -109,11 +110,13 @@ def judge_spec(
         if path.endswith(".py") and (parsed := parse_python(text)) is not None
     }
     findings: list[SpecFinding] = []
+    spec_touched = [path for path in touched_tests if path in scope.tests]
     for path in touched_tests:
         if path in scope.tests and path in changed:
             findings += _spec_file(path, sources.base(path), now[path], pool, sources, scope)
-            if path not in leave_switched_off and now[path] is not None:
-                findings += _switched_off(path, sources.base(path), now[path] or "")
+        if path in changed and path not in leave_switched_off and now[path] is not None:
+            # A spec test moved to a file outside the spec is judged where it went.
+            findings += _switched_off(path, now[path] or "", sources, spec_touched)
     findings += _mocks([p for p in touched_tests if p in changed], now, own_files, sources)
     findings += _config(changed, scope, sources)
     if only is None:
@@ -142,7 +145,17 @@ def _spec_file(
     return []
 
 
-def _switched_off(path: str, old: str | None, new: str) -> list[SpecFinding]:
+def _switched_off(
+    path: str, new: str, sources: Sources, spec_files: list[str]
+) -> list[SpecFinding]:
+    spec_here = path in spec_files
+    if not spec_here and not spec_files:
+        return []
+
+    def elsewhere() -> dict[str, str | None]:
+        return {p: sources.base(p) for p in spec_files if p != path}
+
+    switched = spec_switched_off(path, sources.base(path), new, elsewhere, spec_here=spec_here)
     return [
         SpecFinding(
             "turned_off",
@@ -152,7 +165,7 @@ def _switched_off(path: str, old: str | None, new: str) -> list[SpecFinding]:
             found.line,
             found.column,
         )
-        for found in newly_switched_off(path, old, new)
+        for found in switched
         if found.kind != "no_assertion"  # judged assertion by assertion instead
     ]
 

@@ -23,8 +23,14 @@ from forge.test_runs.spec_python import Check
 from forge.test_runs.spec_python_diff import judge_pair
 from forge.test_runs.switched_off import LANGUAGES, ecmascript_parser
 
-_TESTS = {"it", "test", "specify", "it.only", "test.only", "it.skip", "test.skip", "xit", "fit"}
-_BLOCKS = {"describe", "suite", "context", "describe.only", "describe.skip", "xdescribe"}
+_TESTS = {
+    "it", "test", "specify", "it.only", "test.only", "it.skip", "test.skip", "xit", "fit",
+    "xtest", "it.skipIf", "test.skipIf", "it.runIf", "test.runIf",
+}  # fmt: skip
+_BLOCKS = {
+    "describe", "suite", "context", "describe.only", "describe.skip", "xdescribe",
+    "describe.skipIf", "describe.runIf",
+}  # fmt: skip
 _EQUAL = {
     "equal", "equals", "eq", "eql", "toBe", "toEqual", "toStrictEqual", "strictEqual",
     "deepEqual", "deepStrictEqual", "is", "same",
@@ -79,6 +85,8 @@ def _walk(node: Any, source: bytes, titles: list[str], found: dict[str, JsTest])
         if child.type == "call_expression":
             callee = child.child_by_field_name("function")
             arguments = child.child_by_field_name("arguments")
+            if callee is not None and callee.type == "call_expression":
+                callee = callee.child_by_field_name("function")  # test.skipIf(c)("x", fn)
             spelled = node_text(source, callee) if callee is not None else ""
             title = _title(source, arguments)
             callback = _callback(arguments)

@@ -9,7 +9,7 @@ by kind and test name, never by line, so moving a test or editing above it
 does not make an old marker look new.
 
 Python is read with :mod:`ast`; JavaScript and TypeScript with their
-tree-sitter grammars; Go and Rust line by line (gofmt and rustfmt layouts).
+tree-sitter grammars; Go and Rust line by line (:mod:`.switched_off_lines`).
 A file that does not parse gives no finding (``syntax_check`` reports it).
 """
 
@@ -19,10 +19,12 @@ import ast
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Literal
+
+from forge.test_runs.switched_off_lines import go_tests, rust_tests
 
 Kind = Literal["skip", "only", "no_assertion"]
 
@@ -51,6 +53,8 @@ class SwitchedOff:
     line: int = 1
     column: int = 1
     message: str = ""
+    #: Skipped on a condition the code reads (the platform, an import): not always off.
+    conditional: bool = False
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -107,9 +111,9 @@ def _find(language: str, text: str) -> list[SwitchedOff]:
     elif language in {"javascript", "typescript", "tsx"}:
         found = list(_ecmascript(language, text))
     elif language == "go":
-        found = list(_go(text))
+        found = [SwitchedOff(*f) for f in go_tests(text)]  # type: ignore[arg-type]
     else:
-        found = list(_rust(text))
+        found = [SwitchedOff(*f) for f in rust_tests(text)]  # type: ignore[arg-type]
     return sorted(found, key=lambda finding: (finding.line, finding.column))
 
 
@@ -162,7 +166,8 @@ def _python(text: str) -> Iterator[SwitchedOff]:
         for decorator in node.decorator_list:
             marker = _PY_SKIP_DECORATORS.get(_dotted(decorator))
             if marker:
-                yield _at(decorator, "skip", name, f"{name}: {marker} added")
+                found = _at(decorator, "skip", name, f"{name}: {marker} added")
+                yield replace(found, conditional=_py_conditional(decorator, marker))
         asserts = skipped = False
         for inner in ast.walk(node):
             if isinstance(inner, ast.Assert | ast.Raise):
@@ -176,6 +181,20 @@ def _python(text: str) -> Iterator[SwitchedOff]:
                     asserts = True
         if not asserts and not skipped:
             yield _at(node, "no_assertion", name, f"{name} has no assertion")
+
+
+def _py_conditional(decorator: ast.expr, marker: str) -> bool:
+    """A ``skipif``/``skipIf``/``skipUnless``/``xfail`` whose condition is not a constant
+    (pytest's string conditions, ``"sys.platform == 'win32'"``, are read at run time)."""
+    if not isinstance(decorator, ast.Call) or not marker.endswith(("if", "If", "Unless", "xfail")):
+        return False
+    keyword = next((k.value for k in decorator.keywords if k.arg == "condition"), None)
+    condition = decorator.args[0] if decorator.args else keyword
+    if condition is None:
+        return False
+    if isinstance(condition, ast.Constant):
+        return isinstance(condition.value, str) and marker.startswith("@pytest")
+    return True
 
 
 def _on_the_test_level(function: ast.AST, call: ast.AST) -> bool:
@@ -257,30 +276,56 @@ def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:
         head, _, switch = spelled.partition(".")
         name = _js_title(source, arguments)
         kind: Kind | None = None
-        if head in _JS_TEST_CALLS | _JS_BLOCKS and switch in _JS_SWITCHES:
+        conditional = False
+        condition = _js_condition(source, callee)
+        if condition is not None:  # vitest's test.skipIf(condition)("x", fn), runIf
+            kind, conditional = "skip", condition
+            spelled = f"{spelled[: spelled.index('(')]}(...)"
+        elif head in _JS_TEST_CALLS | _JS_BLOCKS and switch in _JS_SWITCHES:
             kind = "only" if _JS_SWITCHES[switch] == "only" else "skip"
         elif spelled in _JS_PREFIXED:
             kind = "only" if _JS_PREFIXED[spelled] == "only" else "skip"
         option = _js_option(source, arguments) if head in _JS_TEST_CALLS | _JS_BLOCKS else None
         if kind is None and option is not None:
             # node:test's options object: test("x", { skip: true }, fn)
-            kind = "only" if option == "only" else "skip"
-            spelled = f"{{ {option}: ... }}"
+            key, conditional = option
+            kind = "only" if key == "only" else "skip"
+            spelled = f"{{ {key}: ... }}"
         if kind is not None:
             what = (
                 f"{spelled} added: every other test in the file is switched off"
                 if kind == "only"
                 else f"{spelled} added"
             )
-            yield _node_at(node, kind, name, f"{name}: {what}" if name else what)
+            found = _node_at(node, kind, name, f"{name}: {what}" if name else what)
+            yield replace(found, conditional=conditional)
         elif spelled in _JS_TEST_CALLS:
             body = _js_callback(arguments)
             if body is not None and not _js_asserts(source, body):
                 yield _node_at(node, "no_assertion", name, f"{name or spelled} has no assertion")
 
 
-def _js_option(source: bytes, arguments: Any) -> str | None:
-    """``skip``, ``todo`` or ``only`` when an options object sets one (not to false)."""
+def _js_condition(source: bytes, callee: Any) -> bool | None:
+    """For ``test.skipIf(c)`` or ``describe.runIf(c)`` as a callee: whether ``c`` is read at
+    run time (not a literal); None for any other callee."""
+    if callee.type != "call_expression":
+        return None
+    inner = callee.child_by_field_name("function")
+    arguments = callee.child_by_field_name("arguments")
+    if inner is None or arguments is None:
+        return None
+    head, _, switch = source[inner.start_byte : inner.end_byte].decode().partition(".")
+    if head not in _JS_TEST_CALLS | _JS_BLOCKS or switch not in {"skipIf", "runIf"}:
+        return None
+    return not all(child.type in _JS_LITERALS for child in arguments.named_children)
+
+
+_JS_LITERALS = frozenset({"true", "false", "number", "string", "null", "undefined"})
+
+
+def _js_option(source: bytes, arguments: Any) -> tuple[str, bool] | None:
+    """``skip``, ``todo`` or ``only`` when an options object sets one (not to false), and
+    whether its value is read at run time (``skip: process.platform === "win32"``)."""
     for child in arguments.named_children:
         if child.type != "object":
             continue
@@ -290,7 +335,7 @@ def _js_option(source: bytes, arguments: Any) -> str | None:
                 continue
             spelled = source[key.start_byte : key.end_byte].decode().strip("'\"")
             if spelled in {"skip", "todo", "only"} and value.type not in {"false", "null"}:
-                return spelled
+                return spelled, value.type not in _JS_LITERALS
     return None
 
 
@@ -324,57 +369,3 @@ def _js_asserts(source: bytes, body: Any) -> bool:
 def _node_at(node: Any, kind: Kind, test: str, message: str) -> SwitchedOff:
     row, column = node.start_point
     return SwitchedOff(kind, test, row + 1, column + 1, message)
-
-
-# --- Go and Rust ----------------------------------------------------------------------
-
-_GO_FUNC = re.compile(r"^func (Test\w*)\(\s*(\w+) \*testing\.T\s*\)")
-_GO_ASSERTING = re.compile(
-    r"\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require)\.|\bpanic\("
-)
-
-
-def _go(text: str) -> Iterator[SwitchedOff]:
-    lines = text.splitlines()
-    index = 0
-    while index < len(lines):
-        match = _GO_FUNC.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        name, t = match[1], match[2]
-        end = index + 1
-        while end < len(lines) and lines[end] != "}":
-            end += 1
-        body = lines[index + 1 : end]
-        skip = re.compile(rf"^\s*{re.escape(t)}\.(Skip|Skipf|SkipNow)\(")
-        asserts = False
-        for offset, line in enumerate(body, start=index + 2):
-            marker = skip.match(line)
-            if marker:
-                column = line.index(t) + 1
-                message = f"{name}: {t}.{marker[1]}() added"
-                yield SwitchedOff("skip", name, offset, column, message)
-            # Handing t to a helper, or a subtest, may well assert.
-            if _GO_ASSERTING.search(line) or re.search(rf"[(,]\s*{re.escape(t)}\s*[,)]", line):
-                asserts = True
-        if not asserts and not any(skip.match(line) for line in body):
-            yield SwitchedOff("no_assertion", name, index + 1, 1, f"{name} has no assertion")
-        index = end + 1
-
-
-_RUST_IGNORE = re.compile(r"^\s*#\[ignore\b")
-_RUST_FN = re.compile(r"^\s*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)")
-
-
-def _rust(text: str) -> Iterator[SwitchedOff]:
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        if not _RUST_IGNORE.match(line):
-            continue
-        name = next(
-            (m[1] for later in lines[index + 1 : index + 10] if (m := _RUST_FN.match(later))),
-            "",
-        )
-        message = f"{name}: #[ignore] added" if name else "#[ignore] added"
-        yield SwitchedOff("skip", name, index + 1, line.index("#") + 1, message)
