@@ -223,7 +223,7 @@ def _check(source: bytes, node: Any) -> Check | None:
             return None
         if callee is None or callee.type != "member_expression":
             return None
-        subject = _expect_subject(source, callee)
+        subject = expect_subject(source, callee)
         if subject is None:
             return None
         method = node_text(source, callee.child_by_field_name("property"))
@@ -254,13 +254,13 @@ def _check(source: bytes, node: Any) -> Check | None:
     ):
         return None
     method = node_text(source, prop)
-    subject = _expect_subject(source, node)
+    subject = expect_subject(source, node)
     if subject is None or method not in _WEAK:
         return None
     return Check(_WEAK[method], _tokens(source, subject), None, text, line)
 
 
-def _expect_subject(source: bytes, member: Any) -> Any:
+def expect_subject(source: bytes, member: Any) -> Any:
     """``x`` of an ``expect(x)...`` chain."""
     node = member
     while node is not None and node.type in {"member_expression", "call_expression"}:

@@ -14,7 +14,7 @@ are left to the spec tests' own checks.
   ``NODE_TEST_CONTEXT`` and ``NODE_ENV`` compared with ``"test"``. ``CI`` is
   not one: projects read it for colours and progress bars, and it does not mean
   a test run.
-- :func:`literal_answers` (Python): a new ``if`` in function ``f`` that compares
+- :func:`literal_answers` (Python; :mod:`.special_case_js` for JavaScript): a new ``if`` in function ``f`` that compares
   ``f``'s parameters with literals and returns a literal, where a spec test
   (at the base) calls ``f`` with exactly those literals and expects exactly
   that value (``assert mul(2, 3) == 6`` against ``if (a, b) == (2, 3): return 6``),
@@ -37,7 +37,8 @@ _JS_DETECTIONS = re.compile(
     r"|\bNODE_ENV\b\s*\)?\s*[!=]==?\s*(['\"`])test\1"
     r"|(['\"`])test\2\s*[!=]==?\s*(?:process\.env\.|import\.meta\.env\.)?NODE_ENV\b"
 )
-_JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+#: JavaScript and TypeScript files.
+JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _NO_VALUE = object()
 
 
@@ -138,7 +139,7 @@ def _js_detections(text: str | None) -> list[tuple[int, str]]:
 
 def is_module_code(path: str) -> bool:
     """Whether special-casing rules apply to ``path``'s language."""
-    return path.endswith((".py", *_JS_SUFFIXES))
+    return path.endswith((".py", *JS_SUFFIXES))
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ def literal_answers(old: str | None, new: str, specs: list[Expectation]) -> list
                 continue
             for spec in wanted:
                 call = dict(zip(params, spec.args, strict=False)) | dict(spec.kwargs)
-                if _answers(bound, answer, call, spec.expected):
+                if answers_call(bound, answer, call, spec.expected):
                     shown = ", ".join(f"{name} == {value!r}" for name, value in bound.items())
                     found.append(
                         Finding(
@@ -250,7 +251,7 @@ def literal_answers(old: str | None, new: str, specs: list[Expectation]) -> list
 _TRIVIAL: tuple[Any, ...] = (0, 1, 2, -1, "", None, True, False, (), [], {})
 
 
-def _answers(bound: dict[str, Any], answer: Any, call: dict[str, Any], expected: Any) -> bool:
+def answers_call(bound: dict[str, Any], answer: Any, call: dict[str, Any], expected: Any) -> bool:
     """Whether a branch pinning ``bound`` and returning ``answer`` special-cases this call.
 
     Every argument of the call must be pinned to its value (``if b == 0`` in

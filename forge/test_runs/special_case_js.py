@@ -1,0 +1,285 @@
+"""JavaScript and TypeScript code answering a spec test's literal call with its literal
+expectation (issue 39, case 8), read with the tree-sitter grammars :mod:`.spec_js` uses.
+
+- :func:`js_expectations`: in a test file, ``assert.equal(mul(2, 3), 6)``
+  (``strictEqual``, ``deepEqual``, ``deepStrictEqual``; node:assert and chai's
+  ``assert``, either order), ``expect(mul(2, 3)).toBe(6)`` (``toEqual``,
+  ``toStrictEqual``; chai's ``.to.equal``, ``.to.eql``), every argument a
+  literal; ``calc.mul(2, 3)`` and ``new Calc().mul(2, 3)`` call ``mul``.
+- :func:`js_literal_answers`: in a module file, a new ``if`` or ternary in a
+  function ``f`` (a declaration, a method, a function or arrow assigned to a
+  name) whose condition pins ``f``'s parameters to literals (``a === 2 && b ===
+  3``, ``==`` too, either side) and whose branch returns a literal, judged by
+  :func:`~forge.test_runs.special_case.answers_call` like Python's: every
+  argument of a spec call pinned, exactly its expected value returned, one
+  pinned parameter only when neither value is a base case's. A branch whose
+  condition and answer were already in the same function at the base is not new.
+
+Strings holding a backslash, template strings with substitutions, BigInts and
+anything computed are not literals here: such a branch or call is not read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from forge.test_runs.spec_js import expect_subject, language_of, node_text
+from forge.test_runs.special_case import Expectation, Finding, answers_call
+from forge.test_runs.switched_off import ecmascript_parser
+
+_NO_VALUE = object()
+_ASSERT_EQUAL = frozenset({"equal", "strictEqual", "deepEqual", "deepStrictEqual"})
+_EXPECT_EQUAL = frozenset({"toBe", "toEqual", "toStrictEqual", "equal", "equals", "eq", "eql"})
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+    }
+)
+_NUMBER = re.compile(r"^(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?$")
+
+
+def _parse(path: str, text: str | None) -> tuple[Any, bytes] | None:
+    if not text:
+        return None
+    source = text.encode()
+    tree = ecmascript_parser(language_of(path)).parse(source)
+    return None if tree.root_node.has_error else (tree.root_node, source)
+
+
+def _nodes(root: Any) -> Iterator[Any]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.named_children))
+
+
+def js_expectations(path: str, text: str) -> list[Expectation]:
+    """The literal calls and literal expectations of a JavaScript or TypeScript test file."""
+    parsed = _parse(path, text)
+    if parsed is None:
+        return []
+    root, source = parsed
+    found = []
+    for node in _nodes(root):
+        if node.type != "call_expression":
+            continue
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if callee is None or callee.type != "member_expression":
+            continue
+        method = node_text(source, callee.child_by_field_name("property"))
+        pairs: list[tuple[Any, Any]] = []
+        spelled = node_text(source, callee)
+        if spelled.startswith("assert.") and method in _ASSERT_EQUAL and len(args) >= 2:
+            pairs = [(args[0], args[1]), (args[1], args[0])]
+        elif method in _EXPECT_EQUAL and args and ".not." not in spelled:
+            subject = expect_subject(source, callee)
+            if subject is not None:
+                pairs = [(subject, args[0])]
+        for call, other in pairs:
+            expectation = _expectation(source, call, other, f"{path}:{node.start_point[0] + 1}")
+            if expectation is not None:
+                found.append(expectation)
+                break
+    return found
+
+
+def _expectation(source: bytes, call: Any, other: Any, where: str) -> Expectation | None:
+    if call.type != "call_expression":
+        return None
+    function = call.child_by_field_name("function")
+    if function is None:
+        return None
+    if function.type == "member_expression":
+        function = function.child_by_field_name("property")
+    if function is None or function.type not in {"identifier", "property_identifier"}:
+        return None
+    expected = _value(source, other)
+    arguments = call.child_by_field_name("arguments")
+    args = tuple(_value(source, arg) for arg in (arguments.named_children if arguments else []))
+    if expected is _NO_VALUE or _NO_VALUE in args:
+        return None
+    return Expectation(node_text(source, function), args, (), expected, where)
+
+
+def _value(source: bytes, node: Any) -> Any:
+    """A literal's value (numbers integral where they are), ``_NO_VALUE`` for anything else."""
+    kind = node.type
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _value(source, node.named_children[0])
+    if kind == "number":
+        text = node_text(source, node)
+        if not _NUMBER.match(text):
+            return _NO_VALUE
+        number = float(text.replace("_", ""))
+        return int(number) if number.is_integer() and abs(number) < 2**53 else number
+    if kind in {"string", "template_string"}:
+        text = node_text(source, node)
+        if "\\" in text or any(c.type == "template_substitution" for c in node.children):
+            return _NO_VALUE
+        return text[1:-1]
+    if kind in {"true", "false"}:
+        return kind == "true"
+    if kind in {"null", "undefined"}:
+        return None
+    if (
+        kind == "unary_expression"
+        and node_text(source, node.child_by_field_name("operator")) == "-"
+    ):
+        inner = _value(source, node.child_by_field_name("argument"))
+        return (
+            -inner if isinstance(inner, int | float) and not isinstance(inner, bool) else _NO_VALUE
+        )
+    if kind == "array":
+        items = [_value(source, item) for item in node.named_children]
+        return _NO_VALUE if _NO_VALUE in items else items
+    return _NO_VALUE
+
+
+def js_literal_answers(
+    path: str, old: str | None, new: str, specs: list[Expectation]
+) -> list[Finding]:
+    """New branches of ``new`` that answer a spec test's literal call with its literal
+    expectation."""
+    parsed = _parse(path, new)
+    if parsed is None or not specs:
+        return []
+    by_name: dict[str, list[Expectation]] = {}
+    for spec in specs:
+        by_name.setdefault(spec.function, []).append(spec)
+    before = {key for key, *_ in _branches(_parse(path, old))}
+    found = []
+    for key, name, params, branch, bound, answer in _branches(parsed):
+        if key in before or name not in by_name or not bound.keys() <= set(params):
+            continue
+        for spec in by_name[name]:
+            call = {p: v for p, v in zip(params, spec.args, strict=False) if p}
+            if answers_call(bound, answer, call, spec.expected):
+                shown = ", ".join(f"{p} === {_js(v)}" for p, v in bound.items())
+                message = (
+                    f"{name} returns {_js(answer)} when {shown}: the literal answer the spec "
+                    f"test at {spec.where} expects, not a computation"
+                )
+                found.append(Finding(branch.start_point[0] + 1, message))
+                break
+    return found
+
+
+def _js(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _branches(
+    parsed: tuple[Any, bytes] | None,
+) -> Iterator[tuple[str, str, list[str], Any, dict[str, Any], Any]]:
+    """``(key, function, parameters, branch, bound, answer)`` for each ``if`` or ternary of a
+    named function that pins parameters to literals and returns a literal."""
+    if parsed is None:
+        return
+    root, source = parsed
+    stack: list[tuple[Any, tuple[str, list[str]] | None]] = [(root, None)]
+    while stack:
+        node, owner = stack.pop()
+        if node.type in _FUNCTIONS:
+            # A named function owns its branches; an anonymous one (a callback) is its owner's.
+            named = _function_name(source, node)
+            if named is not None:
+                owner = (named, _parameters(source, node))
+        elif owner is not None and node.type in {"if_statement", "ternary_expression"}:
+            condition = node.child_by_field_name("condition")
+            consequence = node.child_by_field_name("consequence")
+            bound = _bindings(source, condition) if condition is not None else {}
+            answer = _returned(source, node, consequence)
+            if bound and answer is not _NO_VALUE:
+                name, params = owner
+                parts = (name, node_text(source, condition), "?", node_text(source, consequence))
+                key = " ".join(" ".join(parts).split())
+                yield key, name, params, node, bound, answer
+        stack.extend((child, owner) for child in reversed(node.named_children))
+
+
+def _function_name(source: bytes, node: Any) -> str | None:
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return node_text(source, name)
+    parent = node.parent
+    if parent is None:
+        return None
+    target = None
+    if parent.type == "variable_declarator":
+        target = parent.child_by_field_name("name")
+    elif parent.type == "pair":
+        target = parent.child_by_field_name("key")
+    elif parent.type == "assignment_expression":
+        target = parent.child_by_field_name("left")
+        if target is not None and target.type == "member_expression":
+            target = target.child_by_field_name("property")
+    if target is None or target.type not in {"identifier", "property_identifier"}:
+        return None
+    return node_text(source, target)
+
+
+def _parameters(source: bytes, function: Any) -> list[str]:
+    """Parameter names in order; ``""`` where one is not a plain name (a pattern, a rest)."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [node_text(source, single) if single.type == "identifier" else ""]
+    parameters = function.child_by_field_name("parameters")
+    names = []
+    for param in parameters.named_children if parameters is not None else []:
+        if param.type == "comment":
+            continue
+        if param.type in {"required_parameter", "optional_parameter"}:
+            param = param.child_by_field_name("pattern")
+        elif param.type == "assignment_pattern":
+            param = param.child_by_field_name("left")
+        plain = param is not None and param.type == "identifier"
+        names.append(node_text(source, param) if plain else "")
+    return names
+
+
+def _bindings(source: bytes, node: Any) -> dict[str, Any]:
+    """``a === 2 && b === 3`` as ``{"a": 2, "b": 3}``; {} for any other condition."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type != "binary_expression":
+        return {}
+    operator = node_text(source, node.child_by_field_name("operator"))
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator == "&&":
+        first, second = _bindings(source, left), _bindings(source, right)
+        return {**first, **second} if first and second else {}
+    if operator not in {"===", "=="}:
+        return {}
+    for name, value in ((left, right), (right, left)):
+        if name.type == "identifier":
+            literal = _value(source, value)
+            if literal is not _NO_VALUE:
+                return {node_text(source, name): literal}
+    return {}
+
+
+def _returned(source: bytes, branch: Any, consequence: Any) -> Any:
+    """The literal a branch answers: a ternary's consequence, an ``if``'s first ``return``."""
+    if consequence is None:
+        return _NO_VALUE
+    if branch.type == "ternary_expression":
+        return _value(source, consequence)
+    statements = (
+        consequence.named_children if consequence.type == "statement_block" else [consequence]
+    )
+    for statement in statements:
+        if statement.type == "return_statement":
+            values = [c for c in statement.named_children if c.type != "comment"]
+            return _value(source, values[0]) if values else _NO_VALUE
+    return _NO_VALUE
