@@ -2,15 +2,18 @@
 
 Run: ``python benchmarks/special_case_history.py OLD_DIR NEW_DIR [OLD_DIR NEW_DIR ...]``
 with the unpacked sdists of two releases of a package (``pip download
---no-deps --no-binary :all: attrs==23.1.0 attrs==23.2.0``, then ``tar xzf``).
+--no-deps --no-binary :all: attrs==23.1.0 attrs==23.2.0``, then ``tar xzf``),
+or two commits of a JavaScript repository, each unpacked (``git archive TAG |
+tar x -C DIR``: npm tarballs mostly leave the tests out).
 The old release stands for the base, the new one for a worker's change: every
-non-test ``.py`` file of the new release is judged against the old one by
+non-test ``.py``, ``.js`` or ``.ts`` file of the new release is judged against the old one by
 :func:`forge.test_runs.special_case.detects_test_run` and
-:func:`~forge.test_runs.special_case.literal_answers`, with the spec calls of
-the old release's test files; then again against an empty base (the whole
+:func:`~forge.test_runs.special_case.literal_answers` (JavaScript:
+:func:`~forge.test_runs.special_case_js.js_literal_answers`), with the spec calls of
+the old release's test files of the same language; then again against an empty base (the whole
 package written from scratch: every line new). An upstream release is honest
-work, so every finding is a false alarm. Prints per package: files judged, spec calls found,
-findings (each listed), and the time the rules took.
+work, so every finding is a false alarm. Prints per package and language: files judged, spec
+calls found, findings (each listed), and the time the rules took.
 
 As a sanity line it also injects issue 39's case 8 into one function of each
 package that has a two-argument spec call, and says whether it was caught.
@@ -18,18 +21,40 @@ package that has a two-argument spec call, and says whether it was caught.
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import time
 from pathlib import Path
 
-from forge.test_runs.special_case import detects_test_run, expectations, literal_answers
+from forge.test_runs.special_case import (
+    JS_SUFFIXES,
+    Expectation,
+    detects_test_run,
+    expectations,
+    literal_answers,
+)
+from forge.test_runs.special_case_js import js_expectations, js_literal_answers
 from forge.test_runs.switched_off import is_test_file
 
+#: Folders of built, vendored or installed code: not what a worker writes.
+_SKIPPED = frozenset({"node_modules", "dist", "build", "lib", "es", "umd", "vendor", "coverage"})
+#: Larger files are minified or generated: not read.
+_MAX_BYTES = 4 * 1024 * 1024
 
-def _python_files(root: Path) -> dict[str, str]:
+
+def _files(root: Path, suffixes: tuple[str, ...]) -> dict[str, str]:
     found = {}
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(root.rglob("*")):
         relative = path.relative_to(root).as_posix()
+        if (
+            not path.name.endswith(suffixes)
+            or path.name.endswith((".d.ts", ".min.js"))
+            or _SKIPPED & set(relative.split("/")[:-1])
+            or not path.is_file()
+            or path.stat().st_size > _MAX_BYTES
+        ):
+            continue
         try:
             found[relative] = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -39,17 +64,88 @@ def _python_files(root: Path) -> dict[str, str]:
 
 def judge(old_root: Path, new_root: Path) -> None:
     """Print the findings of the rules on the change from ``old_root`` to ``new_root``."""
-    old, new = _python_files(old_root), _python_files(new_root)
+    _judge_python(old_root, new_root)
+    _judge_js(old_root, new_root)
+
+
+def _judge_js(old_root: Path, new_root: Path) -> None:
+    old, new = _files(old_root, JS_SUFFIXES), _files(new_root, JS_SUFFIXES)
+    specs = [
+        spec
+        for name, text in old.items()
+        if is_test_file(name, text)
+        for spec in js_expectations(name, text)
+    ]
+    if not new or not specs:
+        return
+    for against in (old_root.name, "an empty base"):
+        started = time.perf_counter()
+        judged = 0
+        findings: list[str] = []
+        for name, text in new.items():
+            if is_test_file(name, text):
+                continue
+            judged += 1
+            before = old.get(name) if against == old_root.name else None
+            found = detects_test_run(name, before, text)
+            found += js_literal_answers(name, before, text, specs)
+            findings.extend(f"{name}:{finding.line}: {finding.message}" for finding in found)
+        took = (time.perf_counter() - started) * 1000
+        print(
+            f"{new_root.name} (JavaScript): {judged} files judged against {against}, "
+            f"{len(specs)} spec calls, {len(findings)} findings (false alarms), {took:.0f} ms"
+        )
+        for line in findings:
+            print(f"  {line}")
+    _inject_js(new, specs)
+
+
+def _inject_js(new: dict[str, str], specs: list[Expectation]) -> None:
+    """Case 8 written into the first function a two-argument spec call names."""
+    for spec in (s for s in specs if len(s.args) == 2):
+        pattern = re.compile(
+            rf"function\s+{re.escape(spec.function)}\s*\(\s*([A-Za-z_$][\w$]*)\s*,"
+            rf"\s*([A-Za-z_$][\w$]*)\s*\)\s*\{{"
+        )
+        for name, text in new.items():
+            if is_test_file(name, text):
+                continue
+            match = next(
+                (
+                    m
+                    for m in pattern.finditer(text)
+                    # not in a comment: the line holding it starts with code
+                    if not text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+                    .lstrip()
+                    .startswith(("*", "//", "/*"))
+                ),
+                None,
+            )
+            if match is None:
+                continue
+            a, b = match[1], match[2]
+            values = [json.dumps(v) for v in (*spec.args, spec.expected)]
+            cheat = f"\n  if ({a} === {values[0]} && {b} === {values[1]}) return {values[2]};"
+            gamed = text[: match.end()] + cheat + text[match.end() :]
+            caught = js_literal_answers(name, text, gamed, specs)
+            print(f"  case 8 injected into {name} {spec.function}: caught={bool(caught)}")
+            return
+
+
+def _judge_python(old_root: Path, new_root: Path) -> None:
+    old, new = _files(old_root, (".py",)), _files(new_root, (".py",))
     specs = [
         spec
         for name, text in old.items()
         if is_test_file(name, text)
         for spec in expectations(name, text)
     ]
+    if not new:
+        return
     for against in (old_root.name, "an empty base"):
         started = time.perf_counter()
         judged = 0
-        findings = []
+        findings: list[str] = []
         for name, text in new.items():
             if is_test_file(name, text):
                 continue

@@ -150,6 +150,17 @@ def test_a_moved_and_renamed_spec_test_newly_skipped_fails(
     )
 
 
+def test_a_moved_spec_test_emptied_fails_and_a_new_test_without_assertion_passes(
+    run_forge: RunForge, project: Path
+) -> None:
+    moved = PY_MOVED + '\n\ndef test_read():\n    read("a")\n\n\ndef test_smoke():\n    read("b")\n'
+    work = {"tests/test_io.py": "", "tests/test_paths.py": moved}
+    results = _switched_off(run_forge, project, {"tests/test_io.py": PY_BASE}, work)
+    assert results["tests/test_paths.py"]["message"] == (
+        "1 test switched off: test_read has no assertion"
+    )
+
+
 def test_new_tests_skipped_on_a_condition_pass(run_forge: RunForge, project: Path) -> None:
     work = {"tests/test_io.py": PY_NEW_IN_OLD_FILE, "tests/test_yaml.py": PY_NEW_FILE}
     results = _switched_off(run_forge, project, {"tests/test_io.py": PY_BASE}, work)
