@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import tree_sitter
+
 from forge.test_runs.spec_js import expect_subject, language_of, node_text
 from forge.test_runs.special_case import Expectation, Finding, answers_call
 from forge.test_runs.switched_off import ecmascript_parser
@@ -46,37 +48,24 @@ _FUNCTIONS = frozenset(
 _NUMBER = re.compile(r"^(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?$")
 
 
-def _parse(path: str, text: str | None) -> tuple[Any, bytes] | None:
+def _tree(path: str, text: str | None) -> Any:
     if not text:
         return None
-    source = text.encode()
-    tree = ecmascript_parser(language_of(path)).parse(source)
-    return None if tree.root_node.has_error else (tree.root_node, source)
-
-
-def _nodes(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.named_children))
+    tree = ecmascript_parser(language_of(path)).parse(text.encode())
+    return None if tree.root_node.has_error else tree
 
 
 def js_expectations(path: str, text: str) -> list[Expectation]:
     """The literal calls and literal expectations of a JavaScript or TypeScript test file."""
-    parsed = _parse(path, text)
-    if parsed is None:
+    tree = _tree(path, text)
+    if tree is None:
         return []
-    root, source = parsed
+    source = text.encode()
     found = []
-    for node in _nodes(root):
-        if node.type != "call_expression":
-            continue
+    for node in _query(tree, "call", _EQUALITY_QUERY):
         callee = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         args = list(arguments.named_children) if arguments is not None else []
-        if callee is None or callee.type != "member_expression":
-            continue
         method = node_text(source, callee.child_by_field_name("property"))
         pairs: list[tuple[Any, Any]] = []
         spelled = node_text(source, callee)
@@ -92,6 +81,25 @@ def js_expectations(path: str, text: str) -> list[Expectation]:
                 found.append(expectation)
                 break
     return found
+
+
+#: Calls of a method named like an equality assertion; their callees are read in Python.
+_EQUALITY_QUERY = (
+    "(call_expression function: (member_expression property: (property_identifier) @method)"
+    ' (#any-of? @method "' + '" "'.join(sorted(_ASSERT_EQUAL | _EXPECT_EQUAL)) + '")) @call'
+)
+_BRANCH_QUERY = "[(if_statement) (ternary_expression)] @branch"
+_queries: dict[tuple[Any, str], Any] = {}
+
+
+def _query(tree: Any, capture: str, text: str) -> list[Any]:
+    """The nodes ``text`` captures as ``capture`` in ``tree``, in document order. Queries run
+    in tree-sitter: walking every node in Python costs seconds on a large suite."""
+    query = _queries.get((tree.language, text))
+    if query is None:
+        query = _queries.setdefault((tree.language, text), tree_sitter.Query(tree.language, text))
+    found = tree_sitter.QueryCursor(query).captures(tree.root_node).get(capture, [])
+    return sorted(found, key=lambda node: node.start_byte)
 
 
 def _expectation(source: bytes, call: Any, other: Any, where: str) -> Expectation | None:
@@ -151,15 +159,15 @@ def js_literal_answers(
 ) -> list[Finding]:
     """New branches of ``new`` that answer a spec test's literal call with its literal
     expectation."""
-    parsed = _parse(path, new)
-    if parsed is None or not specs:
+    tree = _tree(path, new)
+    if tree is None or not specs:
         return []
     by_name: dict[str, list[Expectation]] = {}
     for spec in specs:
         by_name.setdefault(spec.function, []).append(spec)
-    before = {key for key, *_ in _branches(_parse(path, old))}
+    before = {key for key, *_ in _branches(_tree(path, old))}
     found = []
-    for key, name, params, branch, bound, answer in _branches(parsed):
+    for key, name, params, branch, bound, answer in _branches(tree):
         if key in before or name not in by_name or not bound.keys() <= set(params):
             continue
         for spec in by_name[name]:
@@ -180,32 +188,34 @@ def _js(value: Any) -> str:
 
 
 def _branches(
-    parsed: tuple[Any, bytes] | None,
+    tree: Any,
 ) -> Iterator[tuple[str, str, list[str], Any, dict[str, Any], Any]]:
     """``(key, function, parameters, branch, bound, answer)`` for each ``if`` or ternary of a
     named function that pins parameters to literals and returns a literal."""
-    if parsed is None:
+    if tree is None:
         return
-    root, source = parsed
-    stack: list[tuple[Any, tuple[str, list[str]] | None]] = [(root, None)]
-    while stack:
-        node, owner = stack.pop()
+    source = tree.root_node.text or b""
+    for node in _query(tree, "branch", _BRANCH_QUERY):
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        bound = _bindings(source, condition) if condition is not None else {}
+        answer = _returned(source, node, consequence)
+        owner = _owner(source, node) if bound and answer is not _NO_VALUE else None
+        if owner is None:
+            continue
+        name, params = owner
+        parts = (name, node_text(source, condition), "?", node_text(source, consequence))
+        yield " ".join(" ".join(parts).split()), name, params, node, bound, answer
+
+
+def _owner(source: bytes, node: Any) -> tuple[str, list[str]] | None:
+    """The named function holding ``node`` (through anonymous callbacks), its parameters."""
+    while (node := node.parent) is not None:
         if node.type in _FUNCTIONS:
-            # A named function owns its branches; an anonymous one (a callback) is its owner's.
-            named = _function_name(source, node)
-            if named is not None:
-                owner = (named, _parameters(source, node))
-        elif owner is not None and node.type in {"if_statement", "ternary_expression"}:
-            condition = node.child_by_field_name("condition")
-            consequence = node.child_by_field_name("consequence")
-            bound = _bindings(source, condition) if condition is not None else {}
-            answer = _returned(source, node, consequence)
-            if bound and answer is not _NO_VALUE:
-                name, params = owner
-                parts = (name, node_text(source, condition), "?", node_text(source, consequence))
-                key = " ".join(" ".join(parts).split())
-                yield key, name, params, node, bound, answer
-        stack.extend((child, owner) for child in reversed(node.named_children))
+            name = _function_name(source, node)
+            if name is not None:
+                return name, _parameters(source, node)
+    return None
 
 
 def _function_name(source: bytes, node: Any) -> str | None:
