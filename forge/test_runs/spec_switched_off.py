@@ -22,6 +22,7 @@ Go and Rust findings are kept as they are.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -49,7 +50,10 @@ class _Test:
     start: int
     end: int
     column: int
+    #: JavaScript: where the blocks around it start (``describe`` calls).
     blocks: frozenset[tuple[int, int]] = frozenset()
+    #: Python: the lines of the class holding it.
+    outer: tuple[int, int] | None = None
 
 
 #: A text's tests by name, and the markers each carried.
@@ -144,6 +148,7 @@ def _marker(finding: SwitchedOff) -> tuple[str, str]:
 def _tests_of(finding: SwitchedOff, tests: Iterable[_Test]) -> list[_Test]:
     """The tests a finding switches off: its own, or every test of the block it marks."""
     at = (finding.line, finding.column)
+    tests = list(tests)
     for test in tests:
         # A Python test (column 0) holds its decorators' and body's lines; a JavaScript
         # test is its call's position.
@@ -151,6 +156,11 @@ def _tests_of(finding: SwitchedOff, tests: Iterable[_Test]) -> list[_Test]:
             test.column == 0 and test.start <= finding.line <= test.end
         ):
             return [test]
+    python = [t for t in tests if t.column == 0]
+    if python:
+        # A class's marker switches its tests off; one outside every class, the file's.
+        inside = [t for t in python if t.outer and t.outer[0] <= finding.line <= t.outer[1]]
+        return inside or (python if not finding.test else [])
     return [t for t in tests if at in t.blocks]
 
 
@@ -171,13 +181,19 @@ def _tests(path: str, text: str) -> list[_Test]:
         parsed = parse_python(text)
         if parsed is None:
             return []
+        classes = {
+            node.name: (_first_line(node), node.end_lineno or node.lineno)
+            for node in parsed.tree.body
+            if isinstance(node, ast.ClassDef)
+        }
         return [
             _Test(
                 name,
                 test.body,
-                min([test.node.lineno, *(d.lineno for d in test.node.decorator_list)]),
+                _first_line(test.node),
                 test.node.end_lineno or test.node.lineno,
                 0,
+                outer=classes.get(name.partition("::")[0]) if "::" in name else None,
             )
             for name, test in parsed.tests.items()
         ]
@@ -192,6 +208,10 @@ def _tests(path: str, text: str) -> list[_Test]:
         )
         found.append(_Test(name, test.body, row + 1, row + 1, column + 1, blocks))
     return found
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
 def _enclosing_call(node: Any) -> Any:

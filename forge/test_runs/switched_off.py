@@ -30,18 +30,10 @@ Kind = Literal["skip", "only", "no_assertion"]
 
 #: Languages by file suffix.
 LANGUAGES = {
-    ".py": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-}
+    ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx", ".go": "go", ".rs": "rust",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -161,6 +153,7 @@ def _python(text: str) -> Iterator[SwitchedOff]:
     tree = python_tree(text)
     if tree is None:
         return
+    yield from _python_blocks(tree)
     for node, owner in _python_tests(tree):
         name = f"{owner}.{node.name}" if owner else node.name
         for decorator in node.decorator_list:
@@ -181,6 +174,34 @@ def _python(text: str) -> Iterator[SwitchedOff]:
                     asserts = True
         if not asserts and not skipped:
             yield _at(node, "no_assertion", name, f"{name} has no assertion")
+
+
+def _python_blocks(tree: ast.Module) -> Iterator[SwitchedOff]:
+    """Markers switching off a test class (decorators, ``pytestmark``) or the whole file
+    (``pytestmark``, ``pytest.skip(..., allow_module_level=True)``)."""
+    classes = [c for c in tree.body if isinstance(c, ast.ClassDef) and _test_class(c)]
+    blocks = [("", tree.body, []), *((c.name, c.body, c.decorator_list) for c in classes)]
+    for owner, body, marks in blocks:
+        whole = f"every test {f'of {owner}' if owner else 'in the file'} is switched off"
+        for node in body:
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Assign) and "pytestmark" in map(_dotted, node.targets):
+                marks = [
+                    *marks,
+                    *(value.elts if isinstance(value, ast.List | ast.Tuple) else [value]),
+                ]
+            elif (
+                isinstance(value, ast.Call)
+                and _dotted(value) == "pytest.skip"
+                and any(k.arg == "allow_module_level" for k in value.keywords)
+            ):
+                yield _at(node, "skip", owner, f"pytest.skip() added: {whole}")
+        for mark in marks:
+            if marker := _PY_SKIP_DECORATORS.get(_dotted(mark)):
+                found = _at(
+                    mark, "skip", owner, f"{owner or 'pytestmark'}: {marker} added: {whole}"
+                )
+                yield replace(found, conditional=_py_conditional(mark, marker))
 
 
 def _py_conditional(decorator: ast.expr, marker: str) -> bool:
@@ -208,12 +229,14 @@ def _python_tests(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef | ast.Asyn
     for node in tree.body:
         if isinstance(node, functions) and node.name.startswith("test"):
             yield node, ""
-        elif isinstance(node, ast.ClassDef) and (
-            node.name.startswith("Test") or any("TestCase" in _dotted(b) for b in node.bases)
-        ):
+        elif isinstance(node, ast.ClassDef) and _test_class(node):
             for item in node.body:
                 if isinstance(item, functions) and item.name.startswith("test"):
                     yield item, node.name
+
+
+def _test_class(node: ast.ClassDef) -> bool:
+    return node.name.startswith("Test") or any("TestCase" in _dotted(b) for b in node.bases)
 
 
 def _at(node: ast.AST, kind: Kind, test: str, message: str) -> SwitchedOff:
