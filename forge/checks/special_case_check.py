@@ -40,6 +40,8 @@ _JS_DEFINED = re.compile(
     r"|^\s*(?:async\s+|static\s+)*([A-Za-z_$][\w$]*)\s*\(",
     re.M,
 )
+#: Words a line may start with before a ``(`` that name no function.
+_JS_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "await", "typeof"})
 
 
 @hookimpl
@@ -83,7 +85,8 @@ def _defined(file: str, text: str) -> set[str]:
     from forge.test_runs.special_case import JS_SUFFIXES
 
     if file.endswith(JS_SUFFIXES):
-        return {name for match in _JS_DEFINED.findall(text) for name in match if name}
+        names = {name for match in _JS_DEFINED.findall(text) for name in match if name}
+        return names - _JS_KEYWORDS
     return set(_DEFINED.findall(text))
 
 
