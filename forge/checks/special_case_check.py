@@ -9,8 +9,9 @@ spec test's literal call with that test's literal expectation (``if (a, b) ==
 (2, 3): return 6`` where a test at the base asserts ``mul(2, 3) == 6``; in
 JavaScript ``if (a === 2 && b === 3) return 6;`` against
 ``assert.strictEqual(mul(2, 3), 6)``). The spec tests are the repository's test
-files at the base, of the file's language, that call a function the file defines. Without a base, no result;
-a file unchanged since the base gives none either.
+files at the base, of the file's language, that call a function the file
+defines. Without a base, no result; a file unchanged since the base gives none
+either.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ are left to the spec tests' own checks.
   ``NODE_TEST_CONTEXT`` and ``NODE_ENV`` compared with ``"test"``. ``CI`` is
   not one: projects read it for colours and progress bars, and it does not mean
   a test run.
-- :func:`literal_answers` (Python; :mod:`.special_case_js` for JavaScript): a new ``if`` in function ``f`` that compares
+- :func:`literal_answers` (Python; :mod:`.special_case_js` reads JavaScript): a
+  new ``if`` in function ``f`` that compares
   ``f``'s parameters with literals and returns a literal, where a spec test
   (at the base) calls ``f`` with exactly those literals and expects exactly
   that value (``assert mul(2, 3) == 6`` against ``if (a, b) == (2, 3): return 6``),

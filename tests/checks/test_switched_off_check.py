@@ -134,7 +134,8 @@ def test_a_class_or_file_of_new_tests_skipped_on_a_condition_passes(
     left += '\n\n@pytest.mark.skipif(not hasattr(sys, "getwindowsversion"), reason="windows")\n'
     left += "class TestDrives:\n    def test_drive(self):\n        assert 'C:'\n"
     moved = "import sys\n\nimport pytest\n\n\n" + CLASS_BASE[CLASS_BASE.index("class TestPaths") :]
-    posix = 'import sys\n\nimport pytest\n\npytestmark = pytest.mark.skipif(sys.platform == "win32", reason="")\n'
+    posix = "import sys\n\nimport pytest\n\n"
+    posix += 'pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="")\n'
     posix += "\n\ndef test_links():\n    assert True\n"
     files = {"tests/test_calc.py": left, "tests/test_paths.py": moved, "tests/test_posix.py": posix}
     for name, text in files.items():
