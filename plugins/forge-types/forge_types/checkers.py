@@ -72,8 +72,8 @@ class Checker:
     def warm_key(self, invocation: Invocation) -> str | None:
         """The key of this checker's warm server for ``invocation``; None: it has no warm mode.
 
-        pyrefly has its language server; tsc the tsserver beside it (TypeScript 7's
-        native ``tsgo`` has none), per tsconfig.
+        pyrefly has its language server; tsc its TypeScript's builder program
+        (:mod:`forge_types.tsbuilder`; TypeScript 7's native ``tsgo`` has none), per tsconfig.
         """
         if self.warm_executable is None:
             return None
@@ -87,12 +87,14 @@ class Checker:
 
     @property
     def warm_executable(self) -> Path | None:
-        """The program the warm checker runs (``pyrefly``, ``tsserver``); None: no warm mode."""
+        """The program the warm checker runs (``pyrefly``; TypeScript's ``lib/typescript.js``,
+        :mod:`forge_types.tsbuilder`); None: no warm mode."""
         if self.kind is PYREFLY:
             return self.executable
-        if self.kind is TSC and self.executable.name == "tsc":
-            server = self.executable.parent / "tsserver"
-            return server if server.exists() else None
+        if self.kind is TSC:
+            from forge_types.tsbuilder import typescript_library
+
+            return typescript_library(self.executable)
         return None
 
     def ask_warm(

@@ -167,7 +167,7 @@ class LspClient:
 
 
 def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
-    """The next ``Content-Length``-framed JSON message (LSP, tsserver); None at the end."""
+    """The next ``Content-Length``-framed JSON message (LSP); None at the end."""
     length = None
     while True:
         line = stream.readline()

@@ -116,9 +116,9 @@ _WARM: dict[Path, list[subprocess.Popen[bytes]]] = {}
 
 @hookimpl
 def forge_engine_started(project_root: Path) -> None:
-    """Start the project's warm checkers: pyrefly's language server, tsserver.
+    """Start the project's warm checkers: pyrefly's language server, TypeScript's builder.
 
-    pyrefly's when pyrefly is the project's Python checker; tsserver when the
+    pyrefly's when pyrefly is the project's Python checker; TypeScript's when the
     project has its own tsc and a ``tsconfig.json`` at its root (the one a file
     of the project is checked with when no nearer one exists).
     """

@@ -8,8 +8,10 @@ private folder of the temp dir, so a command forked by the daemon, or a
 brings the language server's copies of them (and of every file it opened
 before) up to date with the disk, pulls their diagnostics
 (``textDocument/diagnostic``) and answers in the shape the cold command line
-gives (:data:`forge_types.checkers.Raw`). It exits when asked, when its
-language server dies, and after :data:`IDLE_SECONDS` without a request.
+gives (:data:`forge_types.checkers.Raw`). TypeScript's warm checker is the
+project's TypeScript holding its program incrementally
+(:mod:`forge_types.tsbuilder`), asked the same way. It exits when asked, when
+its checker dies, and after :data:`IDLE_SECONDS` without a request.
 
 Nothing is written in the project: the socket lives in the temp dir.
 """
@@ -32,7 +34,7 @@ from forge_types.checkers import socket_path
 from forge_types.diagnostics import Raw
 from forge_types.lsp import LspClient, LspError
 from forge_types.scope import Stamp, stamp
-from forge_types.tsserver import TsServerError
+from forge_types.tsbuilder import TsBuilderError
 
 #: A warm checker with no request for this long exits.
 IDLE_SECONDS = 1800.0
@@ -73,7 +75,7 @@ def start(
     """Start the warm checker for ``key`` in the background; None when one already answers.
 
     ``kind``: ``pyrefly`` (``extra``: the interpreter) or ``tsc`` (``exe``: the
-    project's tsserver, ``extra``: its tsconfig).
+    project's ``lib/typescript.js``, ``extra``: its tsconfig; :mod:`forge_types.tsbuilder`).
     """
     path = socket_path(key)
     if _answers(path):
@@ -329,9 +331,9 @@ def main(argv: list[str]) -> int:
 
 def _server(kind: str, root: Path, exe: Path, extra: Path | None, configured: str) -> _Server:
     if kind == "tsc" and extra is not None:
-        from forge_types.tsserver import TsServer
+        from forge_types.tsbuilder import TsBuilder
 
-        return TsServer(root, exe, extra)
+        return TsBuilder(root, exe, extra)
     return _Pyrefly(root, exe, extra, configured == "1")
 
 
@@ -356,7 +358,7 @@ def _serve(server: _Server, connection: socket.socket) -> None:
                 for p, line, column, rule, message in server.diagnostics(files)
             ]
         }
-    except (LspError, TsServerError, ValueError, KeyError, TypeError, OSError) as exc:
+    except (LspError, TsBuilderError, ValueError, KeyError, TypeError, OSError) as exc:
         answer = {"error": str(exc)}
     with contextlib.suppress(OSError):
         connection.sendall(json.dumps(answer).encode() + b"\n")

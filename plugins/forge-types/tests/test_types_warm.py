@@ -19,6 +19,7 @@ import pytest
 from forge_testing import forge_executable, live_processes_mentioning, npm_installed
 from forge_types.checkers import Invocation, socket_path
 from forge_types.selection import Missing, python_checker, typescript_checker
+from forge_types.tsbuilder import SCRIPT
 from mcp import Client
 from mcp_client import call, stdio_parameters
 from types_testing import TYPESCRIPT, hook, run_forge_in, type_result, typescript_repository
@@ -127,7 +128,7 @@ def test_warm_answers_follow_edits_of_other_files(shop: Path) -> None:
     assert not socket_path(key).exists()
 
 
-# --- TypeScript: the project's own tsserver ------------------------------------------
+# --- TypeScript: the project's own TypeScript, its program kept by the builder ---------
 
 COMPILER = {
     "strict": True,
@@ -185,8 +186,8 @@ def _new(report: dict[str, Any]) -> list[tuple[str, int, int, str, str]]:
 
 
 @pytest.mark.slow
-def test_the_mcp_server_keeps_tsserver_warm_and_answers_as_tsc_does(till: Path) -> None:
-    """``forge serve`` starts the project's tsserver; its answers are tsc's, and never stale.
+def test_the_mcp_server_keeps_typescript_warm_and_answers_as_tsc_does(till: Path) -> None:
+    """``forge serve`` starts the project's TypeScript builder; its answers are tsc's, never stale.
 
     The exporter changes twice (a required parameter, a narrower property type):
     the importer breaks where tsc says, with tsc's codes and messages (one of them
@@ -232,9 +233,8 @@ def test_the_mcp_server_keeps_tsserver_warm_and_answers_as_tsc_does(till: Path) 
             ], _new(report)
 
     anyio.run(session)
-    tsserver = str(root / "node_modules" / ".bin" / "tsserver")
     _wait_for(lambda: not sock.exists() and not live_processes_mentioning(key[:40]), 30)
-    assert not live_processes_mentioning(tsserver)
+    assert not [line for line in live_processes_mentioning(str(SCRIPT)) if str(root) in line]
 
 
 def test_a_socket_in_a_temp_folder_others_can_write_is_never_asked(shop: Path) -> None:
