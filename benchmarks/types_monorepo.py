@@ -13,8 +13,19 @@ of ``--runs``:
   from git) both run; they run at the same time. Target: <= 1.5x bare.
 - ``cold, base cached``: the same, the base's diagnostics cached (a second
   validate of the module).
-- ``warm``: the MCP server's engine in this process, its warm tsserver started,
-  the base cached: the same edit validated again. Target: < 1 s.
+- ``warm``: the MCP server's engine in this process, its warm checker started
+  (the project's TypeScript holding the program incrementally,
+  ``forge_types/tsbuilder.js``), the base cached: the same two files validated
+  again after a further edit of ``util.ts``. Two kinds of edit, alternating:
+  ``body`` (a statement added inside a function, its declarations unchanged:
+  only ``util.ts`` is checked again) and ``export`` (an export appended: the
+  shape of ``util.ts`` changed, so its importers among the checked files are
+  checked again, as ``tsc --incremental`` would). Target: < 1 s.
+- ``wrong arity``: a call with one argument too many added to ``schemas.ts``,
+  validated warm: it must fail (TS2554); then removed: it must pass again.
+
+Each warm validate must be answered by the warm checker, and the harmless ones
+must pass: the script stops otherwise.
 
 Usage::
 
@@ -33,6 +44,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -104,8 +117,15 @@ def cold(zod: Path, runs: int) -> tuple[float, float, float]:
     return tuple(statistics.median(times[k]) for k in ("bare", "uncached", "cached"))  # type: ignore[return-value]
 
 
-def warm(zod: Path, runs: int) -> float:
-    """Median seconds of the edit validated by the MCP server's engine, tsserver warm."""
+#: An edit inside ``joinValues``'s body (its declared return type keeps its shape).
+BODY = ('separator = "|"): string {\n', 'separator = "|"): string {{\n  void {run};\n')
+#: A call with one argument too many, added to the listed ``schemas.ts``.
+WRONG_ARITY = '\nvoid util.joinValues(["a"], "|", "extra");\n'
+
+
+def warm(zod: Path, runs: int) -> tuple[float, float, float]:
+    """Medians of the edit validated by the MCP server's engine, its warm checker started:
+    a body edit, an export edit; and the seconds a wrong-arity call took to fail."""
     os.environ["FORGE_DISABLE_PLUGINS"] = OTHERS_OFF
     from forge_types.checkers import Invocation, socket_path
     from forge_types.selection import typescript_checker
@@ -118,21 +138,46 @@ def warm(zod: Path, runs: int) -> float:
     try:
         tsc = typescript_checker(zod, zod)
         key = tsc.warm_key(Invocation(root=zod, project_file=zod / "tsconfig.json"))  # type: ignore[union-attr]
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + 600
         while key and not socket_path(key).exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         request = ValidateRequest(module_id="bench", files=list(EDITED), base_ref="main")
-        engine.validate(request)  # tsserver reads the program once
-        seconds = []
-        for run in range(runs):
-            with (zod / EDITED[0]).open("a", encoding="utf-8") as source:
-                source.write(f"export const again{run} = {run};\n")
+
+        def judged(edit: Callable[[], None], passes: bool) -> float:
+            edit()
             started = time.perf_counter()
-            engine.validate(request)
-            seconds.append(time.perf_counter() - started)
-        return statistics.median(seconds)
+            report = engine.validate(request)
+            seconds = time.perf_counter() - started
+            (types,) = [r for r in report.results if r.type == "type_check"]
+            if not getattr(types, "warm", False) or types.passed is not passes:
+                raise SystemExit(f"not a warm {'pass' if passes else 'failure'}: {types.message}")
+            return seconds
+
+        util = zod / EDITED[0]
+        times: dict[str, list[float]] = {"body": [], "export": []}
+        old, new = BODY
+        for run in range(runs):
+            times["body"].append(judged(partial(_replace, util, old, new.format(run=run)), True))
+            line = f"export const again{run} = {run};\n"
+            times["export"].append(judged(partial(_append, util, line), True))
+        schemas = zod / EDITED[1]
+        wrong = judged(partial(_append, schemas, WRONG_ARITY), False)
+        judged(partial(_replace, schemas, WRONG_ARITY, ""), True)
+        return statistics.median(times["body"]), statistics.median(times["export"]), wrong
     finally:
         engine.stop_serving()
+
+
+def _append(path: Path, text: str) -> None:
+    with path.open("a", encoding="utf-8") as file:
+        file.write(text)
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    if old not in text:
+        raise SystemExit(f"{path.name} has no {old!r}")
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def main() -> int:
@@ -158,10 +203,12 @@ def main() -> int:
             f"cold, base not cached       {uncached * 1000:8.0f} ms  ({uncached / bare:.2f}x; target <= 1.5x)"
         )
         print(f"cold, base cached           {cached * 1000:8.0f} ms  ({cached / bare:.2f}x)")
-        hot = warm(zod, runs)
+        body, export, wrong = warm(zod, runs)
         print(
-            f"warm (tsserver), base cached {hot * 1000:7.0f} ms  ({hot / bare:.2f}x; target < 1 s)"
+            f"warm, body edit             {body * 1000:8.0f} ms  ({body / bare:.2f}x; target < 1 s)"
         )
+        print(f"warm, export edit           {export * 1000:8.0f} ms  ({export / bare:.2f}x)")
+        print(f"warm, wrong-arity call      {wrong * 1000:8.0f} ms  (failed, TS2554)")
     return 0
 
 
