@@ -292,19 +292,23 @@ def _tsc_argv(exe: Path, files: Sequence[Path], how: Invocation) -> list[str]:
     argv = [str(exe), "--noEmit", "--pretty", "false"]
     if how.project_file is not None:
         argv += ["-p", str(how.project_file)]
-        if how.cache_dir is not None and _incremental(how.project_file):
-            # An incremental project's tsc writes its .tsbuildinfo beside the tsconfig or
-            # in outDir, in the user's tree: forge's runs keep theirs under .forge/cache.
-            # (Only then: older tsc refuses the flag on a project that is not incremental.)
+        if how.cache_dir is not None:
+            # Incremental, its .tsbuildinfo under .forge/cache (an incremental project's
+            # tsc would write it beside the tsconfig or in outDir, in the user's tree):
+            # the next run checks again only what changed since this one and what the
+            # changes affect, as the warm checker does (forge_types.tsbuilder).
             name = hashlib.sha256(str(how.project_file).encode()).hexdigest()[:16]
-            argv += ["--tsBuildInfoFile", str(how.cache_dir / f"{name}.tsbuildinfo")]
+            argv += ["--incremental", "--tsBuildInfoFile", str(how.cache_dir / f"{name}.tsbuildinfo")]  # fmt: skip
     return argv
 
 
-def _incremental(tsconfig: Path) -> bool:
-    from forge.contracts.ecmascript.tsconfig import compiler_option
-
-    return any(compiler_option(tsconfig, name) is True for name in ("incremental", "composite"))
+def incremental_tsc(checker: Checker) -> bool:
+    """Whether ``checker`` is a tsc that runs ``--incremental --noEmit`` (TypeScript 4.0 on;
+    older ones refuse the pair, TypeScript 7's ``tsgo`` is left as it runs)."""
+    if checker.kind is not TSC or checker.executable.name != "tsc":
+        return False
+    major = checker.version.split(".", 1)[0]
+    return major.isdigit() and int(major) >= 4
 
 
 def _tsc_parse(out: str, root: Path) -> list[Raw]:

@@ -51,7 +51,10 @@ def retried(checker: Checker, failure: NotChecked | str, invocation: Invocation)
             with tempfile.TemporaryDirectory(prefix="forge-types-tsconfig-") as folder:
                 scratch = _scratch_tsconfig(invocation.project_file, missing, Path(folder))
                 note = f"checked without types {', '.join(missing)}: not installed"
-                yield dataclasses.replace(invocation, project_file=scratch), note
+                # Its build info goes with the scratch folder: none of its runs is like another.
+                own = Path(folder) if invocation.cache_dir is not None else None
+                moved = dataclasses.replace(invocation, project_file=scratch, cache_dir=own)
+                yield moved, note
                 return
     if checker.kind.name == "mypy":
         found = _BAD_PYTHON.search(str(failure))

@@ -15,7 +15,7 @@ from forge.store import peek_json, update_json
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
-from forge_types.checkers import Checker, Invocation, socket_path
+from forge_types.checkers import Checker, Invocation, incremental_tsc, socket_path
 from forge_types.diagnostics import CheckerFailed, Diagnostic, Raw
 from forge_types.fallback import name_groups, retried
 from forge_types.judge import diagnostics, judge
@@ -332,7 +332,7 @@ def _executable(path: Path) -> bool:
 def _own_cache(root: Path, checker: Checker) -> Path | None:
     """Where a checker that keeps a cache (mypy's, tsc's build info) keeps it: under
     .forge/cache, not the project."""
-    if checker.kind.name not in ("mypy", "tsc"):
+    if checker.kind.name != "mypy" and not incremental_tsc(checker):
         return None
     return root / ".forge" / "cache" / "types" / checker.kind.name
 

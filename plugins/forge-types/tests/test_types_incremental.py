@@ -160,3 +160,33 @@ def test_a_warm_validate_of_an_edit_passes_a_harmless_one_and_fails_a_wrong_arit
         git(ledger, "checkout", "-q", "--", ".")
         plugin.forge_engine_stopped(project_root=ledger)
     assert not [line for line in live_processes_mentioning(str(SCRIPT)) if str(ledger) in line]
+
+
+def test_the_command_line_runs_incremental_from_its_last_run_and_reports_as_a_full_run(
+    ledger: Path,
+) -> None:
+    """Cold, tsc runs ``--incremental`` with its build info under ``.forge/cache/types/tsc``
+    (never in the project): after an edit it reports what a run without build info reports,
+    a wrong-arity call and its importers' breakage included; a harmless edit passes."""
+    listed = ("validate", "--files", "src/prices.ts", "--base", "main", "--json")
+    cache = ledger / ".forge" / "cache" / "types" / "tsc"
+    first = run_forge_in(ledger, *listed)
+    assert first.returncode == 0, first.stdout[-2000:]
+    (info,) = cache.glob("*.tsbuildinfo")
+    assert [p.name for p in ledger.rglob("*.tsbuildinfo") if ".forge" not in p.parts] == []
+    _edit(ledger, "prices.ts", "${amount} ${currency}", "${currency}${amount}")
+    harmless = run_forge_in(ledger, *listed)
+    assert harmless.returncode == 0, harmless.stdout[-2000:]
+    _edit(ledger, "prices.ts", "currency = 'EUR'", "currency: string")
+    written = info.stat().st_mtime_ns
+    broken = run_forge_in(ledger, *listed)
+    result = type_result(json.loads(broken.stdout))
+    assert broken.returncode == 1 and result["warm"] is False, broken.stdout[-2000:]
+    assert info.stat().st_mtime_ns != written  # this run read and wrote the build info
+    assert [(loc["path"], loc["rule"]) for loc in result["locations"]] == [
+        ("src/checkout.ts", "TS2554")
+    ]
+    info.unlink()  # the same, checked from nothing
+    full = run_forge_in(ledger, *listed)
+    assert type_result(json.loads(full.stdout))["locations"] == result["locations"]
+    git(ledger, "checkout", "-q", "--", ".")
