@@ -17,7 +17,7 @@
   started (``Engine.start_serving``), the base cached: one module of rich edited,
   then validated with its importers against the base, each time. Target: <= 300 ms.
   The bare cold checker over the same files is printed beside it.
-- ``typescript warm``: the same through the project's tsserver (forge-types' warm
+- ``typescript warm``: the same through the project's TypeScript builder (forge-types' warm
   TypeScript checker), for each of got's modules edited in turn (what an edit costs
   depends on its importers): the median and 90th percentile over every edit, how
   many modules stay within 300 ms, against the bare cold ``tsc`` of the same sitting.
@@ -209,7 +209,7 @@ def warm(
     git(root, "commit", "-q", "-m", "base")
     engine = Engine.for_project(root)
     engine.start_serving()
-    if language == "typescript":  # tsserver reads the project before its socket listens
+    if language == "typescript":  # the builder checks the project before its socket listens
         tsc = typescript_checker(root, root)
         invocation = Invocation(root=root, project_file=root / "tsconfig.json")
         key = tsc.warm_key(invocation)  # type: ignore[union-attr]
@@ -260,7 +260,7 @@ def python_warm(rich: Path, runs: int) -> None:
 
 
 def typescript_warm(got: Path, runs: int) -> None:
-    """Each got module edited in turn, validated with its importers, warm (tsserver), base cached.
+    """Each got module edited in turn, validated with its importers, warm (the builder), base cached.
 
     Every module, not a chosen one: what an edit costs depends on what its
     importers are (got's core/index.js is 1,339 lines of checkJs'd JavaScript).
