@@ -134,15 +134,18 @@ function answer(files) {
   while (program.getSemanticDiagnosticsOfNextAffectedFile(undefined, skip)) {
     // each call handles one affected file
   }
-  if (asked === null) shapeAll(program, host);
+  if (asked === null) {
+    shapeAll(program, host);
+    return { diagnostics: [], checked: [...checked] };
+  }
   const found = [];
-  for (const file of asked === null ? program.getSourceFiles() : wanted) {
+  for (const file of wanted) {
     const all = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
     for (const diagnostic of all) {
       if (diagnostic.category === ts.DiagnosticCategory.Error) found.push(shaped(diagnostic));
     }
   }
-  return { diagnostics: asked === null ? [] : found, checked: [...checked] };
+  return { diagnostics: found, checked: [...checked] };
 }
 
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
