@@ -41,28 +41,22 @@ def keep(build: Callable[[], Any]) -> None:
     root.handlers[:], root.level = handlers, level
 
 
-def rehearse(root: Path) -> None:
-    """Run the long tools once in this process (a validate, a plan's, a recall) over ``root``.
+def rehearsal(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The calls a session's rehearsal makes over ``root`` (a validate, a plan's, a recall).
 
-    Whatever the first calls build on first use (validators, serializers, query
-    caches) is then built here, once, and shared by every child forked
-    afterwards instead of built and held by each session. In this thread: a
-    fork copies no other.
+    Whatever a session's first calls build on first use (the SDK's validators
+    and serializers, forge's plugins, grammars and query caches) is built by a
+    rehearsal in the daemon, once, and shared by every child forked afterwards
+    instead of built, and held in private pages, by each session.
     """
-    from forge.service.tools import ToolService
-    from forge.tools.calls import result_text, run_tool
-
-    service = ToolService.for_project(root)
     files = sorted(path.name for path in root.iterdir() if path.suffix in {".py", ".js", ".ts"})
     module = {"id": "warm", "title": "W", "objective": "o", "files": files,
               "verify": ["true"], "doneWhen": "d"}  # fmt: skip
-    for name, arguments in (
+    return [
         ("validate", {"moduleId": "warm", "files": files}),
         ("validate_plan", {"plan": {"modules": [module]}}),
         ("memory_recall", {"query": "warm"}),
-    ):
-        result = run_tool(service, name, arguments, None)
-        result_text(name, result.model_dump(mode="json", by_alias=True, exclude_none=True))
+    ]
 
 
 def take() -> Any | None:

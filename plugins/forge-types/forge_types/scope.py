@@ -15,19 +15,10 @@ from itertools import islice
 from pathlib import Path
 
 from forge.contracts.analysis import ContractAnalyzer, normalize
-from forge.contracts.importers import (
-    ECMASCRIPT_SUFFIXES,
-    PYTHON_SUFFIXES,
-    ImportFilter,
-    source_files,
-)
+from forge.contracts.importers import ImportFilter, source_files
 from forge.workspace import Workspace
+from forge_types.files import EXTENSIONS, MAX_SCANNED
 
-#: Extensions each checked language owns.
-EXTENSIONS = {"python": PYTHON_SUFFIXES, "typescript": ECMASCRIPT_SUFFIXES}
-#: Files read while looking for importers, at most. Build output is searched: a
-#: package may publish its modules there.
-MAX_SCANNED = 5000
 #: Candidate importers read per importer the cap allows: files that spell a listed
 #: module's name in an import line, not all of which import it.
 CANDIDATES_PER_IMPORTER = 3
@@ -119,19 +110,6 @@ def _twins(path: Path) -> list[Path]:
         if name.endswith(script):
             return [path.with_name(name[: -len(script)] + declaration)]
     return []
-
-
-#: A file's state on disk: (mtime in ns, size, inode); a change of any is an edit.
-Stamp = tuple[int, int, int]
-
-
-def stamp(path: Path) -> Stamp | None:
-    """``path``'s :data:`Stamp`; None when it does not exist (or cannot be read)."""
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size, status.st_ino)
 
 
 def plain_file(path: Path) -> bool:

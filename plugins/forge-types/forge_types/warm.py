@@ -32,8 +32,8 @@ from typing import Any, Protocol
 from forge.daemon.address import private_dir_ok
 from forge_types.checkers import socket_path
 from forge_types.diagnostics import Raw
+from forge_types.files import Stamp, stamp
 from forge_types.lsp import LspClient, LspError
-from forge_types.scope import Stamp, stamp
 from forge_types.tsbuilder import TsBuilderError
 
 #: A warm checker with no request for this long exits.

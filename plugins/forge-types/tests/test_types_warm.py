@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -269,3 +270,17 @@ def test_a_socket_in_a_temp_folder_others_can_write_is_never_asked(shop: Path) -
             thread.join(5)
     result = type_result(json.loads(done.stdout))
     assert (result["warm"], result["newCount"], asked) == (False, 1, [])
+
+
+def test_the_warm_checkers_process_imports_neither_pydantic_nor_the_grammars() -> None:
+    """Issue 42: the warm checker runs for half an hour beside every served session; importing
+    forge's models and grammars for a helper made it twice the size it needs to be."""
+    imported = subprocess.run(
+        [sys.executable, "-c", "import sys, forge_types.warm; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert "forge_types.warm" in imported
+    heavy = [name for name in imported if name.split(".")[0] in {"pydantic", "tree_sitter"}]
+    assert heavy == [] and "forge.workspace" not in imported
