@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -185,3 +186,51 @@ def test_a_session_logs_to_its_own_stderr_at_its_own_level(
         wire.process.wait(timeout=PATIENCE)
     logged = "Tool 'validate' failed" in errors.read_text(encoding="utf-8")
     assert logged == (level == "INFO")
+
+
+def unique_kib(pid: int) -> int:
+    """``pid``'s unique memory (private pages), in KiB."""
+    rollup = Path(f"/proc/{pid}/smaps_rollup").read_text(encoding="utf-8")
+    return sum(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Private_"))
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether ``pid`` has a handler for ``signum``."""
+    status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    caught = int(re.search(r"SigCgt:\s*([0-9a-f]+)", status).group(1), 16)  # type: ignore[union-attr]
+    return bool(caught >> (signum - 1) & 1)
+
+
+def test_a_daemon_served_sessions_own_process_is_a_bare_interpreter(
+    daemon: int, project: Path
+) -> None:
+    """Eight sessions, eight of these: each waits as small as an interpreter can (issue 42)."""
+    bare = subprocess.Popen([sys.executable, "-I", "-S", "-c", "import sys; sys.stdin.read()"],
+                            stdin=subprocess.PIPE)  # fmt: skip
+    with session(project, DAEMON) as wire:
+        assert recall_answers(wire, 1)
+        relay = wire.process.pid
+        assert (
+            "forge serve"
+            in Path(f"/proc/{relay}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        )
+        assert unique_kib(relay) <= unique_kib(bare.pid) + 1024
+        assert recall_answers(wire, 2)
+    bare.communicate(b"")
+
+
+def test_a_signal_to_a_daemon_served_sessions_process_ends_its_child(
+    daemon: int, project: Path
+) -> None:
+    with session(project, DAEMON) as wire:
+        assert recall_answers(wire, 1)
+        child = session_child(daemon, project)
+        deadline = time.monotonic() + PATIENCE
+        while not catches(wire.process.pid, signal.SIGTERM):
+            assert time.monotonic() < deadline, "the session's process never handles SIGTERM"
+            time.sleep(0.05)
+        wire.process.send_signal(signal.SIGTERM)
+        assert wire.process.wait(timeout=PATIENCE) == 128 + signal.SIGTERM
+        while Path(f"/proc/{child}").exists():
+            assert time.monotonic() < deadline, "the session's child outlived its signal"
+            time.sleep(0.05)

@@ -19,17 +19,8 @@ import sys
 import threading
 import traceback
 
-from forge.daemon.client import (
-    ACCEPTED,
-    EXITED,
-    FORWARDED_SIGNALS,
-    GO,
-    LIMITS,
-    REFUSED,
-    Request,
-    decode_request,
-    receive_exactly,
-)
+from forge.daemon.client import ACCEPTED, GO, LIMITS, REFUSED, Request, decode_request
+from forge.daemon.waiter import EXITED, FORWARDED_SIGNALS, receive_exactly
 
 #: How long a caller may take to send its command before its child gives up.
 REQUEST_TIMEOUT_S = 10.0

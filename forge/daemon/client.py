@@ -22,31 +22,33 @@ The exchange, over one Unix stream socket:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import signal
 import socket
 import struct
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from forge.daemon import waiter
 from forge.daemon.address import enabled, private_dir_ok, runtime_dir, socket_path
+from forge.daemon.waiter import FORWARDED_SIGNALS, await_exit, forwarder, receive_exactly
 
 #: Bumped whenever the exchange above changes; a daemon refuses any other.
 PROTOCOL = 1
 REFUSED = b"R"
 ACCEPTED = b"A"
 GO = b"G"
-EXITED = b"X"
 #: Commands that never go to a daemon: the daemon's own, and the web page of
 #: ``forge ui`` (a long-lived server that gains nothing from a fork). The MCP
 #: server (``forge serve``) does go: its child starts with the SDK and the
 #: tools already built, and the caller stays as a thin relay of signals.
 OWN_PROCESS = frozenset({"daemon", "ui"})
+#: Commands that last as long as their client (an MCP session): once the daemon's
+#: child runs one, the caller waits as a bare interpreter (:func:`waiter.become`).
+LONG_LIVED = frozenset({"serve"})
 #: The resource limits a child takes over from its caller (``ulimit``).
 LIMITS = ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_CORE")
-FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 #: How long a caller waits to connect, and then for the child's ``A``, before
 #: running the command itself (a stopped or overloaded daemon).
 CONNECT_TIMEOUT_S = 2.0
@@ -159,12 +161,14 @@ def run_in_daemon(argv: Sequence[str]) -> int | None:
             return None
         if not accepted:
             return None
+        if command in LONG_LIVED:
+            waiter.become(connection, list(argv))
         received: list[int] = []
         previous = {
-            sig: signal.signal(sig, _forwarder(connection, received)) for sig in FORWARDED_SIGNALS
+            sig: signal.signal(sig, forwarder(connection, received)) for sig in FORWARDED_SIGNALS
         }
         try:
-            return _await_exit(connection, received)
+            return await_exit(connection, received)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -198,45 +202,6 @@ def _hand_over(connection: socket.socket, argv: Sequence[str]) -> bool:
             os.close(fd)
     connection.settimeout(None)
     return True
-
-
-def _await_exit(connection: socket.socket, received: list[int]) -> int:
-    """The command's exit code, once the daemon's child has run it (it runs: never ``None``)."""
-    try:
-        answer = receive_exactly(connection, 5)
-    except OSError:
-        answer = b""
-    if len(answer) == 5 and answer[:1] == EXITED:
-        code: int = struct.unpack(">i", answer[1:])[0]
-        return code
-    # The child ended without an answer: killed by a signal this caller passed
-    # on (exit as a shell reports it), or by something else.
-    if received:
-        return 128 + received[-1]
-    print("forge: error: the forge daemon's worker ended without an answer", file=sys.stderr)
-    return 2
-
-
-def receive_exactly(connection: socket.socket, size: int) -> bytes:
-    """``size`` bytes from ``connection``, or fewer when it closes first."""
-    data = b""
-    while len(data) < size:
-        chunk = connection.recv(size - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-def _forwarder(connection: socket.socket, received: list[int]) -> Callable[[int, object], None]:
-    """A signal handler that passes the signal on to the daemon's child."""
-
-    def forward(signum: int, _frame: object) -> None:
-        received.append(signum)
-        with contextlib.suppress(OSError):
-            connection.send(bytes([signum]))
-
-    return forward
 
 
 def _open_or_null(fd: int) -> int:

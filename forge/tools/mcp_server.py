@@ -243,31 +243,17 @@ async def _initialize_first(
 
 
 def prepare(rehearsal: Path) -> None:
-    """Build the server now, for a session this process or a fork of it serves (the daemon's),
-    after a rehearsal on the project ``rehearsal`` (see :func:`_rehearsed`)."""
+    """Build the server now, for a session this process or a fork of it serves (the daemon's):
+    one that served a session over the project ``rehearsal`` through an in-memory client."""
     session_start.keep(lambda: _rehearsed(rehearsal))
 
 
 def _rehearsed(root: Path) -> ForgeServer:
-    """A server that served one session over ``root`` in this process, now serving nobody.
-
-    The session goes through an in-memory client, the whole way a stdio
-    session's calls go (the SDK's dispatch, argument and result models, forge's
-    worker threads, then the tools), on the very server a forked child takes:
-    its tool list and schemas are built too. In this thread: a fork copies no other.
-    """
     server = ForgeServer(ToolService.for_project(root))
-    anyio.run(_rehearse, server, root)
+    anyio.run(session_start.rehearse, Client(server), root)
     # What the rehearsal's event loop made stays with it: the session makes its own.
     server.service, server.workers = None, Workers()
     return server
-
-
-async def _rehearse(server: ForgeServer, root: Path) -> None:
-    async with Client(server) as client:
-        await client.list_tools()
-        for name, arguments in session_start.rehearsal(root):
-            await client.call_tool(name, arguments)
 
 
 def _server(service: ToolService | None, problem: str = "") -> ForgeServer:

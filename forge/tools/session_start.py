@@ -41,22 +41,24 @@ def keep(build: Callable[[], Any]) -> None:
     root.handlers[:], root.level = handlers, level
 
 
-def rehearsal(root: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The calls a session's rehearsal makes over ``root`` (a validate, a plan's, a recall).
+async def rehearse(client: Any, root: Path) -> None:
+    """A session over ``root`` through ``client`` (an MCP SDK client, not yet entered): the
+    tool list, a validate, a plan's, a recall.
 
     Whatever a session's first calls build on first use (the SDK's validators
     and serializers, forge's plugins, grammars and query caches) is built by a
     rehearsal in the daemon, once, and shared by every child forked afterwards
-    instead of built, and held in private pages, by each session.
+    instead of built, and held in private pages, by each session. In this
+    thread: a fork copies no other.
     """
     files = sorted(path.name for path in root.iterdir() if path.suffix in {".py", ".js", ".ts"})
     module = {"id": "warm", "title": "W", "objective": "o", "files": files,
               "verify": ["true"], "doneWhen": "d"}  # fmt: skip
-    return [
-        ("validate", {"moduleId": "warm", "files": files}),
-        ("validate_plan", {"plan": {"modules": [module]}}),
-        ("memory_recall", {"query": "warm"}),
-    ]
+    async with client:
+        await client.list_tools()
+        await client.call_tool("validate", {"moduleId": "warm", "files": files})
+        await client.call_tool("validate_plan", {"plan": {"modules": [module]}})
+        await client.call_tool("memory_recall", {"query": "warm"})
 
 
 def take() -> Any | None:
