@@ -261,7 +261,7 @@ def _is_type_checker(pid: int) -> bool:
     """forge-types' warm checker or the language server it runs."""
     with contextlib.suppress(OSError):
         argv = Path(f"/proc/{pid}/cmdline").read_bytes()
-        return b"pyrefly" in argv or b"forge_types.warm" in argv or b"tsserver" in argv
+        return b"pyrefly" in argv or b"forge_types.warm" in argv or b"tsbuilder.js" in argv
     return False
 
 
