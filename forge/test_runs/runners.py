@@ -31,6 +31,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from forge.test_runs.command_line import (
+    EXEC_LAUNCHERS,
+    RUN_LAUNCHERS,
+    program,
+    runner_of,
+    unwrapped,
+)
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -38,16 +46,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 #: Bytes read of a config file (package.json, pytest.ini...): configs are small.
 MAX_CONFIG_BYTES = 256 * 1024
-#: Launchers whose next word is the command they run (their options skipped).
-_LAUNCHERS = frozenset({"env", "nice", "nohup", "time", "npx", "bunx", "exec", "command"})
-#: Launchers that take one argument before the command (``timeout 60 pytest``).
-_WITH_ARGUMENT = frozenset({"timeout"})
-#: ``X run CMD``: the word after ``run`` is the command.
-_RUN_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
 _PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NOT_SIMPLE = re.compile(r"[`(){}<]|\$\(|\b(?:if|for|while|until|case|function)\b")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 #: Options after which the runner prints no summary by design.
 _INFO_OPTIONS = {
     "pytest": ("--collect-only", "--co", "--version", "-V", "-h", "--help", "--fixtures",
@@ -137,72 +137,23 @@ def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
     for word in words:
         if word.startswith("PYTEST_ADDOPTS="):
             options = word.partition("=")[2]
-    words = _unwrapped(words)
+    words = unwrapped(words)
     if not words:
         return Counter()
-    program = words[0].rsplit("/", 1)[-1]
-    if program in _PACKAGE_MANAGERS:
+    if program(words[0]) in _PACKAGE_MANAGERS:
         found = _script(words, cwd, depth)
         if found is not None:
             return found
-        words, program = words[1:], words[1].rsplit("/", 1)[-1]  # ``yarn jest``: a bin
-    runner, arguments = _runner(program, words)
+        words = words[1:]  # ``yarn jest``: a bin
+    runner, arguments = runner_of(words)
     if runner == "pytest":
         try:
             arguments = [*shlex.split(options), *arguments]
         except ValueError:
             return Counter()
-    if runner is None or _hides_summary(runner, arguments, cwd):
-        return Counter()
+    if runner not in _INFO_OPTIONS or _hides_summary(runner, arguments, cwd):
+        return Counter()  # not a runner, or one (unittest) whose summary is not required
     return Counter({runner: 1})
-
-
-def _unwrapped(words: list[str]) -> list[str]:
-    """``words`` without ``VAR=x`` prefixes and launchers: the command they start."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        name = word.rsplit("/", 1)[-1]
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if _ASSIGNMENT.match(word):
-            index += 1
-            continue
-        if name in _LAUNCHERS:
-            index += 1
-        elif name in _WITH_ARGUMENT:
-            index += 1
-            while index < len(words) and words[index].startswith("-"):
-                index += 1
-            index += 1  # the duration
-        elif (name in _RUN_LAUNCHERS and following == "run") or (
-            name in {"pnpm", "yarn"} and following in {"exec", "dlx"}
-        ):
-            index += 2
-        elif name == "coverage" and following == "run" and words[index + 2 : index + 3] == ["-m"]:
-            return ["python", *words[index + 2 :]]
-        else:
-            break
-        while index < len(words) and words[index].startswith("-"):
-            index += 1  # the launcher's own options
-    return words[index:]
-
-
-def _runner(program: str, words: list[str]) -> tuple[str | None, list[str]]:
-    """The runner ``words`` start (the scanner's name for it) and its arguments."""
-    rest = words[1:]
-    if _PYTHON.match(program) and rest[:2] == ["-m", "pytest"]:
-        return "pytest", rest[2:]
-    if program in {"pytest", "py.test"}:
-        return "pytest", rest
-    if program in {"jest", "vitest", "mocha"}:
-        return program, rest
-    if program == "node" and "--test" in rest:
-        return "node", rest
-    if program == "go" and rest[:1] == ["test"]:
-        return "go", rest[1:]
-    if program == "cargo" and rest[:1] == ["test"]:
-        return "cargo", rest[1:]
-    return None, rest
 
 
 def _hides_summary(runner: str, arguments: list[str], cwd: Path) -> bool:
@@ -286,7 +237,7 @@ def _script(words: list[str], cwd: Path, depth: int) -> Counter[str] | None:
 
     None for ``yarn NAME`` / ``pnpm NAME`` with no such script: a package's bin.
     """
-    manager, rest = words[0].rsplit("/", 1)[-1], words[1:]
+    manager, rest = program(words[0]), words[1:]
     options = [word for word in rest if word.startswith("-") and word != "--"]
     positional = [word for word in rest if not word.startswith("-")]
     if "--" in rest:
@@ -346,13 +297,13 @@ def pytest_invocations(command: str) -> list[list[str]]:
             continue
         if words[0] in {"cd", "pushd", "popd"}:
             return found
-        inner = _unwrapped(words)
+        inner = unwrapped(words)
         launchers = words[: len(words) - len(inner)]
         if any(
-            word.rsplit("/", 1)[-1] in _RUN_LAUNCHERS | {"coverage", "npx", "pnpm", "yarn"}
+            program(word) in RUN_LAUNCHERS | EXEC_LAUNCHERS | {"coverage", "npx"}
             for word in launchers
         ):
             continue
-        if inner and _runner(inner[0].rsplit("/", 1)[-1], inner)[0] == "pytest":
+        if runner_of(inner)[0] == "pytest":
             found.append(words)
     return found

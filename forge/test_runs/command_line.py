@@ -1,0 +1,92 @@
+"""The one reader of a simple command's words: the command a launcher starts, and its runner.
+
+Both questions forge asks of a verify command line go through here:
+:mod:`forge.test_runs.runners` (must this run print a summary? which words
+collect with pytest?) and :mod:`forge.test_runs.spec_scope` (which test files
+does it run at the base?), so a launcher or runner learned once is learned by both.
+
+- :func:`unwrapped`: the words without ``VAR=x`` prefixes and launchers
+  (``env``, ``npx``, ``timeout 60``, ``uv run``, ``pnpm exec``, ``coverage run
+  -m``...), their own options skipped.
+- :func:`runner_of`: the test runner those words start, by the name
+  :class:`~forge.test_runs.summary.SummaryScanner` knows it by (``pytest``,
+  ``unittest``, ``jest``, ``vitest``, ``mocha``, ``node``, ``go``, ``cargo``),
+  and its arguments as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Launchers whose next word is the command they run (their options skipped).
+LAUNCHERS = frozenset(
+    {"env", "nice", "nohup", "time", "npx", "bunx", "exec", "command", "xvfb-run"}
+)
+#: Launchers that take one argument before the command (``timeout 60 pytest``).
+WITH_ARGUMENT = frozenset({"timeout"})
+#: ``X run CMD``: the word after ``run`` is the command.
+RUN_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
+#: ``X exec CMD`` (and ``dlx``): a package manager running a package's binary.
+EXEC_LAUNCHERS = frozenset({"npm", "pnpm", "yarn"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+
+
+def program(word: str) -> str:
+    """A command word's program name (``.venv/bin/pytest`` is ``pytest``)."""
+    return word.rsplit("/", 1)[-1]
+
+
+def is_assignment(word: str) -> bool:
+    """Whether ``word`` is a ``VAR=value`` prefix of a simple command."""
+    return _ASSIGNMENT.match(word) is not None
+
+
+def unwrapped(words: list[str]) -> list[str]:
+    """``words`` without ``VAR=x`` prefixes and launchers: the command they start."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name = program(word)
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if is_assignment(word):
+            index += 1
+            continue
+        if name in LAUNCHERS:
+            index += 1
+        elif name in WITH_ARGUMENT:
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 1
+            index += 1  # the duration
+        elif (name in RUN_LAUNCHERS and following == "run") or (
+            name in EXEC_LAUNCHERS and following in {"exec", "dlx"}
+        ):
+            index += 2
+        elif name == "coverage" and following == "run" and words[index + 2 : index + 3] == ["-m"]:
+            return ["python", *words[index + 2 :]]
+        else:
+            break
+        while index < len(words) and words[index].startswith("-"):
+            index += 1  # the launcher's own options
+    return words[index:]
+
+
+def runner_of(words: list[str]) -> tuple[str | None, list[str]]:
+    """The runner unwrapped ``words`` start (None: no test runner) and its arguments."""
+    if not words:
+        return None, []
+    name, rest = program(words[0]), words[1:]
+    if _PYTHON.match(name) and rest[:1] == ["-m"] and rest[1:2] in (["pytest"], ["py.test"]):
+        return "pytest", rest[2:]
+    if _PYTHON.match(name) and rest[:2] == ["-m", "unittest"]:
+        return "unittest", rest[2:]
+    if name in {"pytest", "py.test"}:
+        return "pytest", rest
+    if name in {"jest", "vitest", "mocha", "_mocha"}:
+        return name.lstrip("_"), rest
+    if name == "node" and "--test" in rest:
+        return "node", rest
+    if name in {"go", "cargo"} and rest[:1] == ["test"]:
+        return name, rest[1:]
+    return None, rest
