@@ -12,11 +12,14 @@ does it run at the base?), so a launcher or runner learned once is learned by bo
   :class:`~forge.test_runs.summary.SummaryScanner` knows it by (``pytest``,
   ``unittest``, ``jest``, ``vitest``, ``mocha``, ``node``, ``go``, ``cargo``),
   and its arguments as written.
+- :func:`script_called`: the ``package.json`` script ``npm test``, ``npm run
+  NAME -- args`` (yarn, pnpm, bun) runs, and the arguments passed on to it.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 #: Launchers whose next word is the command they run (their options skipped).
 LAUNCHERS = frozenset(
@@ -28,6 +31,8 @@ WITH_ARGUMENT = frozenset({"timeout"})
 RUN_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
 #: ``X exec CMD`` (and ``dlx``): a package manager running a package's binary.
 EXEC_LAUNCHERS = frozenset({"npm", "pnpm", "yarn"})
+#: Package managers whose ``test`` / ``run NAME`` runs a ``package.json`` script.
+PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 
@@ -90,3 +95,35 @@ def runner_of(words: list[str]) -> tuple[str | None, list[str]]:
     if name in {"go", "cargo"} and rest[:1] == ["test"]:
         return name, rest[1:]
     return None, rest
+
+
+class ScriptCall(NamedTuple):
+    """A package manager's call of a ``package.json`` script: its name, what follows ``--``."""
+
+    name: str
+    extra: list[str]
+    #: ``yarn NAME`` / ``pnpm NAME``: a package's binary when there is no such script.
+    may_be_bin: bool
+
+
+def script_called(words: list[str]) -> ScriptCall | None:
+    """The script unwrapped ``words`` run (``npm test``, ``npm run x -- a``), else None.
+
+    ``bun test`` is bun's own runner, not a script: None.
+    """
+    manager, rest = program(words[0]) if words else "", words[1:]
+    if manager not in PACKAGE_MANAGERS:
+        return None
+    before = rest[: rest.index("--")] if "--" in rest else rest
+    extra = rest[rest.index("--") + 1 :] if "--" in rest else []
+    options = [word for word in before if word.startswith("-")]
+    positional = [word for word in before if not word.startswith("-")]
+    if positional[:1] in (["test"], ["t"], ["tst"]):
+        if manager == "bun":
+            return None
+        return ScriptCall("test", extra, may_be_bin=False)
+    if positional[:1] in (["run"], ["run-script"]) and len(positional) > 1:
+        return ScriptCall(positional[1], extra, may_be_bin=False)
+    if manager in {"yarn", "pnpm", "bun"} and len(positional) == 1 and not options:
+        return ScriptCall(positional[0], extra, may_be_bin=manager != "bun")
+    return None

@@ -23,7 +23,6 @@ The names are the keys of :attr:`forge.test_runs.summary.SummaryScanner.seen`
 from __future__ import annotations
 
 import configparser
-import json
 import os
 import re
 import shlex
@@ -33,11 +32,14 @@ from pathlib import Path
 
 from forge.test_runs.command_line import (
     EXEC_LAUNCHERS,
+    PACKAGE_MANAGERS,
     RUN_LAUNCHERS,
     program,
     runner_of,
+    script_called,
     unwrapped,
 )
+from forge.test_runs.spec_config import package_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,7 +48,6 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 #: Bytes read of a config file (package.json, pytest.ini...): configs are small.
 MAX_CONFIG_BYTES = 256 * 1024
-_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NOT_SIMPLE = re.compile(r"[`(){}<]|\$\(|\b(?:if|for|while|until|case|function)\b")
 #: Options after which the runner prints no summary by design.
 _INFO_OPTIONS = {
@@ -140,7 +141,7 @@ def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
     words = unwrapped(words)
     if not words:
         return Counter()
-    if program(words[0]) in _PACKAGE_MANAGERS:
+    if program(words[0]) in PACKAGE_MANAGERS:
         found = _script(words, cwd, depth)
         if found is not None:
             return found
@@ -237,31 +238,14 @@ def _script(words: list[str], cwd: Path, depth: int) -> Counter[str] | None:
 
     None for ``yarn NAME`` / ``pnpm NAME`` with no such script: a package's bin.
     """
-    manager, rest = program(words[0]), words[1:]
-    options = [word for word in rest if word.startswith("-") and word != "--"]
-    positional = [word for word in rest if not word.startswith("-")]
-    if "--" in rest:
-        positional = [word for word in rest[: rest.index("--")] if not word.startswith("-")]
-    if positional[:1] in (["test"], ["t"]):
-        name = "test"
-    elif positional[:1] in (["run"], ["run-script"]) and len(positional) > 1:
-        name = positional[1]
-    elif manager in {"yarn", "pnpm", "bun"} and len(positional) == 1 and not options:
-        name = positional[0]
-    else:
+    call = script_called(words)
+    if call is None or depth >= _MAX_SCRIPT_DEPTH:
         return Counter()
-    if depth >= _MAX_SCRIPT_DEPTH or (manager == "bun" and name == "test"):
-        return Counter()  # ``bun test`` is bun's own runner, not a script
-    try:
-        scripts = json.loads(_read(cwd / "package.json") or b"{}").get("scripts", {})
-    except (ValueError, AttributeError):
-        return Counter()
-    script = scripts.get(name) if isinstance(scripts, dict) else None
-    if not isinstance(script, str):
-        bin_call = manager in {"yarn", "pnpm"} and positional[:1] == [name] and name != "test"
-        return None if bin_call else Counter()
-    extra = rest[rest.index("--") + 1 :] if "--" in rest else []
-    return _expected(" ".join([script, *map(shlex.quote, extra)]), cwd, depth + 1)
+    text = _read(cwd / "package.json")
+    script = package_script(text.decode("utf-8", errors="replace") if text else "{}", call.name)
+    if script is None:
+        return None if call.may_be_bin else Counter()
+    return _expected(" ".join([script, *map(shlex.quote, call.extra)]), cwd, depth + 1)
 
 
 def _read(path: Path) -> bytes | None:

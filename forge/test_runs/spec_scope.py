@@ -27,7 +27,7 @@ import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from forge.test_runs.command_line import program, runner_of, unwrapped
+from forge.test_runs.command_line import program, runner_of, script_called, unwrapped
 from forge.test_runs.spec_config import mocha_spec, package_script, python_files, testpaths
 from forge.test_runs.switched_off import is_test_file
 
@@ -214,15 +214,14 @@ def _runner(words: list[str], where: str) -> Run | None:
 
 def _script(words: list[str], where: str, read: BaseReader) -> tuple[str, str] | None:
     """The package.json script or make recipe ``words`` run: (``file#name``, its text)."""
-    name = program(words[0])
-    if name in {"npm", "yarn", "pnpm", "bun"}:
-        rest = [word for word in words[1:] if not word.startswith("-")]
-        if rest and rest[0] in {"run", "run-script"}:
-            rest = rest[1:]
-        script = {"t": "test", "tst": "test"}.get(rest[0], rest[0]) if rest else None
+    call = script_called(words)
+    if call is not None:
         file = posixpath.join(where, "package.json")
-        body = package_script(read(file), script) if script else None
-        return (f"{file}#{script}", body) if body is not None else None
+        body = package_script(read(file), call.name)
+        if body is None:
+            return None
+        return f"{file}#{call.name}", " ".join([body, *map(shlex.quote, call.extra)])
+    name = program(words[0])
     if name in {"make", "gmake"}:
         targets = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
         file = posixpath.join(where, "Makefile")
