@@ -87,6 +87,20 @@ MOVES = {
             "`assert.ok(calc.mul(2, 3))`",
         ),
     ),
+    "node:test's t.assert weakened": (
+        {
+            "test/calc.test.js": TESTS.replace(
+                '"multiplies", () => {\n    assert.strictEqual(calc.mul(2, 3), 6)',
+                '"multiplies", (t) => {\n    t.assert.ok(calc.mul(2, 3))',
+            )
+        },
+        (
+            "test/calc.test.js",
+            11,
+            "weakened: calc > multiplies: `assert.strictEqual(calc.mul(2, 3), 6)` weakened to "
+            "`t.assert.ok(calc.mul(2, 3))`",
+        ),
+    ),
     "try/catch": (
         {
             "test/calc.test.js": TESTS.replace(
