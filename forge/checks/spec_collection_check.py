@@ -14,10 +14,10 @@ module's ``specChanges``; one folded into a new table-driven test of its file
 result. Where the base cannot be collected (its tree lacks
 something the work has), the result is skipped, saying why: never a pass.
 
-A command that runs mocha or ``node --test`` (directly or through its
+A command that runs mocha, vitest or ``node --test`` (directly or through its
 ``package.json`` script, read at each side) is listed the same way, by the
 runner's own listing (:mod:`forge.test_runs.js_collection`: mocha's dry run,
-node's reporter over tests it skips by name): a narrowed script or
+node's reporter over tests it skips by name, ``vitest list``): a narrowed script or
 ``.mocharc``, a deleted or ``.only``-focused test shows as a base test gone.
 The base tree borrows the working dir's ``node_modules`` (never committed).
 """
@@ -48,7 +48,7 @@ CACHE_FORMAT = "2"
 
 @hookimpl
 def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[CheckResult]:
-    """One result per pytest invocation, and per command running mocha or ``node --test``."""
+    """One result per pytest invocation, and per command running mocha, vitest or node's runner."""
     base = workspace.base
     if base is None or not request.commands or not workspace.cwd.is_dir():
         return []
@@ -283,7 +283,7 @@ def forge_checks() -> list[CheckDescriptor]:
     return [
         CheckDescriptor(
             id=CHECK_ID,
-            summary="With a base, each pytest, mocha or node:test verify command still collects "
+            summary="With a base, each pytest, mocha, vitest or node:test verify command still collects "
             "every spec test the base collected (renamed, moved or parametrized ones count).",
             order=51,
         )

@@ -1,4 +1,4 @@
-"""The spec tests by id of a JavaScript verify command: mocha's and node:test's own listing.
+"""The spec tests by id of a JavaScript verify command: mocha's, node's and vitest's own listing.
 
 What :mod:`forge.test_runs.collection` does with pytest's ``--collect-only``,
 done for the JavaScript runners that can list their tests without running
@@ -13,14 +13,17 @@ them, each with a small reporter of forge's written to a private folder:
   test's file, line and titles. The command's own name patterns are applied
   to the listing afterwards (node ORs patterns: passed on, they would run
   the matching bodies and list everything).
+- vitest: ``vitest list --json=FILE`` (its config's ``include``, ``-t``
+  applied); it leaves skipped tests out, so a test newly skipped is listed
+  as gone too.
 
 The command is read with :func:`forge.test_runs.spec_scope.runs_of` (its
 ``package.json`` scripts followed in the tree listed), so a narrowed test
 script lists fewer tests. A test's id is ``file::title > title`` (its
 ``describe`` titles first, as :mod:`forge.test_runs.spec_js` names tests).
 Only top-level code and ``describe`` bodies run, under the caller's runner
-(a timeout, a process group); jest, vitest and ``npm test`` of another
-runner are not listed here.
+(a timeout, a process group); jest is not listed (``--listTests`` names
+files only).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from forge.test_runs.spec_js import js_tests
 from forge.test_runs.spec_scope import BaseReader, Run, runs_of
 
 #: The JavaScript runners whose tests forge lists.
-LISTED = frozenset({"mocha", "node"})
+LISTED = frozenset({"mocha", "node", "vitest"})
 #: Bytes of a package.json or config read to follow a script.
 MAX_SCRIPT_BYTES = 256 * 1024
 #: forge's mocha reporter: each test mocha's dry run reaches (grep, only applied), as JSON.
@@ -86,6 +89,8 @@ _NOTHING = "(?!)"
 #: node options forge replaces (its reporter, its pattern) or that would never end.
 _NODE_DROPPED = {"--test-reporter": True, "--test-reporter-destination": True, "--watch": False}
 _NODE_PATTERNS = ("--test-name-pattern", "--test-skip-pattern")
+#: vitest options that would replace forge's JSON file or never end.
+_VITEST_DROPPED = {"--reporter": True, "--outputFile": True, "--json": False, "--watch": False}
 
 
 def js_runs(command: str, read: BaseReader) -> list[Run]:
@@ -134,11 +139,13 @@ def _collect_run(
         if each.runner == "mocha":
             reporter = private / "forge-spec-ids.js"
             reporter.write_text(MOCHA_REPORTER, encoding="utf-8")
-            words = [
-                _mocha(real_cwd / each.cwd),
-                *_without(each.args, {"--watch": False, "-w": False}),
-            ]
+            words = [_binary(real_cwd / each.cwd, "mocha")]
+            words += _without(each.args, {"--watch": False, "-w": False})
             words += ["--dry-run", "--no-parallel", "--reporter", str(reporter)]
+        elif each.runner == "vitest":
+            # vitest's own listing: its include globs, -t and config applied; skipped tests left out.
+            words = [_binary(real_cwd / each.cwd, "vitest"), "list", f"--json={out}"]
+            words += _without(each.args, _VITEST_DROPPED)
         else:
             reporter = private / "forge-spec-ids.mjs"
             reporter.write_text(NODE_REPORTER, encoding="utf-8")
@@ -156,11 +163,8 @@ def _collect_run(
     if len(data) > MAX_IDS_BYTES:
         raise CollectionFailed(f"over {MAX_IDS_BYTES} bytes of test ids")
     try:
-        records = [
-            (str(r["file"]), int(r["line"]), [str(t) for t in r["titles"]])
-            for r in json.loads(data)
-        ]
-    except (ValueError, KeyError, TypeError) as exc:
+        records = [_record(item) for item in json.loads(data)]
+    except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as exc:
         raise CollectionFailed(f"unreadable listing: {exc}") from None
     items = []
     for file, line, titles in records:
@@ -171,15 +175,24 @@ def _collect_run(
     return items
 
 
-def _mocha(folder: Path) -> str:
-    """The project's mocha (``node_modules/.bin`` of the folder or one above it), else PATH's."""
+def _record(item: dict[str, object]) -> tuple[str, int, list[str]]:
+    """(file, line, titles) of one listed test: forge's reporters', or vitest's ``name``."""
+    if "titles" not in item:
+        return str(item["file"]), 0, str(item["name"]).split(" > ")
+    titles = item["titles"]
+    assert isinstance(titles, list)
+    return str(item["file"]), int(str(item["line"])), [str(title) for title in titles]
+
+
+def _binary(folder: Path, name: str) -> str:
+    """The project's ``name`` (``node_modules/.bin`` of the folder or one above), else PATH's."""
     for parent in (folder, *folder.parents):
-        candidate = parent / "node_modules" / ".bin" / "mocha"
+        candidate = parent / "node_modules" / ".bin" / name
         if candidate.is_file():
             return str(candidate)
-    found = shutil.which("mocha")
+    found = shutil.which(name)
     if found is None:
-        raise CollectionFailed("mocha is not installed (no node_modules/.bin/mocha)")
+        raise CollectionFailed(f"{name} is not installed (no node_modules/.bin/{name})")
     return found
 
 

@@ -179,3 +179,75 @@ def test_a_mocha_setup_file_calling_process_exit_fails_the_listing(
     (result,) = collection(report)
     assert code == 1 and not result["passed"], result
     assert result["message"].startswith("cannot collect the tests: mocha could not list"), result
+
+
+# --- vitest, installed from npm ------------------------------------------------------
+
+VITEST_CALC = "export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n"
+VITEST_TESTS = (
+    MOCHA_TESTS.replace(
+        'const assert = require("node:assert");\n',
+        'import { describe, it, expect } from "vitest";\n',
+    )
+    .replace('const calc = require("../src/calc");', 'import * as calc from "../src/calc.js";')
+    .replace("assert.strictEqual(calc.add(2, 3), 5)", "expect(calc.add(2, 3)).toBe(5)")
+    .replace("assert.strictEqual(calc.mul(2, 3), 6)", "expect(calc.mul(2, 3)).toBe(6)")
+)
+VITEST_MULTIPLIES = MULTIPLIES.replace(
+    "assert.strictEqual(calc.mul(2, 3), 6)", "expect(calc.mul(2, 3)).toBe(6)"
+)
+VITEST_MOVES = {
+    "config include narrowed": {
+        "vitest.config.js": "export default { test: { include: ['test/add.test.js'] } };\n",
+        "test/add.test.js": VITEST_TESTS.replace(VITEST_MULTIPLIES, ""),
+    },
+    "script narrowed by -t": {"package.json": "vitest run -t adds"},
+    "test deleted": {"test/calc.test.js": VITEST_TESTS.replace(VITEST_MULTIPLIES, "")},
+}
+VITEST_HONEST = {
+    "renamed": {"test/calc.test.js": VITEST_TESTS.replace('it("multiplies"', 'it("times"')},
+    "script gains a reporter": {"package.json": "vitest run --reporter=dot"},
+}  # fmt: skip
+
+
+def vitest_manifest(script: str) -> str:
+    """An ES-module ``package.json`` whose test script is ``script``."""
+    return json.dumps({**PACKAGE, "type": "module", "scripts": {"test": script}}, indent=2) + "\n"
+
+
+def vitest_project(project: Path, files: dict[str, str]) -> Path:
+    """The calc project as ES modules run by ``vitest run`` (``npm test``), then ``files``."""
+    calc = calc_project(project)
+    installed = npm_installed("vitest@3") / "node_modules"
+    (calc / "node_modules").symlink_to(installed, target_is_directory=True)
+    write(calc, {"package.json": vitest_manifest("vitest run"), "src/calc.js": VITEST_CALC,
+                 "test/calc.test.js": VITEST_TESTS})  # fmt: skip
+    git(calc, "commit", "-qam", "vitest")
+    git(calc, "branch", "-f", "main", "HEAD")
+    if "package.json" in files:  # the test script given
+        files = {**files, "package.json": vitest_manifest(files["package.json"])}
+    write(calc, files)
+    return calc
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("move", sorted(VITEST_MOVES))
+def test_a_vitest_run_listing_fewer_spec_tests_fails_naming_them(
+    run_forge: RunForge, project: Path, move: str
+) -> None:
+    calc = vitest_project(project, VITEST_MOVES[move])
+    code, report = validate(run_forge, calc)
+    (result,) = collection(report)
+    assert code == 1 and not result["passed"], result
+    assert GONE in result["message"], result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edit", sorted(VITEST_HONEST))
+def test_honest_twins_keep_every_vitest_spec_test_listed(
+    run_forge: RunForge, project: Path, edit: str
+) -> None:
+    calc = vitest_project(project, VITEST_HONEST[edit])
+    _code, report = validate(run_forge, calc)
+    (result,) = collection(report)
+    assert result["passed"] and "all 2 spec tests of main" in result["message"], result["message"]
