@@ -166,9 +166,17 @@ def _collect_run(
         records = [_record(item) for item in json.loads(data)]
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as exc:
         raise CollectionFailed(f"unreadable listing: {exc}") from None
+    if each.runner == "node":
+        # node reports a file that declares no test as one test named by its path.
+        records = [record for record in records if record[2] != [record[0]]]
+    if each.runner == "node" and not records:
+        # Never a vacuous "all 0 still listed": a node that leaves the tests its name
+        # pattern filters out of the report lists nothing, and proves nothing.
+        raise CollectionFailed("node listed no test (it reports none its name pattern filters)")
+    compiled = [(option, _regex(value)) for option, value in patterns]
     items = []
     for file, line, titles in records:
-        if patterns and not _kept(titles, patterns):
+        if compiled and not _kept(titles, compiled):
             continue
         relative = _relative(file, where)
         items.append(Collected(f"{relative}::{' > '.join(titles)}", relative, max(line, 1)))
@@ -231,9 +239,8 @@ def _node_arguments(args: tuple[str, ...]) -> tuple[list[str], list[tuple[str, s
     return rest, patterns
 
 
-def _kept(titles: list[str], patterns: list[tuple[str, str]]) -> bool:
+def _kept(titles: list[str], compiled: list[tuple[str, re.Pattern[str]]]) -> bool:
     """Whether node would run a test of these titles under the command's name patterns."""
-    compiled = [(option, _regex(value)) for option, value in patterns]
     names = [" ".join(titles[: depth + 1]) for depth in range(len(titles))] + titles
     wanted = [regex for option, regex in compiled if option == "--test-name-pattern"]
     skipped = [regex for option, regex in compiled if option == "--test-skip-pattern"]

@@ -251,3 +251,16 @@ def test_honest_twins_keep_every_vitest_spec_test_listed(
     _code, report = validate(run_forge, calc)
     (result,) = collection(report)
     assert result["passed"] and "all 2 spec tests of main" in result["message"], result["message"]
+
+
+def test_a_base_where_node_lists_no_test_is_skipped_not_passed(
+    run_forge: RunForge, project: Path
+) -> None:
+    calc = calc_project(project)
+    write(calc, {"test/calc.test.js": 'require("node:test");\n'})
+    git(calc, "commit", "-qam", "no tests yet")
+    git(calc, "branch", "-f", "main", "HEAD")
+    write(calc, {"test/calc.test.js": TESTS})
+    _code, report = validate(run_forge, calc)
+    (result,) = collection(report)
+    assert result.get("skipped") and "node listed no test" in result["message"], result
