@@ -227,8 +227,8 @@ def _script(root: Path, script: str) -> dict[str, str]:
 
 
 def _narrowed(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-    names = "|".join(re.escape(name) for names in failing.values() for name in names)
-    return _script(root, f'node --test --test-name-pattern "^(?!({names})$)"')
+    # The files without a failing test; node runs a file whose path matches a pattern whole.
+    return _script(root, " ".join(["node --test", *sorted(set(files) - set(failing))]))
 
 
 def _exit(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:

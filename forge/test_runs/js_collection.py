@@ -176,7 +176,7 @@ def _collect_run(
     compiled = [(option, _regex(value)) for option, value in patterns]
     items = []
     for file, line, titles in records:
-        if compiled and not _kept(titles, compiled):
+        if compiled and not _kept([file, *titles], compiled):
             continue
         relative = _relative(file, where)
         items.append(Collected(f"{relative}::{' > '.join(titles)}", relative, max(line, 1)))
@@ -240,7 +240,11 @@ def _node_arguments(args: tuple[str, ...]) -> tuple[list[str], list[tuple[str, s
 
 
 def _kept(titles: list[str], compiled: list[tuple[str, re.Pattern[str]]]) -> bool:
-    """Whether node would run a test of these titles under the command's name patterns."""
+    """Whether node would run a test of these titles under the command's name patterns.
+
+    ``titles`` starts with the test's file: node runs each file as a test named by
+    its path, and a test whose ancestor matches runs.
+    """
     names = [" ".join(titles[: depth + 1]) for depth in range(len(titles))] + titles
     wanted = [regex for option, regex in compiled if option == "--test-name-pattern"]
     skipped = [regex for option, regex in compiled if option == "--test-skip-pattern"]
