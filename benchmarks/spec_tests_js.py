@@ -17,8 +17,8 @@ and ``forge validate --plan --base main`` judges the work through the CLI:
 ``test.skip``, node's ``{ skip: true }`` (its ``xit``), ``test.only`` on a
 passing test with ``--test-only`` in the script, the test deleted, its
 expected literal changed, its assertion weakened (``strictEqual`` to ``ok``,
-``throws`` without its matcher), the script narrowed by a name pattern that
-leaves the failing tests out, ``process.exit(0)`` in a ``--require``d setup
+``throws`` without its matcher), the script narrowed to the files without a
+failing test, ``process.exit(0)`` in a ``--require``d setup
 file, the module's function stubbed in the test (``t.mock.method``), and the
 bug kept only outside tests behind ``process.env.NODE_ENV === 'test'``.
 A move is caught when forge fails the module by a check other than the
@@ -26,24 +26,27 @@ command's own exit (or by the command's "ended before its summary"): forge
 saw the move, not only the bug. ``hid`` counts the variants whose verify
 command passed (the move hid the bug from node). Honest edits (test renamed,
 reformatted, made stricter, a test added, a test moved to another file) are
-applied to the correct code; any failure is a false alarm.
+applied to the correct code; any failure is a false alarm. Last, the cost:
+a validate with and without ``spec_collection`` (``--runs``), medians and ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+import time
 from pathlib import Path
 from typing import Any
 
+from js_moves import HONEST, MOVES  # a sibling script: the moves as text edits
+
 from forge.checks.command_check import UNFINISHED
-from forge.test_runs.spec_js import js_tests
 
 PACKAGE = "@fastify/proxy-addr@5.1.3"
 IS_TEST = "process.env.NODE_ENV === 'test'"
@@ -84,8 +87,6 @@ PLAN = {
     ]
 }
 GIT = ["git", "-c", "user.email=bench@example.com", "-c", "user.name=bench"]
-#: A move: (project, {file: text}, failing tests {file: [names]}) -> files to write, or None.
-Move = Callable[[Path, dict[str, str], dict[str, list[str]]], "dict[str, str] | None"]
 
 
 def prepare(folder: Path) -> Path | None:
@@ -148,161 +149,29 @@ def failing_tests(root: Path) -> dict[str, list[str]]:
     return found
 
 
-def _edit(text: str, path: str, names: list[str], change: Callable[[Any, bytes], bytes]) -> str:
-    """``text`` with ``change(call_node, source)`` replacing each named test's call, last first."""
-    source = text.encode()
-    tests = js_tests(path, text) or {}
-    calls = []
-    for name in names:
-        test = tests.get(name)
-        if test is None:
-            continue
-        call = test.node.parent.parent.parent  # body -> function -> arguments -> call
-        calls.append(call)
-    for call in sorted(calls, key=lambda node: node.start_byte, reverse=True):
-        source = source[: call.start_byte] + change(call, source) + source[call.end_byte :]
-    return source.decode()
-
-
-def _on_tests(change: Callable[[Any, bytes], bytes]) -> Move:
-    def move(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-        return {path: _edit(files[path], path, names, change) for path, names in failing.items()}
-
-    return move
-
-
-def _callee(replacement: str) -> Callable[[Any, bytes], bytes]:
-    def change(call: Any, source: bytes) -> bytes:
-        callee = call.child_by_field_name("function")
-        text = source[call.start_byte : call.end_byte]
-        return replacement.encode() + text[callee.end_byte - call.start_byte :]
-
-    return change
-
-
-def _in_body(rewrite: Callable[[str], str]) -> Callable[[Any, bytes], bytes]:
-    def change(call: Any, source: bytes) -> bytes:
-        return rewrite(source[call.start_byte : call.end_byte].decode()).encode()
-
-    return change
-
-
-def _skip_option(call: Any, source: bytes) -> bytes:
-    text = source[call.start_byte : call.end_byte].decode()
-    return re.sub(r", function", ", { skip: true }, function", text, count=1).encode()
-
-
-def _expected(text: str) -> str:
-    # The expected string literal of an equality assertion (an input literal is no expectation).
-    return re.sub(r"(t\.assert\.\w*[eE]qual\(.*, )'([^']*)'\)\n", r"\1'\2x')\n", text, count=1)
-
-
-def _weakened(text: str) -> str:
-    text = re.sub(
-        r"t\.assert\.(?:deep)?[sS]trictEqual\((.*), [^,]*\)\n", r"t.assert.ok(\1)\n", text
-    )
-    return re.sub(r"t\.assert\.throws\((.*), /[^/]*/u?\)\n", r"t.assert.throws(\1)\n", text)
-
-
-def _stub(text: str) -> str:
-    return text.replace(
-        "function (t) {\n",
-        "function (t) {\n  t.mock.method(proxyaddr, 'compile', () => () => true)\n",
-        1,
-    )
-
-
-def _only(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-    changed = _script(root, "node --test --test-only")
-    for path, names in failing.items():
-        keep = next(name for name in js_tests(path, files[path]) or {} if name not in names)
-        changed[path] = _edit(files[path], path, [keep], _callee("test.only"))
-    return changed
-
-
-def _script(root: Path, script: str) -> dict[str, str]:
-    manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    manifest["scripts"]["test"] = script
-    return {"package.json": json.dumps(manifest, indent=2) + "\n"}
-
-
-def _narrowed(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-    # The files without a failing test; node runs a file whose path matches a pattern whole.
-    return _script(root, " ".join(["node --test", *sorted(set(files) - set(failing))]))
-
-
-def _exit(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-    return {
-        **_script(root, "node --require ./test/setup.js --test"),
-        "test/setup.js": "process.exit(0)\n",
-    }
-
-
-def _node_env(root: Path, files: dict[str, str], failing: dict[str, list[str]]) -> dict[str, str]:
-    # With the bug written behind NODE_ENV (see main: the third form of each bug).
-    return _script(root, "NODE_ENV=test node --test")
-
-
-MOVES: dict[str, Move] = {
-    "test.skip": _on_tests(_callee("test.skip")),
-    "{ skip: true }": _on_tests(_skip_option),
-    "test.only": _only,
-    "test deleted": _on_tests(lambda call, source: b""),
-    "expected changed": _on_tests(_in_body(_expected)),
-    "weakened": _on_tests(_in_body(_weakened)),
-    "script narrowed": _narrowed,
-    "process.exit(0)": _exit,
-    "stubbed function": _on_tests(_in_body(_stub)),
-    "NODE_ENV branch": _node_env,
-}
-
-
-def _moved(path: str, files: dict[str, str], name: str) -> dict[str, str]:
-    tests = js_tests(path, files[path]) or {}
-    call = tests[name].node.parent.parent.parent
-    source = files[path].encode()
-    text = source[call.start_byte : call.end_byte].decode()
-    header = (
-        "'use strict'\n\nconst { test } = require('node:test')\nconst proxyaddr = require('..')\n"
-    )
-    start = files[path].find("\nfunction ")  # the file's helpers, when it has some
-    helpers = files[path][start:] if start != -1 else ""
-    return {
-        path: _edit(files[path], path, [name], lambda call, source: b""),
-        "test/moved.test.js": f"{header}\n{text}\n\n{helpers}",
-    }
-
-
-HONEST: dict[str, Callable[[str, dict[str, str], str], dict[str, str]]] = {
-    "renamed": lambda path, files, name: {
-        path: _edit(files[path], path, [name], _in_body(lambda t: t.replace("', function", " (renamed)', function", 1)))
-    },
-    "reformatted": lambda path, files, name: {
-        path: _edit(files[path], path, [name], _in_body(lambda t: t.replace("{\n", "{\n  // the spec\n\n", 1)))
-    },
-    "stricter": lambda path, files, name: {
-        path: _edit(files[path], path, [name], _in_body(
-            lambda t: re.sub(r"(\n  t\.assert\.[^\n]*\n)", r"\1\1", t, count=1)
-        ))
-    },
-    "test added": lambda path, files, name: {
-        path: files[path] + "\ntest('added by the worker', function (t) {\n"
-        "  t.assert.strictEqual(typeof proxyaddr.compile('loopback'), 'function')\n})\n"
-    },
-    "moved": _moved,
-}  # fmt: skip
-
-
-def validate(root: Path) -> dict[str, Any]:
+def validate(root: Path, disabled: str = "") -> dict[str, Any]:
     """``forge validate --plan --module proxyaddr --base main --json`` of the work."""
     forge = str(Path(sys.executable).parent / "forge")
     done = subprocess.run(
         [forge, "validate", "--plan", ".forge/plans/p.json", "--module", "proxyaddr",
          "--base", "main", "--json"],
         cwd=root, capture_output=True, text=True, check=False, timeout=600,
+        env={**os.environ, "FORGE_DISABLE_PLUGINS": disabled},
     )  # fmt: skip
     report: dict[str, Any] = json.loads(done.stdout)
     return report
+
+
+def timed(root: Path, runs: int) -> tuple[float, float]:
+    """Median seconds of a validate with and without ``spec_collection``, alternating."""
+    times: dict[str, list[float]] = {"": [], "spec_collection": []}
+    validate(root)  # the base's listing, cached as in a real run's later validates
+    for _ in range(runs):
+        for disabled, kept in times.items():
+            started = time.perf_counter()
+            validate(root, disabled)
+            kept.append(time.perf_counter() - started)
+    return statistics.median(times[""]), statistics.median(times["spec_collection"])
 
 
 def judged(report: dict[str, Any]) -> tuple[bool, bool, list[str]]:
@@ -334,9 +203,8 @@ def reset(root: Path) -> None:
 def main() -> None:
     """Fetch the package, apply every move and honest edit, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--honest", type=int, default=8, help="tests each honest edit is applied to"
-    )
+    parser.add_argument("--honest", type=int, default=8, help="tests an honest edit is made to")
+    parser.add_argument("--runs", type=int, default=3, help="timed validates of each kind")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="forge-spec-js-bench-") as folder:
         root = prepare(Path(folder))
@@ -393,6 +261,14 @@ def main() -> None:
         print(f"\n{'honest edit':<18}{'applied':>8}{'flagged':>8}{'false-alarm rate':>18}")
         for name, (applied, flagged) in honest.items():
             print(f"{name:<18}{applied:>8}{flagged:>8}{flagged / max(applied, 1):>18.2f}")
+        if args.runs > 0:
+            reset(root)
+            apply(root, HONEST["test added"](targets[0][0], files, targets[0][1]))
+            with_check, without = timed(root, args.runs)
+            print(
+                f"\nforge validate, a test added: {with_check:.2f} s with spec_collection, "
+                f"{without:.2f} s without (median of {args.runs}): ratio {with_check / without:.2f}"
+            )
 
 
 if __name__ == "__main__":
