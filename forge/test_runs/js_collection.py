@@ -94,7 +94,7 @@ _VITEST_DROPPED = {"--reporter": True, "--outputFile": True, "--json": False, "-
 
 
 def js_runs(command: str, read: BaseReader) -> list[Run]:
-    """The mocha and ``node --test`` runs ``command`` starts, scripts read with ``read``."""
+    """The mocha, vitest and ``node --test`` runs ``command`` starts, scripts read with ``read``."""
     return [run for run in runs_of(command, "", read, {}) if run.runner in LISTED]
 
 
@@ -117,10 +117,10 @@ def tree_reader(tree: Path) -> BaseReader:
 def collect_js(
     command: str, where: Path, real_cwd: Path, timeout: float, run: Runner
 ) -> list[Collected]:
-    """The tests ``command``'s mocha and node runs list in folder ``where``; [] if none.
+    """The tests ``command``'s mocha, vitest and node runs list in folder ``where``; [] if none.
 
-    ``real_cwd`` is the folder the command was written for: mocha is taken
-    from its ``node_modules/.bin`` (the base tree has none). Raises
+    ``real_cwd`` is the folder the command was written for: mocha and vitest
+    are taken from its ``node_modules/.bin`` (the base tree has none). Raises
     :class:`~forge.test_runs.collection.CollectionFailed`.
     """
     found: list[Collected] = []
@@ -164,7 +164,7 @@ def _collect_run(
         raise CollectionFailed(f"over {MAX_IDS_BYTES} bytes of test ids")
     try:
         records = [_record(item) for item in json.loads(data)]
-    except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise CollectionFailed(f"unreadable listing: {exc}") from None
     if each.runner == "node":
         # node reports a file that declares no test as one test named by its path.
@@ -188,7 +188,8 @@ def _record(item: dict[str, object]) -> tuple[str, int, list[str]]:
     if "titles" not in item:
         return str(item["file"]), 0, str(item["name"]).split(" > ")
     titles = item["titles"]
-    assert isinstance(titles, list)
+    if not isinstance(titles, list):
+        raise TypeError(f"titles {titles!r} is not a list")
     return str(item["file"]), int(str(item["line"])), [str(title) for title in titles]
 
 
