@@ -5,6 +5,9 @@ Both questions forge asks of a verify command line go through here:
 collect with pytest?) and :mod:`forge.test_runs.spec_scope` (which test files
 does it run at the base?), so a launcher or runner learned once is learned by both.
 
+- :func:`pipelines`: the line split as the shell would (``&&``, ``||``, ``;``,
+  ``&``, pipes, subshell parentheses), each pipeline's commands, what ends it
+  and whether its output is redirected.
 - :func:`unwrapped`: the words without ``VAR=x`` prefixes and launchers
   (``env``, ``npx``, ``timeout 60``, ``uv run``, ``pnpm exec``, ``coverage run
   -m``...), their own options skipped.
@@ -19,6 +22,7 @@ does it run at the base?), so a launcher or runner learned once is learned by bo
 from __future__ import annotations
 
 import re
+import shlex
 from typing import NamedTuple
 
 #: Launchers whose next word is the command they run (their options skipped).
@@ -35,6 +39,51 @@ EXEC_LAUNCHERS = frozenset({"npm", "pnpm", "yarn"})
 PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+
+
+class Pipeline(NamedTuple):
+    """One pipeline of a command line: its commands' words, what ends it, its redirection."""
+
+    commands: list[list[str]]
+    #: ``&&``, ``||``, ``;``, ``&`` (in the background), or a parenthesis.
+    operator: str
+    #: Its output goes to a file (``> log``; ``2>&1`` alone redirects nothing away).
+    redirected: bool
+
+
+_PUNCTUATION = ";&|>()"
+
+
+def pipelines(command: str) -> list[Pipeline] | None:
+    """The pipelines of ``command`` in order; None when the shell would not read it."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=_PUNCTUATION)
+        lexer.whitespace_split = True
+        tokens = [*lexer, ";"]
+    except ValueError:
+        return None
+    found: list[Pipeline] = []
+    current: list[list[str]] = [[]]
+    redirected = False
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if not set(token) <= set(_PUNCTUATION):
+            current[-1].append(token)
+        elif token in {"|", "|&"}:
+            current.append([])
+        elif ">" not in token:
+            found.append(Pipeline(current, token, redirected))
+            current, redirected = [[]], False
+        elif token == ">&" and current[-1][-1:] == ["2"] and tokens[index : index + 1] == ["1"]:
+            current[-1].pop()  # ``2>&1``: stderr joins stdout, nothing is hidden
+            index += 1
+        else:
+            redirected = True
+            if index < len(tokens) and not set(tokens[index]) <= set(_PUNCTUATION):
+                index += 1  # the file written to, no word of the command
+    return found
 
 
 def program(word: str) -> str:

@@ -34,6 +34,7 @@ from forge.test_runs.command_line import (
     EXEC_LAUNCHERS,
     PACKAGE_MANAGERS,
     RUN_LAUNCHERS,
+    pipelines,
     program,
     runner_of,
     script_called,
@@ -84,51 +85,17 @@ def _expected(command: str, cwd: Path, depth: int) -> Counter[str]:
     found: Counter[str] = Counter()
     if _NOT_SIMPLE.search(command):
         return found
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return found
     after_or = False
-    for words, operator, piped_into in _simple_commands(tokens):
-        if after_or or words is None:
+    for pipeline in pipelines(command) or []:
+        words, *piped = pipeline.commands
+        operator = pipeline.operator
+        if after_or or pipeline.redirected or operator == "&":
             after_or = after_or or operator == "||"
             continue
-        if piped_into is None or piped_into[:1] in (["tee"], ["cat"]):
+        if not piped or piped[0][:1] in (["tee"], ["cat"]):
             found.update(_runners(words, cwd, depth))
         after_or = operator == "||"
     return found
-
-
-def _simple_commands(
-    tokens: list[str],
-) -> list[tuple[list[str] | None, str, list[str] | None]]:
-    """Each pipeline's first command's words (None if it redirects), its operator, its pipe."""
-    pipelines: list[tuple[list[str] | None, str, list[str] | None]] = []
-    current: list[list[str]] = [[]]
-    redirected = False
-    tokens = [*tokens, ";"]
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        index += 1
-        if token in {"&&", "||", ";", "&", ";;"}:
-            first = None if redirected or token == "&" else current[0]
-            piped = current[1] if len(current) > 1 else None
-            pipelines.append((first, token, piped))
-            current, redirected = [[]], False
-        elif token in {"|", "|&"}:
-            current.append([])
-        elif set(token) <= set(";&|>"):
-            if token == ">&" and current[-1][-1:] == ["2"] and tokens[index : index + 1] == ["1"]:
-                current[-1].pop()  # ``2>&1``: stderr joins stdout, nothing is hidden
-                index += 1
-            else:
-                redirected = True
-        else:
-            current[-1].append(token)
-    return pipelines
 
 
 def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
@@ -269,14 +236,11 @@ def pytest_invocations(command: str) -> list[list[str]]:
     """
     if _NOT_SIMPLE.search(command):
         return []
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return []
     found: list[list[str]] = []
-    for words, _operator, _piped in _simple_commands(tokens):
+    for pipeline in pipelines(command) or []:
+        words = pipeline.commands[0]
+        if pipeline.redirected or pipeline.operator == "&":
+            continue
         if not words:
             continue
         if words[0] in {"cd", "pushd", "popd"}:

@@ -27,7 +27,7 @@ import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from forge.test_runs.command_line import program, runner_of, script_called, unwrapped
+from forge.test_runs.command_line import pipelines, program, runner_of, script_called, unwrapped
 from forge.test_runs.spec_config import mocha_spec, package_script, python_files, testpaths
 from forge.test_runs.switched_off import is_test_file
 
@@ -176,27 +176,16 @@ def runs_of(
 
 def simple_commands(command: str, cwd: str) -> list[tuple[list[str], str]]:
     """Each simple command of ``command``: its words (prefixes taken off) and its folder."""
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return []
     found: list[tuple[list[str], str]] = []
-    words: list[str] = []
     where = cwd
-    for token in [*tokens, ";"]:
-        if token and all(char in ";&|()" for char in token):
-            words = unwrapped(words)
+    for pipeline in pipelines(command) or []:
+        for words in map(unwrapped, pipeline.commands):
             if words and words[0] == "cd" and len(words) == 2 and "$" not in words[1]:
                 where = posixpath.normpath(posixpath.join(where, words[1])).lstrip("./") or ""
                 if where.startswith(".."):
                     where = cwd
             elif words:
                 found.append((words, where))
-            words = []
-        else:
-            words.append(token)
     return found
 
 
