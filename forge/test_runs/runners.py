@@ -23,13 +23,24 @@ The names are the keys of :attr:`forge.test_runs.summary.SummaryScanner.seen`
 from __future__ import annotations
 
 import configparser
-import json
 import os
 import re
 import shlex
 import sys
 from collections import Counter
 from pathlib import Path
+
+from forge.test_runs.command_line import (
+    EXEC_LAUNCHERS,
+    PACKAGE_MANAGERS,
+    RUN_LAUNCHERS,
+    pipelines,
+    program,
+    runner_of,
+    script_called,
+    unwrapped,
+)
+from forge.test_runs.spec_config import package_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,16 +49,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 #: Bytes read of a config file (package.json, pytest.ini...): configs are small.
 MAX_CONFIG_BYTES = 256 * 1024
-#: Launchers whose next word is the command they run (their options skipped).
-_LAUNCHERS = frozenset({"env", "nice", "nohup", "time", "npx", "bunx", "exec", "command"})
-#: Launchers that take one argument before the command (``timeout 60 pytest``).
-_WITH_ARGUMENT = frozenset({"timeout"})
-#: ``X run CMD``: the word after ``run`` is the command.
-_RUN_LAUNCHERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
-_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 _NOT_SIMPLE = re.compile(r"[`(){}<]|\$\(|\b(?:if|for|while|until|case|function)\b")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 #: Options after which the runner prints no summary by design.
 _INFO_OPTIONS = {
     "pytest": ("--collect-only", "--co", "--version", "-V", "-h", "--help", "--fixtures",
@@ -83,51 +85,17 @@ def _expected(command: str, cwd: Path, depth: int) -> Counter[str]:
     found: Counter[str] = Counter()
     if _NOT_SIMPLE.search(command):
         return found
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return found
     after_or = False
-    for words, operator, piped_into in _simple_commands(tokens):
-        if after_or or words is None:
+    for pipeline in pipelines(command) or []:
+        words, *piped = pipeline.commands
+        operator = pipeline.operator
+        if after_or or pipeline.redirected or operator == "&":
             after_or = after_or or operator == "||"
             continue
-        if piped_into is None or piped_into[:1] in (["tee"], ["cat"]):
+        if not piped or piped[0][:1] in (["tee"], ["cat"]):
             found.update(_runners(words, cwd, depth))
         after_or = operator == "||"
     return found
-
-
-def _simple_commands(
-    tokens: list[str],
-) -> list[tuple[list[str] | None, str, list[str] | None]]:
-    """Each pipeline's first command's words (None if it redirects), its operator, its pipe."""
-    pipelines: list[tuple[list[str] | None, str, list[str] | None]] = []
-    current: list[list[str]] = [[]]
-    redirected = False
-    tokens = [*tokens, ";"]
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        index += 1
-        if token in {"&&", "||", ";", "&", ";;"}:
-            first = None if redirected or token == "&" else current[0]
-            piped = current[1] if len(current) > 1 else None
-            pipelines.append((first, token, piped))
-            current, redirected = [[]], False
-        elif token in {"|", "|&"}:
-            current.append([])
-        elif set(token) <= set(";&|>"):
-            if token == ">&" and current[-1][-1:] == ["2"] and tokens[index : index + 1] == ["1"]:
-                current[-1].pop()  # ``2>&1``: stderr joins stdout, nothing is hidden
-                index += 1
-            else:
-                redirected = True
-        else:
-            current[-1].append(token)
-    return pipelines
 
 
 def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
@@ -137,72 +105,23 @@ def _runners(words: list[str], cwd: Path, depth: int) -> Counter[str]:
     for word in words:
         if word.startswith("PYTEST_ADDOPTS="):
             options = word.partition("=")[2]
-    words = _unwrapped(words)
+    words = unwrapped(words)
     if not words:
         return Counter()
-    program = words[0].rsplit("/", 1)[-1]
-    if program in _PACKAGE_MANAGERS:
+    if program(words[0]) in PACKAGE_MANAGERS:
         found = _script(words, cwd, depth)
         if found is not None:
             return found
-        words, program = words[1:], words[1].rsplit("/", 1)[-1]  # ``yarn jest``: a bin
-    runner, arguments = _runner(program, words)
+        words = words[1:]  # ``yarn jest``: a bin
+    runner, arguments = runner_of(words)
     if runner == "pytest":
         try:
             arguments = [*shlex.split(options), *arguments]
         except ValueError:
             return Counter()
-    if runner is None or _hides_summary(runner, arguments, cwd):
-        return Counter()
+    if runner not in _INFO_OPTIONS or _hides_summary(runner, arguments, cwd):
+        return Counter()  # not a runner, or one (unittest) whose summary is not required
     return Counter({runner: 1})
-
-
-def _unwrapped(words: list[str]) -> list[str]:
-    """``words`` without ``VAR=x`` prefixes and launchers: the command they start."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        name = word.rsplit("/", 1)[-1]
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if _ASSIGNMENT.match(word):
-            index += 1
-            continue
-        if name in _LAUNCHERS:
-            index += 1
-        elif name in _WITH_ARGUMENT:
-            index += 1
-            while index < len(words) and words[index].startswith("-"):
-                index += 1
-            index += 1  # the duration
-        elif (name in _RUN_LAUNCHERS and following == "run") or (
-            name in {"pnpm", "yarn"} and following in {"exec", "dlx"}
-        ):
-            index += 2
-        elif name == "coverage" and following == "run" and words[index + 2 : index + 3] == ["-m"]:
-            return ["python", *words[index + 2 :]]
-        else:
-            break
-        while index < len(words) and words[index].startswith("-"):
-            index += 1  # the launcher's own options
-    return words[index:]
-
-
-def _runner(program: str, words: list[str]) -> tuple[str | None, list[str]]:
-    """The runner ``words`` start (the scanner's name for it) and its arguments."""
-    rest = words[1:]
-    if _PYTHON.match(program) and rest[:2] == ["-m", "pytest"]:
-        return "pytest", rest[2:]
-    if program in {"pytest", "py.test"}:
-        return "pytest", rest
-    if program in {"jest", "vitest", "mocha"}:
-        return program, rest
-    if program == "node" and "--test" in rest:
-        return "node", rest
-    if program == "go" and rest[:1] == ["test"]:
-        return "go", rest[1:]
-    if program == "cargo" and rest[:1] == ["test"]:
-        return "cargo", rest[1:]
-    return None, rest
 
 
 def _hides_summary(runner: str, arguments: list[str], cwd: Path) -> bool:
@@ -286,31 +205,14 @@ def _script(words: list[str], cwd: Path, depth: int) -> Counter[str] | None:
 
     None for ``yarn NAME`` / ``pnpm NAME`` with no such script: a package's bin.
     """
-    manager, rest = words[0].rsplit("/", 1)[-1], words[1:]
-    options = [word for word in rest if word.startswith("-") and word != "--"]
-    positional = [word for word in rest if not word.startswith("-")]
-    if "--" in rest:
-        positional = [word for word in rest[: rest.index("--")] if not word.startswith("-")]
-    if positional[:1] in (["test"], ["t"]):
-        name = "test"
-    elif positional[:1] in (["run"], ["run-script"]) and len(positional) > 1:
-        name = positional[1]
-    elif manager in {"yarn", "pnpm", "bun"} and len(positional) == 1 and not options:
-        name = positional[0]
-    else:
+    call = script_called(words)
+    if call is None or depth >= _MAX_SCRIPT_DEPTH:
         return Counter()
-    if depth >= _MAX_SCRIPT_DEPTH or (manager == "bun" and name == "test"):
-        return Counter()  # ``bun test`` is bun's own runner, not a script
-    try:
-        scripts = json.loads(_read(cwd / "package.json") or b"{}").get("scripts", {})
-    except (ValueError, AttributeError):
-        return Counter()
-    script = scripts.get(name) if isinstance(scripts, dict) else None
-    if not isinstance(script, str):
-        bin_call = manager in {"yarn", "pnpm"} and positional[:1] == [name] and name != "test"
-        return None if bin_call else Counter()
-    extra = rest[rest.index("--") + 1 :] if "--" in rest else []
-    return _expected(" ".join([script, *map(shlex.quote, extra)]), cwd, depth + 1)
+    text = _read(cwd / "package.json")
+    script = package_script(text.decode("utf-8", errors="replace") if text else "{}", call.name)
+    if script is None:
+        return None if call.may_be_bin else Counter()
+    return _expected(" ".join([script, *map(shlex.quote, call.extra)]), cwd, depth + 1)
 
 
 def _read(path: Path) -> bytes | None:
@@ -334,25 +236,22 @@ def pytest_invocations(command: str) -> list[list[str]]:
     """
     if _NOT_SIMPLE.search(command):
         return []
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|>")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return []
     found: list[list[str]] = []
-    for words, _operator, _piped in _simple_commands(tokens):
+    for pipeline in pipelines(command) or []:
+        words = pipeline.commands[0]
+        if pipeline.redirected or pipeline.operator == "&":
+            continue
         if not words:
             continue
         if words[0] in {"cd", "pushd", "popd"}:
             return found
-        inner = _unwrapped(words)
+        inner = unwrapped(words)
         launchers = words[: len(words) - len(inner)]
         if any(
-            word.rsplit("/", 1)[-1] in _RUN_LAUNCHERS | {"coverage", "npx", "pnpm", "yarn"}
+            program(word) in RUN_LAUNCHERS | EXEC_LAUNCHERS | {"coverage", "npx"}
             for word in launchers
         ):
             continue
-        if inner and _runner(inner[0].rsplit("/", 1)[-1], inner)[0] == "pytest":
+        if runner_of(inner)[0] == "pytest":
             found.append(words)
     return found

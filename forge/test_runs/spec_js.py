@@ -12,6 +12,7 @@ like Python's.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ _WEAK = {
     "above": "order", "below": "order", "toBeGreaterThan": "order", "toBeLessThan": "order",
 }  # fmt: skip
 _THROWS = {"throws", "throw", "toThrow", "rejects", "toThrowError", "rejectedWith"}
+_ASSERT = re.compile(r"^(?:[A-Za-z_$][\w$]*\.)?assert\b")
 _LITERALS = {"number", "string", "true", "false", "null", "undefined", "template_string"}
 
 
@@ -211,7 +213,8 @@ def _check(source: bytes, node: Any) -> Check | None:
         arguments = node.child_by_field_name("arguments")
         args = list(arguments.named_children) if arguments is not None else []
         spelled = node_text(source, callee)
-        if spelled.startswith("assert") and "expect(" not in spelled:
+        # ``assert.x`` and node:test's context ``t.assert.x``.
+        if _ASSERT.match(spelled) and "expect(" not in spelled:
             method = spelled.rsplit(".", 1)[-1] if "." in spelled else "ok"
             if method in _EQUAL and len(args) >= 2:
                 return _pair("eq", source, args[0], args[1], text, line)

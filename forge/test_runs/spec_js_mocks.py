@@ -91,7 +91,9 @@ def _own(folder: str, specifier: str, own: set[str]) -> str | None:
     if not specifier.startswith("."):
         return None
     base = posixpath.normpath(posixpath.join(folder, specifier))
-    for candidate in (base, *(base + ext for ext in (".js", ".mjs", ".cjs", ".ts", "/index.js"))):
+    for suffix in ("", ".js", ".mjs", ".cjs", ".ts", "/index.js"):
+        # ``require("..")`` from test/ is the package's own index.js, not "./index.js".
+        candidate = posixpath.normpath(base + suffix)
         if candidate in own:
             return candidate
     return None

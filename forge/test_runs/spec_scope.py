@@ -27,23 +27,13 @@ import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from forge.test_runs.command_line import pipelines, program, runner_of, script_called, unwrapped
 from forge.test_runs.spec_config import mocha_spec, package_script, python_files, testpaths
 from forge.test_runs.switched_off import is_test_file
 
 #: Reads a file's text at the base (repository-relative path), None when absent.
 BaseReader = Callable[[str], "str | None"]
 
-_WRAPPERS = {
-    ("uv", "run"),
-    ("poetry", "run"),
-    ("pipenv", "run"),
-    ("hatch", "run"),
-    ("pdm", "run"),
-    ("pnpm", "exec"),
-    ("yarn", "exec"),
-    ("npm", "exec"),
-}
-_PREFIXES = {"npx", "env", "exec", "command", "time", "nice", "xvfb-run", "coverage"}
 _PY_FLAGS_WITH_VALUE = frozenset(
     [
         "-k",
@@ -186,77 +176,41 @@ def runs_of(
 
 def simple_commands(command: str, cwd: str) -> list[tuple[list[str], str]]:
     """Each simple command of ``command``: its words (prefixes taken off) and its folder."""
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
-        return []
     found: list[tuple[list[str], str]] = []
-    words: list[str] = []
     where = cwd
-    for token in [*tokens, ";"]:
-        if token and all(char in ";&|()" for char in token):
-            words = [word for word in words if not re.match(r"^[A-Za-z_]\w*=", word)]
+    for pipeline in pipelines(command) or []:
+        for words in map(unwrapped, pipeline.commands):
             if words and words[0] == "cd" and len(words) == 2 and "$" not in words[1]:
                 where = posixpath.normpath(posixpath.join(where, words[1])).lstrip("./") or ""
                 if where.startswith(".."):
                     where = cwd
             elif words:
-                found.append((_unwrapped(words), where))
-            words = []
-        else:
-            words.append(token)
+                found.append((words, where))
     return found
 
 
-def _unwrapped(words: list[str]) -> list[str]:
-    while words:
-        if len(words) > 1 and (posixpath.basename(words[0]), words[1]) in _WRAPPERS:
-            words = words[2:]
-        elif posixpath.basename(words[0]) in _PREFIXES and len(words) > 1:
-            words = words[1:]
-            while words and words[0].startswith("-"):
-                words = words[1:]
-        elif words[0] == "timeout" and len(words) > 2:
-            words = words[2:]
-        else:
-            return words
-    return words
-
-
 def _runner(words: list[str], where: str) -> Run | None:
-    if not words:
+    """The run of a runner whose test files forge reads (go's and cargo's: not)."""
+    runner, rest = runner_of(words)
+    if runner == "vitest":
+        rest = [word for word in rest if word not in {"run", "watch"}]
+    elif runner == "node":
+        rest = [word for word in rest if word != "--test"]
+    elif runner not in PY_RUNNERS | JS_RUNNERS:
         return None
-    name = posixpath.basename(words[0])
-    rest = words[1:]
-    if name in {"pytest", "py.test"}:
-        return Run("pytest", where, tuple(rest))
-    if re.fullmatch(r"python[0-9.]*", name) and len(rest) >= 2 and rest[0] == "-m":
-        if rest[1] in {"pytest", "py.test"}:
-            return Run("pytest", where, tuple(rest[2:]))
-        if rest[1] == "unittest":
-            return Run("unittest", where, tuple(rest[2:]))
-    if name in {"mocha", "_mocha", "jest"}:
-        return Run(name.lstrip("_"), where, tuple(rest))
-    if name == "vitest":
-        return Run("vitest", where, tuple(word for word in rest if word not in {"run", "watch"}))
-    if name == "node" and "--test" in rest:
-        return Run("node", where, tuple(word for word in rest if word != "--test"))
-    return None
+    return Run(runner, where, tuple(rest))
 
 
 def _script(words: list[str], where: str, read: BaseReader) -> tuple[str, str] | None:
     """The package.json script or make recipe ``words`` run: (``file#name``, its text)."""
-    name = posixpath.basename(words[0])
-    if name in {"npm", "yarn", "pnpm", "bun"}:
-        rest = [word for word in words[1:] if not word.startswith("-")]
-        if rest and rest[0] in {"run", "run-script"}:
-            rest = rest[1:]
-        script = {"t": "test", "tst": "test"}.get(rest[0], rest[0]) if rest else None
+    call = script_called(words)
+    if call is not None:
         file = posixpath.join(where, "package.json")
-        body = package_script(read(file), script) if script else None
-        return (f"{file}#{script}", body) if body is not None else None
+        body = package_script(read(file), call.name)
+        if body is None:
+            return None
+        return f"{file}#{call.name}", " ".join([body, *map(shlex.quote, call.extra)])
+    name = program(words[0])
     if name in {"make", "gmake"}:
         targets = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
         file = posixpath.join(where, "Makefile")

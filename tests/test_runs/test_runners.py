@@ -35,6 +35,9 @@ PYTHON = shlex.quote(sys.executable)
         ("npx vitest run", {"vitest": 1}),
         ("mocha test/", {"mocha": 1}),
         ("node --test", {"node": 1}),
+        # Launchers read by the one reader spec_scope shares (forge.test_runs.command_line).
+        ("xvfb-run -a npx mocha", {"mocha": 1}),
+        ("npm exec -- vitest run", {"vitest": 1}),
         ("go test ./...", {"go": 1}),
         ("cargo test -q", {"cargo": 1}),
         # Where the summary may rightly be missing, nothing is expected.
