@@ -31,7 +31,7 @@ from forge.checks.contract_check import forge_run_checks
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import ContractResult, ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.workspace import Workspace
 
 TARGET_MS = 50.0

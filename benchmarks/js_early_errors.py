@@ -39,7 +39,7 @@ from pathlib import Path
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession, oxc
 from forge.models import SyntaxAuthority
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 CORPUS = "test262-parser-tests@0.0.5"
 FOLDERS = ("pass", "pass-explicit", "fail", "early")

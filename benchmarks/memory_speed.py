@@ -35,7 +35,7 @@ from pathlib import Path
 
 from forge.memory import Memory
 from forge.memory.ranking import BM25_B, BM25_K1, tokenize
-from forge.store import append_line
+from forge.store.jsonl import append_line
 
 CATEGORIES = ("convention", "test_command", "tool_usage", "architecture", "dependency")
 WORDS = [

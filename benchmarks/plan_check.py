@@ -80,7 +80,7 @@ def stub_bin(folder: Path) -> None:
 
 
 def bench_in_process(root: Path, size: int, runs: int) -> None:
-    """Time :func:`forge.plan.check_plan` on a ``size``-module plan file.
+    """Time :func:`forge.plan.check.check_plan` on a ``size``-module plan file.
 
     "first" clears the per-process cache of parsed commands before each run
     (a plan seen for the first time); "again" keeps it (the same plan checked
@@ -88,10 +88,10 @@ def bench_in_process(root: Path, size: int, runs: int) -> None:
     plan's JSON and validating each module with the plan model, the least any
     validator does before its first rule.
     """
-    from forge.plan import check_plan
+    from forge.plan.check import check_plan
     from forge.plan.model import PlanModule
     from forge.plan.shell import external_commands
-    from forge.plugin_host import build_plugin_host
+    from forge.plugin_host.host import build_plugin_host
 
     plan_file = root / "big.json"
     plan_file.write_text(json.dumps(make_plan(size, root)), encoding="utf-8")

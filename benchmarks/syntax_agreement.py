@@ -60,7 +60,7 @@ from corpus import (
 
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParseSession
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 SUFFIXES = {
     "python": (".py",),

@@ -40,7 +40,7 @@ from corpus import write_generated
 
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession, oxc
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 TARGETS = {"python": 50, "javascript": 50, "typescript": 500, "tsx": 500}
 

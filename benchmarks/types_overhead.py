@@ -102,7 +102,7 @@ def scope_of(root: Path, listed: list[Path], language: str = "python") -> list[P
 
     from forge.config import load_config
     from forge.languages import LanguageRegistry
-    from forge.plugin_host import build_plugin_host
+    from forge.plugin_host.host import build_plugin_host
     from forge.workspace import Workspace
 
     languages = LanguageRegistry.from_plugins(build_plugin_host(frozenset()))

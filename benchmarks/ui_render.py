@@ -63,7 +63,7 @@ def make_plan(size: int, seed: int = 7) -> dict[str, Any]:
 
 def make_project(root: Path, size: int) -> None:
     """A project with the plan in ``.forge/plans`` and histories for a third of its modules."""
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
     from forge.validate.history import record_attempt
 
     plan = make_plan(size)

@@ -10,8 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from forge.errors import ConfigError, ForgeError, describe_validation_error
+from forge.errors import ConfigError, ForgeError
 from forge.store.project import ProjectPlace, project_place_of
+from forge.store.safe_open import read_regular_file
+from forge.validation_errors import describe_validation_error
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,14 +64,6 @@ def project_place() -> ProjectPlace:
             f"or set FORGE_CWD={root} to use it"
         )
     return project_place_of(root)
-
-
-def forge_home() -> Path:
-    """Where user-wide state lives: ``FORGE_HOME``, else ``$XDG_DATA_HOME/forge``."""
-    if home := os.environ.get("FORGE_HOME"):
-        return Path(home).expanduser()
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "forge"
 
 
 def _kebab(name: str) -> str:
@@ -147,8 +141,6 @@ def load_config(root: Path) -> ForgeConfig:
     Raises :class:`ConfigError` with the file and the problem when the file is
     not valid TOML or the table has bad values.
     """
-    from forge.store import read_regular_file  # keeps ``import forge.config`` light
-
     path = root / "pyproject.toml"
     try:
         data = read_regular_file(path, MAX_CONFIG_BYTES)

@@ -45,8 +45,8 @@ if TYPE_CHECKING:
         PlanRuleDescriptor,
         ValidateRequest,
     )
-    from forge.plan import Plan
-    from forge.plugin_host import KnownChecks
+    from forge.plan.model import Plan
+    from forge.plugin_host.catalog import KnownChecks
     from forge.workspace import Workspace
 
 hookspec = pluggy.HookspecMarker("forge")
@@ -260,7 +260,7 @@ def forge_check_plan(
     structure was usable. When the file is not a JSON object at all, no rule
     is called.
 
-    :param plan: the :class:`forge.plan.Plan` being checked. ``plan.graph`` is
+    :param plan: the :class:`forge.plan.model.Plan` being checked. ``plan.graph`` is
         the dependency graph every rule shares (layers, reachability,
         cycles); ``plan.omitted_ids`` are the ids of modules left out because
         of ``schema`` errors (do not report them as unknown).

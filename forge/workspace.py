@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, ParseCache, ParsedFile, ParseSession
+from forge.models.plugin_options import overlay, parse_plugin_options
 
 if TYPE_CHECKING:
     from forge.git import Base
@@ -154,8 +155,6 @@ class Workspace:
         key: ``[tool.forge.<plugin>]`` when the table is wrong on its own, else
         ``pluginOptions.<plugin>``.
         """
-        from forge.models.plugin_options import overlay, parse_plugin_options
-
         table, per_call = self.config.plugin_config(plugin), self._plugin_options.get(plugin, {})
         from_table = parse_plugin_options(model, table, f"[tool.forge.{plugin}]")
         if not per_call:

@@ -11,8 +11,8 @@ import pytest
 from forge_testing import RunForge, forge_executable
 from serve_modes import MODES, serving
 
-from forge.plan import PlanReport, check_plan
-from forge.plugin_host import PluginHost, build_plugin_host
+from forge.plan.check import PlanReport, check_plan
+from forge.plugin_host.host import PluginHost, build_plugin_host
 
 #: The run's own rules (a private folder, nothing left running), plugins' suites included.
 pytest_plugins = ["forge_suite"]

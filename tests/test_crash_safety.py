@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from forge.state.sessions import list_sessions, load_session
-from forge.store import ForgeDir
+from forge.store.forge_dir import ForgeDir
 from forge.validate.iteration import read_state
 
 KILLS = 50
@@ -30,7 +30,7 @@ WRITER = textwrap.dedent(
     from pathlib import Path
     from forge.validate.iteration import IterationUpdate, update_state
     from forge.state.sessions import save_session
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     forge_dir = ForgeDir(Path(sys.argv[1]))
     history = forge_dir.iteration("mod", "run-1")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from forge.errors import describe_validation_error
+from forge.validation_errors import describe_validation_error
 
 
 class Arguments(BaseModel):

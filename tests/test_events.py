@@ -16,7 +16,7 @@ from forge.state.events import (
     summarize,
     summarize_arguments,
 )
-from forge.store import ForgeDir
+from forge.store.forge_dir import ForgeDir
 
 
 @pytest.fixture

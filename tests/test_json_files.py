@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from forge.store import pretty_json
+from forge.store.json_files import pretty_json
 
 STRINGS = [
     'a"b',

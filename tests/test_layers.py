@@ -2,7 +2,8 @@
 
 From the bottom (docs/architecture.md, "Layers"):
 
-0. foundation: the public marker (``forge``), errors, config, models, the store;
+0. foundation: the public marker (``forge``), errors, paths, validation errors, config,
+   models, the store;
 1. runtime: cancellation, process supervision, start-up;
 2. knowledge: languages, contracts, git, test runs, plans, the plugin host and
    its hook specifications, the workspace a check receives;
@@ -30,6 +31,8 @@ LAYERS: dict[str, int] = {
     "forge": 0,
     "__main__": 6,
     "errors": 0,
+    "paths": 0,
+    "validation_errors": 0,
     "config": 0,
     "models": 0,
     "store": 0,

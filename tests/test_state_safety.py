@@ -27,12 +27,14 @@ from forge_testing import forge_executable, mount_tmpfs, one_line_error, unmount
 from mcp import Client
 from mcp_client import call, call_error, connect, stdio_parameters
 
-from forge import store
 from forge.errors import CorruptFileError, StateError, UsageError
 from forge.memory import Memory
 from forge.state.sessions import save_session
 from forge.state.status_file import refresh_status
-from forge.store import ForgeDir, append_line, numbered_lines, update_json, write_json
+from forge.store import json_files, locks, writes
+from forge.store.forge_dir import ForgeDir
+from forge.store.json_files import update_json, write_json
+from forge.store.jsonl import append_line, numbered_lines
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -459,8 +461,8 @@ def test_temp_files_orphaned_by_killed_writers_are_swept(tmp_path: Path) -> None
     folder.mkdir(parents=True)
     dead = subprocess.Popen(["true"])
     dead.wait()
-    an_hour_ago = time.time() - 2 * store.ORPHAN_MAX_AGE
-    a_minute_ago = time.time() - 6 * store.ORPHAN_MIN_AGE
+    an_hour_ago = time.time() - 2 * writes.ORPHAN_MAX_AGE
+    a_minute_ago = time.time() - 6 * writes.ORPHAN_MIN_AGE
 
     def temp(name: str, age: float | None) -> Path:
         path = folder / name
@@ -484,7 +486,7 @@ def test_sigkilled_writers_leave_no_temp_file_behind(tmp_path: Path) -> None:
         """
         import sys
         from pathlib import Path
-        from forge.store import write_json
+        from forge.store.json_files import write_json
         target = Path(sys.argv[1]) / ".forge" / "state" / "r1.json"
         print("ready", flush=True)
         while True:
@@ -526,7 +528,7 @@ def test_a_lock_held_too_long_is_a_one_line_error(
     )
     try:
         assert process.stdout is not None and process.stdout.readline() == "held\n"
-        monkeypatch.setattr(store.locks, "LOCK_TIMEOUT_SECONDS", 0.5)
+        monkeypatch.setattr(locks, "LOCK_TIMEOUT_SECONDS", 0.5)
         with pytest.raises(
             StateError, match=r"r1\.json\.lock is held by another process"
         ) as caught:
@@ -546,9 +548,9 @@ def test_a_state_file_over_its_cap_is_moved_aside_unread(
     target = tmp_path / ".forge" / "iterations" / "r" / "m.json"
     target.parent.mkdir(parents=True)
     with target.open("wb") as handle:
-        handle.truncate(store.MAX_STATE_BYTES + 1)
+        handle.truncate(json_files.MAX_STATE_BYTES + 1)
     with pytest.raises(CorruptFileError, match="over forge's limit"):
-        store.read_json(target)
+        json_files.read_json(target)
     assert len(list(target.parent.glob("m.json.corrupt-*"))) == 1
 
 

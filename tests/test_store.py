@@ -12,16 +12,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from forge.errors import CorruptFileError, StateError, UsageError
-from forge.store import (
-    ForgeDir,
-    append_line,
-    numbered_lines,
-    read_json,
-    update_json,
-    write_bytes_atomic,
-    write_json,
-)
-from forge.store.writes import SWAP_MIN_BYTES
+from forge.store.forge_dir import ForgeDir
+from forge.store.json_files import read_json, update_json, write_json
+from forge.store.jsonl import append_line, numbered_lines
+from forge.store.writes import SWAP_MIN_BYTES, write_bytes_atomic
 
 if TYPE_CHECKING:
     from forge_testing import RunForge
@@ -139,7 +133,8 @@ WORKER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from forge.store import append_line, update_json
+    from forge.store.json_files import update_json
+    from forge.store.jsonl import append_line
 
     mode, path, worker, count = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     for i in range(count):
@@ -187,7 +182,8 @@ def test_removing_a_held_lock_file_keeps_writers_apart(tmp_path: Path) -> None:
     import threading
     import time
 
-    from forge.store import locked, remove, write_json
+    from forge.store.json_files import write_json
+    from forge.store.locks import locked, remove
 
     target = tmp_path / ".forge" / "iterations" / "m1.json"
     inside = 0
@@ -219,7 +215,7 @@ def test_removing_a_held_lock_file_keeps_writers_apart(tmp_path: Path) -> None:
 
 
 def test_state_folders_lists_folders_not_links_files_or_hidden_ones(tmp_path: Path) -> None:
-    from forge.store import state_folders
+    from forge.store.safe_open import state_folders
 
     folder = tmp_path / ".forge" / "iterations"
     (folder / "run-1").mkdir(parents=True)

@@ -25,7 +25,7 @@ from forge.models import (
     SyntaxResult,
     ValidateRequest,
 )
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 

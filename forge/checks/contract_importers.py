@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from forge.checks.contract_check import (
+from forge.checks.contract_pairs import (
     CHECK_ID,
     automatic_pairs,
     check_pair,
@@ -25,7 +25,11 @@ from forge.checks.contract_check import (
     shown,
 )
 from forge.contracts.analysis import ContractAnalyzer, Parse, normalize
+from forge.contracts.changed import changed_importers
+from forge.contracts.import_index import cache_path
 from forge.git import GitError
+from forge.git.changes import working_changes
+from forge.git.export import export_tree
 from forge.models import CheckResult, ContractResult, Location, ValidateRequest
 from forge.workspace import Workspace
 
@@ -40,11 +44,6 @@ def importers_of_changes(
     done: set[tuple[Path, Path]],
 ) -> list[CheckResult]:
     """The pairs and findings a change since the base adds, then the count of importers."""
-    from forge.contracts.changed import changed_importers
-    from forge.contracts.import_index import cache_path
-    from forge.git.changes import working_changes
-    from forge.git.export import export_tree
-
     base = workspace.base
     assert base is not None
     cwd = workspace.cwd

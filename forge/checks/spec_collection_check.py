@@ -179,7 +179,7 @@ def _base_collection(
 ) -> list[Collected]:
     from forge.git import GitError
     from forge.git.export import export_tree
-    from forge.store import peek_json, write_json
+    from forge.store.json_files import peek_json, write_json
     from forge.test_runs.collection import Collected, CollectionFailed
 
     base = workspace.base

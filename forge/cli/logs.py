@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.config import project_root
     from forge.service.arguments import ForgeLogsRequest
     from forge.state.events import MAX_LIMIT, query_logs
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     request = build_request(ForgeLogsRequest, args)
     forge_dir = ForgeDir(project_root())

@@ -29,7 +29,8 @@ def build_request(
     """
     from pydantic import ValidationError
 
-    from forge.errors import UsageError, describe_validation_error
+    from forge.errors import UsageError
+    from forge.validation_errors import describe_validation_error
 
     values = {name: getattr(args, name) for name in model.model_fields if hasattr(args, name)}
     try:

@@ -14,7 +14,7 @@ from forge.cli.subcommand import add_actions, add_command, add_json_flag, out, p
 from forge.reporting.terminal import paint, printable
 
 if TYPE_CHECKING:
-    from forge.plan import PlanReport
+    from forge.plan.check import PlanReport
 
 _CHECK_LINES = """\
   forge plan check                          # the newest .forge/plans/*.json
@@ -100,7 +100,7 @@ def register(subparsers: Any) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     """Check each plan; print findings as ``path: severity: message  [type]`` lines."""
-    from forge.plugin_host.entry_points import fresh_command
+    from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
         return _check(args)
@@ -112,9 +112,9 @@ def _check(args: argparse.Namespace) -> int:
     with startup_without_gc():
         from forge.config import disabled_plugins, load_config, project_root
         from forge.errors import UsageError
-        from forge.plan import check_plan
-        from forge.plugin_host import build_plugin_host
-        from forge.store import ForgeDir
+        from forge.plan.check import check_plan
+        from forge.plugin_host.host import build_plugin_host
+        from forge.store.forge_dir import ForgeDir
 
         root = project_root()
         targets: list[tuple[str, Path]] = [(name, Path(name).absolute()) for name in args.plans]
@@ -199,9 +199,9 @@ def run_matrix(args: argparse.Namespace) -> int:
 
     from forge.config import disabled_plugins, load_config, project_root
     from forge.parallel.matrix import github_matrix, plain_matrix
-    from forge.plan import check_plan
+    from forge.plan.check import check_plan
     from forge.plan.locate import read_plan
-    from forge.plugin_host import build_plugin_host
+    from forge.plugin_host.host import build_plugin_host
 
     root = project_root()
     path = Path(args.plan).absolute()

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from forge.languages import LanguageRegistry
-    from forge.plugin_host import PluginHost
+    from forge.plugin_host.host import PluginHost
 
 
 USAGE = """\
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the plugin table and the languages; exit 1 when any plugin failed."""
     from forge.config import disabled_plugins, load_config, project_root
     from forge.languages import LanguageRegistry
-    from forge.plugin_host import build_plugin_host
+    from forge.plugin_host.host import build_plugin_host
 
     host = build_plugin_host(disabled_plugins(load_config(project_root())))
     host.load_all()  # every plugin imported, whichever hooks it implements

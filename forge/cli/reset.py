@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.cli.validate import CLI_RUN_ID
     from forge.errors import UsageError
     from forge.service.tools import ToolService
-    from forge.store import valid_id, valid_run_id
+    from forge.store.forge_dir import valid_id, valid_run_id
 
     ad_hoc = bool(args.files or args.commands or args.contracts)
     if args.module_id is not None and ad_hoc:

@@ -11,7 +11,7 @@ from forge.cli.subcommand import add_actions, add_command, add_json_flag, out, p
 from forge.reporting.terminal import table
 
 if TYPE_CHECKING:
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
 USAGE = """\
 saved orchestrator sessions: list them, show one
@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
 
 def _forge_dir() -> ForgeDir:
     from forge.config import project_root
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     return ForgeDir(project_root())
 
@@ -76,7 +76,7 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """Print one session; exit 1 when there is none with that run id."""
     from forge.state.sessions import load_session
-    from forge.store import valid_run_id
+    from forge.store.forge_dir import valid_run_id
 
     # Read directly, not through the service: looking must not add events to the run's log.
     loaded = load_session(_forge_dir(), valid_run_id(args.run_id, "RUN_ID"))

@@ -19,7 +19,7 @@ from forge.reporting.terminal import format_duration, paint, printable, table, u
 if TYPE_CHECKING:
     from forge.state.status_file import Status
     from forge.state.status_lines import ModuleStatus
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
 USAGE = """\
 progress of the current run: plan, progress bar, module table
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.config import load_config, project_root
     from forge.errors import UsageError
     from forge.state.status_file import read_status
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     if args.interval <= 0:
         raise UsageError(f"--interval must be more than 0 seconds, not {args.interval:g}")

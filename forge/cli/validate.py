@@ -19,7 +19,7 @@ from forge.cli.subcommand import (
 )
 
 if TYPE_CHECKING:
-    from forge.plan import PlanModule
+    from forge.plan.model import PlanModule
     from forge.service.tools import ToolService
     from forge.validate.outcome import ModuleRun, ValidateReport
     from forge.validate.run import Engine
@@ -110,7 +110,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, print the report, exit 0 when passed and 1 when not."""
-    from forge.plugin_host.entry_points import fresh_command
+    from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
         return _run(args)
@@ -208,7 +208,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     from pydantic import ValidationError
 
     from forge.cli.output import flag_names
-    from forge.errors import UsageError, describe_validation_error
+    from forge.errors import UsageError
     from forge.models import ValidateRequest
     from forge.reporting.text import module_line
     from forge.service.plan_run import (
@@ -219,9 +219,10 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
         validate_all,
         validate_module,
     )
+    from forge.validation_errors import describe_validation_error
 
     if args.run_id is not None:
-        from forge.store import valid_run_id
+        from forge.store.forge_dir import valid_run_id
 
         valid_run_id(args.run_id, "--run-id")
     service = _service(args.run_id)

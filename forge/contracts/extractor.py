@@ -24,11 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-if TYPE_CHECKING:
-    import tree_sitter
-
+import tree_sitter
 
 # --- what an extractor returns -------------------------------------------------
 
@@ -206,8 +204,6 @@ def load_query(language: tree_sitter.Language, *filenames: str, package: str) ->
     key = (language, package, filenames)  # Language compares and hashes by grammar
     query = _queries.get(key)
     if query is None:
-        import tree_sitter
-
         text = "\n".join(query_source(name, package) for name in filenames)
         query = _queries[key] = tree_sitter.Query(language, text)
     return query
@@ -215,8 +211,6 @@ def load_query(language: tree_sitter.Language, *filenames: str, package: str) ->
 
 def captures(query: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """``query``'s captures under ``node``, by capture name."""
-    import tree_sitter
-
     return tree_sitter.QueryCursor(query).captures(node)
 
 
@@ -224,8 +218,6 @@ def matches(
     query: tree_sitter.Query, node: tree_sitter.Node
 ) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
     """``query``'s matches under ``node``: (pattern index, captures by name)."""
-    import tree_sitter
-
     return tree_sitter.QueryCursor(query).matches(node)
 
 

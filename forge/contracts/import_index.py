@@ -37,6 +37,7 @@ from forge.contracts.importers import (
     ImportFilter,
     source_files,
 )
+from forge.store.json_files import peek_json, write_json
 
 #: Source files walked at most in one search; past it the search says it is not complete.
 MAX_SCANNED = 20_000
@@ -137,8 +138,6 @@ class ImportIndex:
         if self._cache is None:
             self._cache = {}
             if self._cache_file is not None:
-                from forge.store import peek_json
-
                 try:
                     data, _ = peek_json(self._cache_file)
                 except Exception:  # unreadable: rebuilt as the files are read
@@ -180,7 +179,6 @@ class ImportIndex:
     def _save(self) -> None:
         if not self._dirty or self._cache_file is None:
             return
-        from forge.store import write_json
 
         entries = self._entries()
         if len(entries) > MAX_CACHED:

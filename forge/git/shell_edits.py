@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import subprocess
 from pathlib import Path
 
+from forge.errors import StateError
 from forge.git.runner import run_git
+from forge.store.json_files import peek_json
+from forge.store.locks import remove
+from forge.store.writes import ensure_folder, write_bytes_atomic
 
 #: Paths a snapshot keeps at most: past that, the tree is too busy to judge this way.
 MAX_ENTRIES = 20_000
@@ -131,10 +136,6 @@ def changed_files(
 
 
 def _save(path: Path, top: Path, state: dict[str, Entry]) -> None:
-    import json
-
-    from forge.errors import StateError
-    from forge.store import ensure_folder, write_bytes_atomic
 
     # Compact, by json alone: written on every shell command (pretty_json loads pydantic-core).
     text = json.dumps({"top": str(top), "entries": state}, separators=(",", ":"))
@@ -145,7 +146,6 @@ def _save(path: Path, top: Path, state: dict[str, Entry]) -> None:
 
 
 def _load(path: Path, top: Path) -> dict[str, Entry] | None:
-    from forge.store import peek_json
 
     data, _problem = peek_json(path)
     if not isinstance(data, dict) or data.get("top") != str(top):
@@ -161,8 +161,6 @@ def _load(path: Path, top: Path) -> dict[str, Entry] | None:
 
 
 def _forget(path: Path) -> None:
-    from forge.errors import StateError
-    from forge.store import remove
 
     with contextlib.suppress(StateError, OSError):
         remove(path)

@@ -44,6 +44,6 @@ def one_line(exc: Exception) -> str:
 
     if isinstance(exc, HookError | ForgeError):
         return clip(" ".join(str(exc).split()), 300)
-    from forge.plugin_host import describe_exception
+    from forge.plugin_host.records import describe_exception
 
     return describe_exception(exc)

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge.hook.answers import MAX_FINDINGS, allow, block
-from forge.reporting.text import shown
-from forge.validate.edit import absolute
+from forge.paths import absolute, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -92,14 +91,14 @@ def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
         # A large file goes straight to the checks' side, which knows [tool.forge]
         # max-parse-bytes: compiled here in full, a 20 MB file took the hook 5 to 40 s
         # (its budget is 2). Its importers are searched there, if it is judged at all.
-        from forge.plugin_host.entry_points import fresh_command
+        from forge.plugin_host.pydantic_lookup import fresh_command
 
         with fresh_command():
             return _check_edit(cwd, files, None, search)
     importers, complete = find_importers(search, files) if search else ([], True)
     if ref is None and not importers and complete and all(_clean_python(p, cwd) for p in files):
         return None  # nothing forge could find: no need to load it
-    from forge.plugin_host.entry_points import fresh_command
+    from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
         return _check_edit(cwd, files, importers, search)

@@ -31,7 +31,7 @@ def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
     cwd = event_cwd(event)
     if find_module_ref(cwd) is None:
         return None  # not a forge worker: nothing to enforce
-    from forge.plugin_host.entry_points import fresh_command
+    from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
         return _judge_stop(event, cwd)

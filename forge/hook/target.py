@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from forge.plan import PlanModule
+    from forge.plan.model import PlanModule
     from forge.store.project import ProjectPlace
 
 #: Longest a git command may take while fingerprinting (it is a courtesy).
@@ -150,7 +150,7 @@ def _valid_run(run_id: str | None) -> str | None:
 
 def _plan_path(root: Path, from_state: object) -> Path:
     """The plan: the session's ``planPath``, else ``FORGE_PLAN``, else the newest plan."""
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     named = from_state if isinstance(from_state, str) and from_state else None
     found = ForgeDir(root).run_plan(None, named)
@@ -183,7 +183,7 @@ def file_owners(cwd: Path) -> dict[str, str]:
     The plan is the one a stop of ``cwd`` would use; ``{}`` when there is none
     or it cannot be read (an edit's check must not fail on the plan).
     """
-    from forge.validate.edit import absolute, path_key
+    from forge.paths import absolute, path_key
 
     try:
         ref = find_module_ref(cwd)
@@ -240,14 +240,14 @@ def _mtime(path: Path) -> int:
 
 
 def _block_file(target: Target) -> Path:
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
     return ForgeDir(target.root).stop_record(target.module.id, target.run_id)
 
 
 def last_block(target: Target) -> dict[str, Any] | None:
     """What forge recorded when it last blocked this module's stop, if it did."""
-    from forge.store import peek_json
+    from forge.store.json_files import peek_json
 
     state, _problem = peek_json(_block_file(target))
     return state if isinstance(state, dict) else None
@@ -256,7 +256,8 @@ def last_block(target: Target) -> dict[str, Any] | None:
 def remember_block(target: Target, summary: str, *, escalated: bool = False) -> None:
     """Record a block (or an escalation): the files' fingerprint now (after the verify
     commands ran) and why."""
-    from forge.store import utc_now, write_json
+    from forge.store.forge_dir import utc_now
+    from forge.store.json_files import write_json
 
     write_json(
         _block_file(target),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages import v8
+from forge.languages.grammars import grammar
 from forge.languages.v8 import load_authority
 from forge.models import Language
 
@@ -13,20 +15,14 @@ def load_grammar() -> object:
     node, which decides JavaScript's syntax (:mod:`forge.languages.v8`), starts
     booting here, while tree-sitter parses the call's files.
     """
-    import tree_sitter_javascript
-
-    from forge.languages import v8
-
     v8.worker()
-
-    return tree_sitter_javascript.language()
+    return grammar("javascript")
 
 
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register JavaScript."""
-    # Imported here, not at module level: forge plan check imports every
-    # plugin module and needs no contract extractors.
+    # deferred: a plugin module is its declaration; listing languages loads no extractor
     from forge.contracts.ecmascript import JAVASCRIPT
 
     return [

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from forge.languages.project_files import nearest_value
 from forge.models import SyntaxAuthority, SyntaxVerdict
+from forge.plan.globs import matches
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -92,7 +93,6 @@ def takes_jsonc(path: Path) -> bool:
         return False
     # The plan's glob syntax (that of [tool.forge] generated), imported only when
     # a project declares globs: forge.plan loads more than this needs.
-    from forge.plan.globs import matches
 
     return matches(relative, globs) is not None
 

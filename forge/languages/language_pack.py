@@ -29,6 +29,7 @@ from typing import Any
 from forge import hookimpl
 from forge.languages import json_strict
 from forge.models import Language, SyntaxAuthority
+from forge.plugin_host.entry_points import installed_version
 
 DISTRIBUTION = "tree-sitter-language-pack"
 
@@ -115,8 +116,6 @@ _SEPARATE_WHEELS = {
 
 def pack_version() -> str | None:
     """The installed ``tree-sitter-language-pack`` version, or None."""
-    from forge.plugin_host.entry_points import installed_version
-
     return installed_version(DISTRIBUTION)
 
 

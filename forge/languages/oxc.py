@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 from forge.languages.oxc_early import early_error, let_as_identifier
 from forge.languages.project_files import nearest_value
 from forge.models import SyntaxAuthority, SyntaxVerdict
+from forge.plugin_host.entry_points import installed_version
 
 DISTRIBUTION = "oxc-python"
 #: Stack of the parser thread (address space, touched only as deep as a file nests).
@@ -198,8 +199,6 @@ os.register_at_fork(after_in_child=_forget_parser_in_child)
 
 def version() -> str | None:
     """The installed oxc-python version, or None."""
-    from forge.plugin_host.entry_points import installed_version
-
     return installed_version(DISTRIBUTION)
 
 

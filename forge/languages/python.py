@@ -32,7 +32,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import tree_sitter
+
 from forge import hookimpl
+from forge.languages.grammars import grammar
 from forge.languages.project_files import nearest_value
 from forge.languages.python_versions import (
     allows_newer,
@@ -55,9 +58,7 @@ _block_queries: dict[object, Any] = {}
 
 def load_grammar() -> object:
     """The tree-sitter-python grammar."""
-    import tree_sitter_python
-
-    return tree_sitter_python.language()
+    return grammar("python")
 
 
 #: A PEP 263 declaration, as CPython's tokenizer finds it on one of the first two lines.
@@ -211,8 +212,6 @@ def interpreter_meets(minimum: tuple[int, ...] | None) -> bool:
 
 def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
     """Each block without a statement: ``(row, column, "expected an indented block")``."""
-    import tree_sitter
-
     query = _block_queries.get(tree.language)
     if query is None:
         query = _block_queries.setdefault(
@@ -230,8 +229,7 @@ def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register Python."""
-    # Imported here, not at module level: forge plan check imports every
-    # plugin module and needs no contract extractors.
+    # deferred: a plugin module is its declaration; listing languages loads no extractor
     from forge.contracts.python import PYTHON
 
     return [

@@ -18,10 +18,10 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import tree_sitter
+import tree_sitter
+
+from forge.languages import grammars
 
 #: A version as (major, minor).
 Version = tuple[int, int]
@@ -258,12 +258,7 @@ def _parser() -> tree_sitter.Parser:
     """This thread's tree-sitter-python parser (the path that needs it is rare)."""
     parser: tree_sitter.Parser | None = getattr(_local, "parser", None)
     if parser is None:
-        import tree_sitter
-        import tree_sitter_python
-
-        parser = _local.parser = tree_sitter.Parser(
-            tree_sitter.Language(tree_sitter_python.language())
-        )
+        parser = _local.parser = grammars.parser("python")
     return parser
 
 

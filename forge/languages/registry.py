@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+import tree_sitter
+
 from forge.errors import ForgeError
 from forge.models import Language, SyntaxAuthority
-from forge.plugin_host import PluginProblem as RegistryProblem
+from forge.plugin_host.records import PluginProblem as RegistryProblem
+from forge.plugin_host.records import describe_exception
 
 if TYPE_CHECKING:
-    import tree_sitter
-
-    from forge.plugin_host import PluginHost
+    from forge.plugin_host.host import PluginHost
 
 T = TypeVar("T")
 
@@ -257,9 +258,6 @@ class LanguageRegistry:
         return self._grammars[name]
 
     def _load(self, name: str) -> None:
-        import tree_sitter
-
-        from forge.plugin_host import describe_exception
 
         entry = self._by_name[name]
         try:
@@ -287,7 +285,6 @@ class LanguageRegistry:
             return self._authorities[name]
 
     def _load_authority(self, name: str) -> SyntaxAuthority | None:
-        from forge.plugin_host import describe_exception
 
         entry = self._by_name[name]
         if entry.language.authority is None:
@@ -313,7 +310,5 @@ class LanguageRegistry:
         parsers: dict[str, tree_sitter.Parser] = self._local.__dict__.setdefault("parsers", {})
         parser = parsers.get(name)
         if parser is None:
-            import tree_sitter
-
             parser = parsers[name] = tree_sitter.Parser(self.grammar(name))
         return parser.parse(source)

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages.grammars import grammar
 from forge.languages.oxc import load_authority
 from forge.models import Language
 
 
 def load_grammar() -> object:
     """The TSX grammar of tree-sitter-typescript."""
-    import tree_sitter_typescript
-
-    return tree_sitter_typescript.language_tsx()
+    return grammar("tsx")
 
 
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register TSX."""
-    # Imported here, not at module level: forge plan check imports every
-    # plugin module and needs no contract extractors.
+    # deferred: a plugin module is its declaration; listing languages loads no extractor
     from forge.contracts.ecmascript import TYPESCRIPT
 
     return [

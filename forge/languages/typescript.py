@@ -8,22 +8,20 @@ assertion, in a ``.tsx`` file ``<T>`` opens a JSX element.
 from __future__ import annotations
 
 from forge import hookimpl
+from forge.languages.grammars import grammar
 from forge.languages.oxc import load_authority
 from forge.models import Language
 
 
 def load_grammar() -> object:
     """The TypeScript grammar of tree-sitter-typescript."""
-    import tree_sitter_typescript
-
-    return tree_sitter_typescript.language_typescript()
+    return grammar("typescript")
 
 
 @hookimpl
 def forge_languages() -> list[Language]:
     """Register TypeScript."""
-    # Imported here, not at module level: forge plan check imports every
-    # plugin module and needs no contract extractors.
+    # deferred: a plugin module is its declaration; listing languages loads no extractor
     from forge.contracts.ecmascript import TYPESCRIPT
 
     return [

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.memory.index import MemoryIndex, Postings, Source
-from forge.store import write_bytes_atomic
+from forge.store.writes import write_bytes_atomic
 
 logger = logging.getLogger("forge.memory")
 

@@ -30,17 +30,17 @@ from forge.memory.index_file import index_path
 from forge.memory.index_refresh import read_line, refresh
 from forge.memory.ranking import best_matches, tokenize
 from forge.models import StoredRecord, WireModel
-from forge.store import (
+from forge.store.forge_dir import utc_now
+from forge.store.json_files import decode_json
+from forge.store.jsonl import (
     MAX_JSONL_BYTES,
     append_line,
-    decode_json,
     describe_bad_lines,
-    locked,
     numbered_lines,
-    open_state_file,
     set_aside_lines,
-    utc_now,
 )
+from forge.store.locks import locked
+from forge.store.safe_open import open_state_file
 
 Category = Literal[
     "convention",

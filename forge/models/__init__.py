@@ -12,108 +12,51 @@ your own check, return :class:`Language` from ``forge_languages`` and
 The models live in submodules by job: :mod:`~forge.models.wire` (the base and
 limits), :mod:`~forge.models.request`, :mod:`~forge.models.results`,
 :mod:`~forge.models.descriptors` and :mod:`~forge.models.plugin_options` (a
-plugin's own options). Import them from ``forge.models``.
+plugin's own options). Import them from ``forge.models``: importing the package builds every model,
+which is what a plugin's first import wants.
 """
 
-from typing import TYPE_CHECKING
-
-from forge import lazy_exports
-
-if TYPE_CHECKING:
-    from forge.models.descriptors import (
-        MAX_FINDING_MESSAGE,
-        MAX_FINDING_NAME,
-        CheckDescriptor,
-        ExternalTool,
-        Language,
-        PlanFinding,
-        PlanRuleDescriptor,
-        Severity,
-        SyntaxAuthority,
-        SyntaxVerdict,
-    )
-    from forge.models.plugin_options import (
-        PluginOptions,
-        PluginOptionsError,
-        parse_plugin_options,
-    )
-    from forge.models.request import ContractPair, ModuleId, OptionalRunId, ValidateRequest
-    from forge.models.results import (
-        AcceptanceResult,
-        CheckResult,
-        CommandResult,
-        ContractResult,
-        FileResult,
-        Location,
-        MissingImport,
-        SyntaxLocation,
-        SyntaxResult,
-        TestCounts,
-    )
-    from forge.models.wire import (
-        CHECK_TYPE_PATTERN,
-        MAX_BASE_REF_CHARS,
-        MAX_COMMAND_LENGTH,
-        MAX_COMMANDS,
-        MAX_CONTRACT_CHECKS,
-        MAX_FILES,
-        MAX_PATH_LENGTH,
-        MAX_TIMEOUT_SECONDS,
-        BaseRefText,
-        CommandText,
-        PathText,
-        StoredRecord,
-        WireModel,
-    )
-
-#: The submodule defining each name. Loaded on first use: ``forge plan check``
-#: needs the plan findings, never the result models (their classes take
-#: milliseconds to create).
-_DEFINED_IN = {
-    "CheckDescriptor": "descriptors",
-    "ExternalTool": "descriptors",
-    "Language": "descriptors",
-    "MAX_FINDING_MESSAGE": "descriptors",
-    "MAX_FINDING_NAME": "descriptors",
-    "PlanFinding": "descriptors",
-    "PlanRuleDescriptor": "descriptors",
-    "Severity": "descriptors",
-    "SyntaxAuthority": "descriptors",
-    "SyntaxVerdict": "descriptors",
-    "PluginOptions": "plugin_options",
-    "PluginOptionsError": "plugin_options",
-    "parse_plugin_options": "plugin_options",
-    "ContractPair": "request",
-    "ModuleId": "request",
-    "OptionalRunId": "request",
-    "ValidateRequest": "request",
-    "AcceptanceResult": "results",
-    "CheckResult": "results",
-    "CommandResult": "results",
-    "ContractResult": "results",
-    "FileResult": "results",
-    "Location": "results",
-    "MissingImport": "results",
-    "SyntaxLocation": "results",
-    "SyntaxResult": "results",
-    "TestCounts": "results",
-    "BaseRefText": "wire",
-    "CHECK_TYPE_PATTERN": "wire",
-    "CommandText": "wire",
-    "MAX_BASE_REF_CHARS": "wire",
-    "MAX_COMMANDS": "wire",
-    "MAX_COMMAND_LENGTH": "wire",
-    "MAX_CONTRACT_CHECKS": "wire",
-    "MAX_FILES": "wire",
-    "MAX_PATH_LENGTH": "wire",
-    "MAX_TIMEOUT_SECONDS": "wire",
-    "PathText": "wire",
-    "StoredRecord": "wire",
-    "WireModel": "wire",
-}
-
-
-__getattr__ = lazy_exports(__name__, _DEFINED_IN)
+from forge.models.descriptors import (
+    MAX_FINDING_MESSAGE,
+    MAX_FINDING_NAME,
+    CheckDescriptor,
+    ExternalTool,
+    Language,
+    PlanFinding,
+    PlanRuleDescriptor,
+    Severity,
+    SyntaxAuthority,
+    SyntaxVerdict,
+)
+from forge.models.plugin_options import PluginOptions, PluginOptionsError, parse_plugin_options
+from forge.models.request import ContractPair, ModuleId, OptionalRunId, ValidateRequest
+from forge.models.results import (
+    AcceptanceResult,
+    CheckResult,
+    CommandResult,
+    ContractResult,
+    FileResult,
+    Location,
+    MissingImport,
+    SyntaxLocation,
+    SyntaxResult,
+    TestCounts,
+)
+from forge.models.wire import (
+    CHECK_TYPE_PATTERN,
+    MAX_BASE_REF_CHARS,
+    MAX_COMMAND_LENGTH,
+    MAX_COMMANDS,
+    MAX_CONTRACT_CHECKS,
+    MAX_FILES,
+    MAX_PATH_LENGTH,
+    MAX_TIMEOUT_SECONDS,
+    BaseRefText,
+    CommandText,
+    PathText,
+    StoredRecord,
+    WireModel,
+)
 
 __all__ = [
     "CHECK_TYPE_PATTERN",

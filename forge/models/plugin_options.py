@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from pydantic import AliasChoices, AliasGenerator, BaseModel, ConfigDict, ValidationError
 from pydantic.alias_generators import to_camel, to_snake
 
-from forge.errors import describe_validation_error
+from forge.validation_errors import describe_validation_error
 
 
 def _spellings(name: str) -> AliasChoices:

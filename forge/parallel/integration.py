@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from forge.git.merge_tree import grep_tree, tree_files, tree_of, write_tree_files
+from forge.languages import ParseCache
 from forge.models import MAX_FILES, CheckResult, ValidateRequest
 from forge.parallel.models import IntegrationBreak
 from forge.validate.baseline import Finding, finding, findings_of
@@ -145,8 +146,6 @@ def _check_tree(
     Returns the project folder in the tree, the workspace (its parse cache
     serves the findings read back) and the results.
     """
-    from forge.languages import ParseCache
-
     into.mkdir(parents=True)
     write_tree_files(top, files, into)
     root = into.joinpath(*PurePosixPath(prefix).parts) if prefix else into

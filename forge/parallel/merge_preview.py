@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import UsageError, clip
+from forge.git import AUTO, GitError, resolve_base
+from forge.git.changes import committed_changes, fork_point, working_changes
+from forge.git.merge_tree import commit_tree, merge_tree
+from forge.git.revisions import default_branch
 from forge.git.runner import git_text
+from forge.parallel.integration import find_breaks
 from forge.parallel.models import (
     MergeCheckReport,
     MergeConflict,
@@ -26,8 +31,11 @@ from forge.parallel.models import (
     OutOfLane,
     StaleModule,
 )
+from forge.parallel.sources import locate
 from forge.parallel.standing import conflict_advice, latest_verdict, out_of_lane, own_changes
 from forge.plan.lanes import project_prefix
+from forge.plan.locate import read_plan
+from forge.store.forge_dir import ForgeDir
 
 if TYPE_CHECKING:
     from forge.git.merge_tree import MergeOutcome
@@ -101,10 +109,6 @@ def _strays(
 
 def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
     """Preview merging the modules ``ask`` names into its base; :class:`UsageError` on bad input."""
-    from forge.git.changes import committed_changes, fork_point, working_changes
-    from forge.git.merge_tree import commit_tree, merge_tree
-    from forge.parallel.sources import locate
-
     root = context.root
     plan = _plan(root, ask)
     chosen = _chosen(plan, ask)
@@ -176,8 +180,6 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
     breaks = []
     checked = 0
     if ask.checks and merged and current != base:
-        from forge.parallel.integration import find_breaks
-
         found = find_breaks(
             context,
             top,
@@ -231,9 +233,6 @@ def merge_check(context: StageContext, ask: MergeAsk) -> MergeCheckReport:
 
 def _plan(root: Path, ask: MergeAsk) -> Plan | None:
     """The plan named, else the run's (session planPath, FORGE_PLAN, newest), else none."""
-    from forge.plan.locate import read_plan
-    from forge.store import ForgeDir
-
     if ask.plan_path is not None:
         path, named = root / Path(ask.plan_path).expanduser(), ask.plan_path
     else:
@@ -284,9 +283,6 @@ def _chosen(plan: Plan | None, ask: MergeAsk) -> list[PlanModule | str]:
 
 def _base(top: Path, context: StageContext, ref: str | None) -> tuple[str, str]:
     """(name, commit) of what the modules merge into: the ref given, the configured one, the default."""
-    from forge.git import AUTO, GitError, resolve_base
-    from forge.git.revisions import default_branch
-
     named = ref or context.config.base_ref
     if named is None or named == AUTO:
         branch = default_branch(top)
@@ -303,8 +299,6 @@ def _base(top: Path, context: StageContext, ref: str | None) -> tuple[str, str]:
 
 def _session(root: Path, run_id: str | None) -> dict[str, str]:
     """The run's ``worktrees`` (module id -> folder) from its session snapshot."""
-    from forge.store import ForgeDir
-
     trees = ForgeDir(root).session_state(run_id).get("worktrees")
     if not isinstance(trees, dict):
         return {}

@@ -9,15 +9,22 @@ the preview reports each module's latest verdict and fails on a failed one.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.git.changes import Changes
+from forge.git.runner import run_git, split_z
 from forge.parallel.models import OutOfLane, RecordedVerdict
+from forge.plan.lanes import lane_violations
+from forge.store.ids import is_valid_run_id
+from forge.store.safe_open import state_folders
+from forge.validate.history import assess, read_history, recommend
 
 if TYPE_CHECKING:
     from forge.config import ForgeConfig
     from forge.plan.model import Plan, PlanModule
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
     from forge.validate.history import History
 
 
@@ -36,9 +43,6 @@ def out_of_lane(
 
     :param committed: the repository paths its commits changed since ``fork_point``.
     """
-    from forge.git.changes import Changes
-    from forge.plan.lanes import lane_violations
-
     changes = Changes(top, fork_point, committed, ())
     violations = lane_violations(
         changes, module, plan, prefix=prefix, root=root, generated=config.generated
@@ -58,10 +62,6 @@ def own_changes(top: Path, since: str, commit: str, others: set[str]) -> frozens
     """Files touched by the commits from ``since`` to ``commit`` that are in none of
     ``others`` (other modules' work), even if a later commit undid the change; None when
     git cannot say, or when there are no others (every commit is the module's own)."""
-    import subprocess
-
-    from forge.git.runner import run_git, split_z
-
     if not others:
         return None
     args = ["log", "--no-renames", "--name-only", "-z", "--format=", commit, f"^{since}"]
@@ -96,10 +96,6 @@ def latest_verdict(
 ) -> RecordedVerdict | None:
     """The module's latest recorded validation: in ``run_id``'s history when a run is named,
     else the latest of its run-less history and every run's; None when it has none."""
-    from forge.store import state_folders
-    from forge.store.ids import is_valid_run_id
-    from forge.validate.history import read_history
-
     runs: list[str | None] = [run_id]
     if run_id is None:
         folders = state_folders(forge_dir.iterations(None))
@@ -115,8 +111,6 @@ def latest_verdict(
 
 def _verdict(history: History, max_attempts: int) -> RecordedVerdict | None:
     """What forge said of the latest validate attempt of ``history``."""
-    from forge.validate.history import assess, recommend
-
     attempts = [attempt for attempt in history.attempts if attempt.source == "validate"]
     if not attempts:
         return None

@@ -21,8 +21,8 @@ from forge.plan.loader import (
     schema_error,
 )
 from forge.plan.model import Plan
-from forge.plugin_host import PluginHost
-from forge.store import ForgeDir
+from forge.plugin_host.host import PluginHost
+from forge.store.forge_dir import ForgeDir
 
 #: Errors (and warnings) listed in a report; one more entry counts the rest. A
 #: plan with 300,000 broken modules gets a report of a few hundred KB, not 300 MB.

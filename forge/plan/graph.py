@@ -246,7 +246,7 @@ def execution_layers(plan: Plan) -> list[list[PlanModule]]:
 
     Run the layers one after the other; the modules of one layer can run in
     parallel. Modules on or behind a dependency cycle are in no layer, so
-    check the plan first (:func:`forge.plan.check_plan`).
+    check the plan first (:func:`forge.plan.check.check_plan`).
     """
     by_id: dict[str, PlanModule] = {}
     for module in plan.modules:

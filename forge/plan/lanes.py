@@ -95,7 +95,7 @@ class LaneViolation:
 @cache
 def lock_files() -> frozenset[str]:
     """Every lock file name: Node's package managers' and the others'."""
-    # Imported here: an edit inside its lane (forge hook) never needs the list.
+    # deferred: the JavaScript resolver's package is only needed by a lane with lock files
     from forge.contracts.ecmascript.node_packages import LOCKFILES
 
     return frozenset((*LOCKFILES, *OTHER_LOCK_FILES))

@@ -22,17 +22,15 @@ import functools
 import json
 import os
 import stat
+from difflib import get_close_matches
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from forge.errors import clip
 from forge.models import PlanFinding
-from forge.plan.model import Plan, PlanHeader, PlanModule
-
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
+from forge.plan.model import AcceptanceCriterion, CostBudget, Plan, PlanHeader, PlanModule
 
 #: Larger plan files are refused unread: no real plan comes near it.
 MAX_PLAN_BYTES = 16 * 1024 * 1024
@@ -234,7 +232,6 @@ BULK_MODULES = 200
 
 @functools.cache
 def _modules_adapter() -> TypeAdapter[list[PlanModule]]:
-    from pydantic import TypeAdapter  # not imported by a small plan's check
 
     return TypeAdapter(list[PlanModule])
 
@@ -265,10 +262,6 @@ def _build_module(
 
 def _known_key_hint(where: str) -> str:
     """``(did you mean blocking?)`` for a misspelt key of an object forge defines."""
-    from difflib import get_close_matches  # only a misspelt key needs it
-
-    from forge.plan.model import AcceptanceCriterion, CostBudget
-
     key = where.rsplit(".", 1)[-1]
     model = CostBudget if where.lower().startswith("cost") else AcceptanceCriterion
     close = get_close_matches(key, list(model.model_fields), n=1)

@@ -17,7 +17,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from forge.plan.loader import PlanReadError, build_plan, read_plan_json
 from forge.plan.model import Plan, PlanModule
+from forge.store.forge_dir import ForgeDir
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,6 @@ _lock = threading.Lock()
 
 def read_plan(path: Path) -> Plan | None:
     """The plan at ``path`` as the loader builds it (usable modules only); None when unreadable."""
-    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
-
     try:
         status = path.stat()
     except OSError:
@@ -68,8 +68,6 @@ def module_in(plan: Plan | None, module_id: str) -> PlanModule | None:
 
 def find_plan_module(root: Path, module_id: str, run_id: str | None) -> PlanModuleRef | None:
     """The module ``module_id`` of run ``run_id``'s plan, or None."""
-    from forge.store import ForgeDir
-
     path = ForgeDir(root).run_plan(run_id)
     if path is None:
         return None

@@ -12,16 +12,14 @@ import posixpath
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, ConfigDict, Field, PrivateAttr
 from pydantic.alias_generators import to_camel
 
 from forge.models import WireModel
+from forge.plan.graph import DependencyGraph
 from forge.store.ids import ID_PATTERN
-
-if TYPE_CHECKING:
-    from forge.plan.graph import DependencyGraph
 
 #: ``$schema`` of the JSON Schema ``forge plan schema`` prints.
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -213,8 +211,6 @@ class Plan(PlanHeader):
     @cached_property
     def graph(self) -> DependencyGraph:
         """The dependency graph of :attr:`modules`, built once and shared by every rule."""
-        from forge.plan.graph import DependencyGraph
-
         return DependencyGraph.from_modules(self.modules)
 
 

@@ -45,6 +45,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from forge.store.home import forge_home
+from forge.store.writes import write_bytes_atomic
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from importlib.metadata import EntryPoint
@@ -110,7 +113,7 @@ def cache_file(home: Path) -> Path:
 
 def discover(group: str) -> list[FoundEntryPoint]:
     """Every installed entry point of ``group``, read from the distributions' metadata."""
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # deferred: only a cache miss reads metadata
 
     return describe(entry_points(group=group))
 
@@ -185,7 +188,7 @@ class EntryPointCache:
         known = self._versions.get(distribution, False)
         if known is None or isinstance(known, str):
             return known
-        from importlib import metadata
+        from importlib import metadata  # deferred: only a cache miss reads metadata
 
         try:
             found: str | None = metadata.version(distribution)
@@ -317,8 +320,6 @@ def installed_version(distribution: str) -> str | None:
     For code that asks at every call (the language pack's plugin): reading the
     distribution's metadata imports :mod:`importlib.metadata` (~15 ms).
     """
-    from forge.config import forge_home
-
     cache = open_cache(forge_home())
     found = cache.version(distribution)
     cache.save()
@@ -363,22 +364,5 @@ def _read(path: Path) -> Any:
 
 def _write(path: Path, value: Any) -> None:
     """Store the cache; a read-only home or a full disk only costs the next process time."""
-    from forge.store import write_bytes_atomic
-
     with contextlib.suppress(OSError):
         write_bytes_atomic(path, json.dumps(value, separators=(",", ":")).encode(), durable=False)
-
-
-@contextlib.contextmanager
-def fresh_command() -> Iterator[None]:
-    """Around a command a fresh process runs often (validate, hook, plan check).
-
-    pydantic's plugin lookup is answered from the entry-point cache
-    (:mod:`forge.plugin_host.pydantic_lookup`), and every lookup of the command shares
-    one reading of that cache (:func:`forge.plugin_host.entry_points.one_reading`).
-    """
-    from forge.plugin_host.pydantic_lookup import answer_plugin_lookup_from_cache
-
-    answer_plugin_lookup_from_cache()
-    with one_reading():
-        yield

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pluggy
 
 from forge import hookspecs
-from forge.config import forge_home
+from forge.models import CheckDescriptor, PlanRuleDescriptor
+from forge.plugin_host.catalog import KnownChecks, build_catalog, core_checks, core_plan_rules
 from forge.plugin_host.entry_points import (
     EntryPointCache,
     FoundEntryPoint,
@@ -47,12 +48,12 @@ from forge.plugin_host.records import (
     raised_in,
     record,
 )
+from forge.store.home import forge_home
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from forge.models import CheckDescriptor, PlanRuleDescriptor
-    from forge.plugin_host.catalog import Catalog, KnownChecks
+    from forge.plugin_host.catalog import Catalog
 
 logger = logging.getLogger("forge.plugins")
 
@@ -105,9 +106,6 @@ class PluginHost:
     @cached_property
     def checks(self) -> Catalog[CheckDescriptor]:
         """Every check declared through ``forge_checks`` (built on first use, then kept)."""
-        from forge.models import CheckDescriptor
-        from forge.plugin_host.catalog import build_catalog, core_checks
-
         catalog = build_catalog(
             self, "forge_checks", CheckDescriptor, core_checks(), runs="forge_run_checks"
         )
@@ -117,9 +115,6 @@ class PluginHost:
     @cached_property
     def plan_rules(self) -> Catalog[PlanRuleDescriptor]:
         """Every plan rule declared through ``forge_plan_rules`` (built on first use)."""
-        from forge.models import PlanRuleDescriptor
-        from forge.plugin_host.catalog import build_catalog, core_plan_rules
-
         return build_catalog(self, "forge_plan_rules", PlanRuleDescriptor, core_plan_rules())
 
     def known_checks(self) -> KnownChecks:
@@ -129,13 +124,10 @@ class PluginHost:
         declares (``forge plan check`` then imports no check), else from
         :attr:`checks`, which imports them and teaches the cache.
         """
-        from forge.plugin_host.catalog import KnownChecks
-
         disabled = [info.name for info in self.plugins if info.status == "disabled"]
         return KnownChecks(self._check_ids, disabled)
 
     def _check_ids(self) -> frozenset[str]:
-        from forge.plugin_host.catalog import core_checks
 
         if "checks" not in self.__dict__ and self._cache is not None:
             ids = {descriptor.id for descriptor in core_checks()}

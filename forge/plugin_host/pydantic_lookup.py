@@ -23,11 +23,16 @@ an installed pydantic plugin stops being used.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from typing import Any
+
+from forge.plugin_host.entry_points import one_reading, open_cache
+from forge.store.home import forge_home
 
 #: The module of pydantic's that finds its plugins.
 LOADER = "pydantic.plugin._loader"
@@ -73,8 +78,6 @@ def answer_plugin_lookup_from_cache() -> None:
 
 
 def _plugins_installed() -> bool:
-    from forge.config import forge_home
-    from forge.plugin_host.entry_points import open_cache
 
     cache = open_cache(forge_home())
     found = cache.entry_points(PYDANTIC_GROUP)
@@ -87,3 +90,16 @@ def _real_loader() -> types.ModuleType:
     if isinstance(sys.modules.get(LOADER), _StandIn):
         del sys.modules[LOADER]
     return importlib.import_module(LOADER)
+
+
+@contextlib.contextmanager
+def fresh_command() -> Iterator[None]:
+    """Around a command a fresh process runs often (validate, hook, plan check).
+
+    pydantic's plugin lookup is answered from the entry-point cache
+    (:mod:`forge.plugin_host.pydantic_lookup`), and every lookup of the command shares
+    one reading of that cache (:func:`forge.plugin_host.entry_points.one_reading`).
+    """
+    answer_plugin_lookup_from_cache()
+    with one_reading():
+        yield

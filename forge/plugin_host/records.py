@@ -7,12 +7,16 @@ plugin's answer to one hook call, checked (:func:`checked`); a
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Generic, Literal, TypeVar
 
+import pluggy
 from pydantic import Field
 
 from forge.errors import clip, close_names, did_you_mean
@@ -147,11 +151,6 @@ def raised_in(exc: BaseException, module: str) -> tuple[str | None, tuple[str, .
     """Where in the plugin of module ``module`` ``exc`` was raised (``file:line`` of the
     innermost frame in the plugin's own files, else the innermost frame), and the
     traceback's last frames (``file:line in function: source``) below forge's machinery."""
-    import importlib
-    import traceback
-
-    import pluggy
-
     # The machinery between forge and a plugin: forge's host, pluggy, the import system.
     folders = (Path(pluggy.__file__ or ""), Path(importlib.__file__ or ""), Path(__file__))
     machinery = (*(f"{folder.parent}/" for folder in folders), "<frozen importlib")
@@ -174,8 +173,6 @@ def raised_in(exc: BaseException, module: str) -> tuple[str | None, tuple[str, .
 
 def _files_of(module: str) -> list[str]:
     """The file of the top-level module ``module`` belongs to, or its package's folders."""
-    import importlib.util
-
     top = module.split(":", 1)[0].split(".", 1)[0]
     try:
         spec = importlib.util.find_spec(top)

@@ -22,7 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forge import __version__
+from forge.config import disabled_plugins, load_config
+from forge.git.worktrees import counterpart
 from forge.models import CheckResult, Location, TestCounts
+from forge.plugin_host.host import build_plugin_host
+from forge.reporting.text import location_line
 from forge.validate.outcome import ModuleRun, ValidateReport
 from forge.validate.verdict import counts_as_failure
 
@@ -67,8 +71,6 @@ def file_of(result: CheckResult, working_dir: Path, checks: Catalog[CheckDescrip
 
 def default_checks(project_root: Path) -> Catalog[CheckDescriptor]:
     """The checks the project's installed, enabled plugins declare."""
-    from forge.config import disabled_plugins, load_config
-    from forge.plugin_host import build_plugin_host
 
     return build_plugin_host(disabled_plugins(load_config(project_root))).checks
 
@@ -108,7 +110,7 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
     A skipped module (its dependency failed) is one skipped testcase. Failure
     text holds the places and, for commands, the output tails.
     """
-    import xml.etree.ElementTree as ET  # only JUnit output needs it
+    import xml.etree.ElementTree as ET  # deferred: only JUnit output needs XML
 
     suites = ET.Element("testsuites", name="forge")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -146,7 +148,7 @@ def to_junit(runs: Sequence[ModuleRun]) -> str:
 
 
 def _properties(suite: ET.Element, report: ValidateReport) -> None:
-    import xml.etree.ElementTree as ET
+    import xml.etree.ElementTree as ET  # deferred: only JUnit output needs XML
 
     properties = ET.SubElement(suite, "properties")
     shown = {
@@ -161,7 +163,7 @@ def _properties(suite: ET.Element, report: ValidateReport) -> None:
 
 
 def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
-    import xml.etree.ElementTree as ET
+    import xml.etree.ElementTree as ET  # deferred: only JUnit output needs XML
 
     duration = getattr(result, "duration_ms", 0) or 0
     case = ET.SubElement(
@@ -203,7 +205,6 @@ def _testcase(suite: ET.Element, run: ModuleRun, result: CheckResult) -> None:
 
 def _failure_text(result: CheckResult) -> str:
     lines = [result.message]
-    from forge.reporting.text import location_line
 
     lines.extend(location_line(place, place.path or "") for place in places(result)[:MAX_PLACES])
     for stream in ("stdout", "stderr"):
@@ -380,6 +381,5 @@ def _artifact(path: str, working_dir: Path, project_root: Path) -> dict[str, Any
 @functools.lru_cache(maxsize=64)
 def _counterpart(project_root: Path, working_dir: Path) -> Path | None:
     """:func:`forge.git.worktrees.counterpart`, asked of git once per working dir."""
-    from forge.git.worktrees import counterpart
 
     return counterpart(project_root, working_dir)

@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from forge.errors import UsageError, clip
 from forge.models import (
     AcceptanceResult,
@@ -28,10 +30,12 @@ from forge.models import (
     SyntaxLocation,
     SyntaxResult,
 )
+from forge.store.safe_open import read_regular_file
+from forge.validate.outcome import ModuleRun, ValidateReport
+from forge.validation_errors import describe_validation_error
 
 if TYPE_CHECKING:
     from forge.plan.model import Plan
-    from forge.validate.outcome import ModuleRun
 
 #: Largest report file read: a module's report is a few hundred KB at most.
 MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -66,8 +70,6 @@ def load_runs(paths: Sequence[Path], working_dir: Path) -> tuple[list[ModuleRun]
 
 def with_plan(runs: list[ModuleRun], plan: Plan, working_dir: Path) -> list[ModuleRun]:
     """``runs`` in the plan's layer order, each scheduled module without a report skipped."""
-    from forge.validate.outcome import ModuleRun
-
     titles = {module.id: module.title for module in reversed(plan.modules)}
     # A job's report knows its module's id, not its title: the plan gives it.
     by_id: dict[str, ModuleRun | None] = {
@@ -89,8 +91,6 @@ def with_plan(runs: list[ModuleRun], plan: Plan, working_dir: Path) -> list[Modu
 
 
 def _runs_of(path: Path, working_dir: Path) -> list[ModuleRun]:
-    from forge.store import read_regular_file
-    from forge.validate.outcome import ModuleRun
 
     try:
         data = json.loads(read_regular_file(path, MAX_REPORT_BYTES).decode("utf-8"))
@@ -109,7 +109,6 @@ def _runs_of(path: Path, working_dir: Path) -> list[ModuleRun]:
 
 
 def _entry(path: Path, item: Any, working_dir: Path) -> ModuleRun:
-    from forge.validate.outcome import ModuleRun
 
     if not isinstance(item, dict) or not isinstance(item.get("moduleId"), str):
         raise UsageError(f"{path}: a module entry without a moduleId")
@@ -127,11 +126,6 @@ def _entry(path: Path, item: Any, working_dir: Path) -> ModuleRun:
 
 def _report(path: Path, data: Any) -> Any:
     """The :class:`ValidateReport` of ``data``, each result as the kind it was written as."""
-    from pydantic import ValidationError
-
-    from forge.errors import describe_validation_error
-    from forge.validate.outcome import ValidateReport
-
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise UsageError(f"{path}: a report without results")
     try:

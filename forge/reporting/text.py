@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forge.models import SyntaxLocation
+from forge.paths import absolute, shown
 from forge.reporting.terminal import format_duration, paint, printable, table
+from forge.validate.verdict import counted, counts_as_failure
 
 if TYPE_CHECKING:
     from forge.models import CheckResult, Location
@@ -58,7 +61,6 @@ def render_summary(runs: list[ModuleRun]) -> str:
 def _reason(run: ModuleRun) -> str:
     if run.report is None:
         return run.skipped or ""
-    from forge.validate.verdict import counts_as_failure
 
     failures = [r for r in run.report.results if counts_as_failure(r)]
     if not failures:
@@ -143,7 +145,6 @@ def source_and_caret_pad(source_line: str, column: int) -> tuple[str, str]:
 
 
 def _details(result: CheckResult) -> list[str]:
-    from forge.models import SyntaxLocation
 
     details: list[str] = []
     # path:line:col: message at the start of a line, the form editors and CI
@@ -165,18 +166,8 @@ def _details(result: CheckResult) -> list[str]:
     return details
 
 
-def shown(path: Path, cwd: Path) -> str:
-    """``path`` relative to ``cwd`` when it is inside it, else as it is."""
-    try:
-        return path.resolve().relative_to(cwd.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def display(name: str, cwd: Path) -> str:
     """A result's file name (relative to ``cwd`` or absolute) as :func:`shown` spells it."""
-    from forge.validate.edit import absolute
-
     return shown(absolute(cwd, name), cwd)
 
 
@@ -187,8 +178,6 @@ def result_findings(result: CheckResult, cwd: Path) -> list[str]:
     without a path is in the result's target. Places found at the base, and
     informational ones, are left out.
     """
-    from forge.validate.edit import counted
-
     lines = [
         location_line(location, display(location.path or result.target, cwd))
         for location in result.locations

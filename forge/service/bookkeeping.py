@@ -35,6 +35,7 @@ NO_PROGRESS = frozenset({"memory_save", "memory_recall", "forge_logs", "merge_ch
 
 def progress_change(tool: str, result: object) -> StatusChange:
     """What a call did to the run's progress, as :func:`refresh_status` takes it."""
+    # deferred: what a call changed is read only once it is known
     from forge.state.status_file import HistoryChanged
     from forge.state.status_lines import module_status
 
@@ -48,6 +49,7 @@ def progress_change(tool: str, result: object) -> StatusChange:
         return None
     if tool == "validate_plan":
         return "plan"
+    # deferred: only the tools that change progress return these
     from forge.service.replies import IterationStateResult, SessionStateResult
     from forge.state.sessions import SessionSaved
     from forge.validate.iteration import IterationState

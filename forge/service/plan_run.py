@@ -21,11 +21,14 @@ from typing import TYPE_CHECKING
 
 from forge.errors import UsageError
 from forge.models import ValidateRequest
+from forge.plan.loader import PlanReadError, build_plan, read_plan_json
+from forge.plan.locate import PlanModuleRef
 from forge.runtime.cancellation import cancellable, stopped_on_error, waited
+from forge.service.arguments import ValidatePlanRequest
 from forge.validate.outcome import ModuleRun
 
 if TYPE_CHECKING:
-    from forge.plan import Plan, PlanModule
+    from forge.plan.model import Plan, PlanModule
     from forge.service.tools import ToolService
 
 
@@ -53,9 +56,6 @@ def load_plan(service: ToolService, plan_path: Path) -> tuple[Plan, list[list[st
     check``), so a plan with a cycle or a broken module is refused with its
     first error instead of being half-run.
     """
-    from forge.plan.loader import PlanReadError, build_plan, read_plan_json
-    from forge.service.arguments import ValidatePlanRequest
-
     report = service.validate_plan(ValidatePlanRequest(plan_path=str(plan_path)))
     if not report.valid:
         first = report.errors[0]
@@ -115,8 +115,6 @@ def validate_module(
         criteria are enforced against it); default: the run's plan, if the module is in it.
     :param plan_path: where that plan is, for messages.
     """
-    from forge.plan.locate import PlanModuleRef
-
     started = time.monotonic()
     request = request_for(module, options)
     ref = None

@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forge.config import forge_home
 from forge.errors import StateError, UsageError, clip
 from forge.models import ValidateRequest
 from forge.service.bookkeeping import module_of_call, progress_change, writes_to_run
@@ -30,20 +29,21 @@ from forge.state.events import (
     run_of,
     summarize_arguments,
 )
-from forge.store import remove, utc_now, valid_run_id
+from forge.store.forge_dir import utc_now, valid_run_id
+from forge.store.home import forge_home
+from forge.store.locks import remove
 from forge.validate.outcome import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
 from forge.workspace import ProgressCallback
 
 if TYPE_CHECKING:
-    # Imported on first use, not with this module: ``forge validate`` and
-    # ``forge hook`` build a service but never load memory, plans, sessions,
-    # the status file or the other tools' requests and results. forge.tools.calls.tool_hints()
-    # resolves them for the MCP adapter.
+    # Each tool imports what it runs when it is called (docs/architecture.md, "Start-up"):
+    # forge validate builds a service and loads no memory, plan, session or merge.
+    # forge.tools.calls.tool_hints() resolves these names for the MCP adapter.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
     from forge.parallel.models import MergeCheckReport
-    from forge.plan import PlanReport
+    from forge.plan.check import PlanReport
     from forge.plan.locate import PlanModuleRef
     from forge.service.arguments import (
         ForgeLogsRequest,
@@ -111,6 +111,7 @@ class ToolService:
         """Project and global memory, opened by the first memory tool call (then kept)."""
         with self._lock:
             if self._memory is None:
+                # deferred: a tool imports what it runs when called
                 from forge.memory import Memory
 
                 self._memory = Memory(self.forge_dir.project_memory, global_memory_file())
@@ -189,6 +190,7 @@ class ToolService:
         the status; the rest (a session save) rebuild it. Status is a
         courtesy: a failure here is logged, never raised.
         """
+        # deferred: status.json follows named runs only; a run-less validate never writes it
         from forge.state.status_file import refresh_status
 
         try:
@@ -245,7 +247,8 @@ class ToolService:
 
     def validate_plan(self, request: ValidatePlanRequest) -> PlanReport:
         """Check a plan file (default: the newest ``.forge/plans/*.json``) or an inline plan."""
-        from forge.plan import check_plan
+        # deferred: a tool imports what it runs when called
+        from forge.plan.check import check_plan
 
         if request.plan_path is not None and request.plan is not None:
             raise UsageError("give planPath or plan, not both")
@@ -299,6 +302,7 @@ class ToolService:
 
     def iteration_state(self, request: IterationStateRequest) -> IterationStateResult:
         """get / update / reset the attempt history of (runId, moduleId)."""
+        # deferred: a tool imports what it runs when called
         from forge.service.replies import IterationStateResult
         from forge.validate.iteration import read_state, reset_state, update_state
 
@@ -349,6 +353,7 @@ class ToolService:
 
     def session_state(self, request: SessionStateRequest) -> SessionStateResult:
         """save / load / list orchestrator session snapshots."""
+        # deferred: a tool imports what it runs when called
         from forge.service.replies import SessionStateResult
         from forge.state.sessions import list_sessions, load_session, save_session
 
@@ -379,6 +384,7 @@ class ToolService:
 
     def merge_check(self, request: MergeCheckRequest) -> MergeCheckReport:
         """Preview merging modules' work into the base: conflicts, integration breaks, stale work."""
+        # deferred: a tool imports what it runs when called
         from forge.parallel.merge_preview import MergeAsk
 
         # The request's fields are the preview's questions, one for one.

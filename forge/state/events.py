@@ -26,15 +26,10 @@ from forge.models import (
     TestCounts,
     WireModel,
 )
-from forge.store import (
-    ForgeDir,
-    append_line,
-    describe_bad_lines,
-    newest,
-    numbered_lines,
-    utc_now,
-)
+from forge.store.forge_dir import ForgeDir, utc_now
 from forge.store.ids import is_valid_run_id
+from forge.store.jsonl import append_line, describe_bad_lines, numbered_lines
+from forge.store.safe_open import newest
 
 logger = logging.getLogger("forge.events")
 

@@ -14,7 +14,9 @@ from pydantic import ConfigDict, Field
 
 from forge.errors import CorruptFileError, UsageError
 from forge.models import WireModel
-from forge.store import ForgeDir, peek_json, read_json, state_files, utc_now, write_json
+from forge.store.forge_dir import ForgeDir, utc_now
+from forge.store.json_files import peek_json, read_json, write_json
+from forge.store.safe_open import state_files
 
 #: Largest state object accepted, serialised as JSON.
 MAX_STATE_BYTES = 1024 * 1024

@@ -30,15 +30,12 @@ from forge.state.status_lines import (
     shown_plan,
     snapshot_statuses,
 )
-from forge.store import (
-    ForgeDir,
-    locked,
-    newest,
-    peek_json,
-    utc_now,
-    write_bytes_atomic,
-)
+from forge.store.forge_dir import ForgeDir, utc_now
 from forge.store.ids import is_valid_run_id
+from forge.store.json_files import peek_json
+from forge.store.locks import locked
+from forge.store.safe_open import newest
+from forge.store.writes import write_bytes_atomic
 
 
 class StatusCounts(WireModel):

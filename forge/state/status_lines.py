@@ -16,8 +16,11 @@ from pydantic import Field
 
 from forge.errors import StateError
 from forge.models import WireModel
-from forge.store import ForgeDir, decode_json, newest, read_regular_file, utc_now
+from forge.plan.loader import MAX_PLAN_BYTES
+from forge.store.forge_dir import ForgeDir, utc_now
 from forge.store.ids import is_valid_id, is_valid_run_id
+from forge.store.json_files import decode_json
+from forge.store.safe_open import newest, read_regular_file
 from forge.validate.history import read_history
 
 ModuleState = Literal["pending", "running", "done", "failed", "skipped"]
@@ -95,9 +98,6 @@ def shown_plan(forge_dir: ForgeDir, wanted: object) -> tuple[str | None, dict[st
 def _read_plan(path: Path) -> Any:
     """The plan's JSON, or ``None``: this runs after every call, so a plan too big
     to check (or a FIFO, or text forge cannot write back) is not read at all."""
-    # Here, not at the top: a project without a plan never loads forge.plan.
-    from forge.plan.loader import MAX_PLAN_BYTES
-
     try:
         return decode_json(read_regular_file(path, MAX_PLAN_BYTES))
     except (OSError, StateError, ValueError, RecursionError):

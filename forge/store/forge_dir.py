@@ -11,6 +11,7 @@ from typing import Any
 
 from forge.errors import StateError, UsageError
 from forge.store.ids import check_id, check_run_id
+from forge.store.json_files import peek_json
 from forge.store.locks import locked
 from forge.store.safe_open import _open_folder, newest, state_files
 from forge.store.writes import ensure_folder
@@ -178,7 +179,6 @@ class ForgeDir:
         read, or ``run_id`` is None or no valid run id. Read only: nothing locked or moved."""
         if run_id is None:
             return {}
-        from forge.store.json_files import peek_json
 
         try:
             state, _problem = peek_json(self.session(run_id))

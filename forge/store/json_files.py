@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pydantic_core
+
 from forge.errors import CorruptFileError, StateError
 from forge.store.locks import locked
 from forge.store.safe_open import _BadFile, _read_state
@@ -53,8 +55,6 @@ def pretty_json(value: Any) -> str:
     one might appear, or that pydantic-core refuses (a lone surrogate), is
     written by ``json`` instead.
     """
-    import pydantic_core  # loaded with pydantic; not every command needs it here
-
     try:
         text = pydantic_core.to_json(value, indent=2)
     except pydantic_core.PydanticSerializationError:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from forge.errors import StateError
+from forge.store.home import forge_home
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
@@ -49,7 +50,6 @@ def _split(path: Path) -> tuple[Path, tuple[str, ...]]:
     for index in range(len(parts) - 1, -1, -1):
         if parts[index] == ".forge":
             return Path(*parts[:index]) if index else Path(), parts[index:]
-    from forge.config import forge_home  # config imports store's readers lazily too
 
     home = forge_home()
     try:

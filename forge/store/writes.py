@@ -171,7 +171,7 @@ def _swapped(folder: int, temp: str, name: str) -> bool:
 @functools.cache
 def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     """libc's ``renameat2`` (glibc 2.28+, musl 1.2.5+); ``None`` when there is none."""
-    import ctypes
+    import ctypes  # deferred: ~6 ms, for big files only (see above)
 
     try:
         function = ctypes.CDLL(None, use_errno=True).renameat2

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.models import CheckResult, CommandResult, TestCounts
+from forge.test_runs.counts import describe
 
 #: Bytes read from the end of a transcript: the last message is there.
 TAIL_BYTES = 2 * 1024 * 1024
@@ -130,8 +131,6 @@ def claim_in(text: str) -> Claim | None:
 
 def contradiction(claim: Claim, results: list[CheckResult]) -> str | None:
     """Why the recorded run contradicts ``claim`` (its counts in words), or None."""
-    from forge.test_runs.counts import describe
-
     commands = [result for result in results if isinstance(result, CommandResult)]
     counted: list[TestCounts] = [result.tests for result in commands if result.tests is not None]
     passed = sum(counts.passed for counts in counted)

@@ -23,6 +23,11 @@ from collections.abc import Callable
 from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.switched_off import is_test_file
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 _SECTIONS = {"pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest"}
 #: addopts options that run fewer tests.
 _NARROWING = re.compile(
@@ -49,10 +54,6 @@ PY_CONFIG = frozenset({"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"})
 def pytest_settings(name: str, text: str) -> dict[str, str] | None:
     """pytest's settings in a config file named ``name``; None when it has no pytest section."""
     if name == "pyproject.toml":
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover - exercised on Python 3.10 only
-            import tomli as tomllib
         try:
             table = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
         except (tomllib.TOMLDecodeError, AttributeError):

@@ -27,13 +27,16 @@ from forge.test_runs.spec_config import (
     JS_CONFIG,
     PY_CONFIG,
     js_config_changes,
+    package_script,
     pytest_config_changes,
     script_changes,
 )
 from forge.test_runs.spec_findings import SpecFinding
+from forge.test_runs.spec_js import compare_js
+from forge.test_runs.spec_js_mocks import js_mocks
 from forge.test_runs.spec_python import PyFile, parse_python
 from forge.test_runs.spec_python_diff import collection_changes, compare_tests, patched_names
-from forge.test_runs.spec_scope import Scope, runs_of, spec_scope, tests_of
+from forge.test_runs.spec_scope import Scope, make_recipe, runs_of, spec_scope, tests_of
 from forge.test_runs.spec_switched_off import spec_switched_off
 from forge.test_runs.switched_off import is_test_file, python_tree
 
@@ -138,8 +141,6 @@ def _spec_file(
             return []
         return compare_tests(path, before, pool.get(path), pool)
     if _JS.search(path):
-        from forge.test_runs.spec_js import compare_js
-
         others = {p: sources.read_now(p) for p in sources.changed if _JS.search(p) and p != path}
         return compare_js(path, old, new, others)
     return []
@@ -204,8 +205,6 @@ def _mocks(
         for path in py_tests:
             findings += _fresh_patches(path, sources.base(path), now[path] or "", own)
     if js_tests and any(_JS.search(path) for path in own_list):
-        from forge.test_runs.spec_js_mocks import js_mocks
-
         for path in js_tests:
             findings += js_mocks(path, sources.base(path), now[path] or "", own_list, sources)
     return findings
@@ -306,8 +305,6 @@ def _config(changed: set[str], scope: Scope, sources: Sources) -> list[SpecFindi
 
 
 def _script_now(path: str, name: str, sources: Sources) -> str | None:
-    from forge.test_runs.spec_config import package_script
-    from forge.test_runs.spec_scope import make_recipe
 
     text = sources.read_now(path)
     if text is None:

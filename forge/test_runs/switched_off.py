@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Literal
 
+from forge.languages import grammars
 from forge.test_runs.switched_off_lines import go_tests, rust_tests
 
 Kind = Literal["skip", "only", "no_assertion"]
@@ -263,21 +264,7 @@ _JS_PREFIXED = {
 
 def ecmascript_parser(language: str) -> Any:
     """A tree-sitter parser of ``language`` (javascript, typescript, tsx)."""
-    import tree_sitter
-
-    if language == "javascript":
-        import tree_sitter_javascript
-
-        grammar = tree_sitter_javascript.language()
-    else:
-        import tree_sitter_typescript
-
-        grammar = (
-            tree_sitter_typescript.language_tsx()
-            if language == "tsx"
-            else tree_sitter_typescript.language_typescript()
-        )
-    return tree_sitter.Parser(tree_sitter.Language(grammar))
+    return grammars.parser(language)
 
 
 def _ecmascript(language: str, text: str) -> Iterator[SwitchedOff]:

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 import anyio.from_thread
 from pydantic import ValidationError
 
-from forge.errors import ForgeError, clip, describe_validation_error
-from forge.plugin_host import describe_exception
+from forge.errors import ForgeError, clip
+from forge.plugin_host.records import describe_exception
 from forge.service.arguments import TOOL_REQUESTS
-from forge.store import pretty_json
+from forge.store.json_files import pretty_json
 from forge.tools.descriptions import TEXT_REPLIES
+from forge.validation_errors import describe_validation_error
 
 if TYPE_CHECKING:
     from forge.service.tools import ToolService
@@ -141,7 +142,7 @@ def tool_hints(name: str) -> dict[str, Any]:
     """
     from forge.memory import MemoryRecallResult, MemorySaveResult
     from forge.parallel.models import MergeCheckReport
-    from forge.plan import PlanReport
+    from forge.plan.check import PlanReport
     from forge.plan.locate import PlanModuleRef
     from forge.service import arguments
     from forge.service.replies import IterationStateResult, SessionStateResult

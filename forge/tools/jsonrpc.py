@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 from pydantic import ValidationError
 
-from forge.plugin_host import describe_exception
+from forge.plugin_host.records import describe_exception
 
 logger = logging.getLogger("forge.mcp")
 

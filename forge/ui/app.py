@@ -23,7 +23,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from forge.errors import ForgeError, UsageError, clip
-from forge.store import valid_id, valid_run_id
+from forge.store.forge_dir import valid_id, valid_run_id
 from forge.ui.models import ENDPOINT_MODELS, Problem
 from forge.ui.reading import PeekingForgeDir, run_argument
 from forge.ui.watch import Watcher

@@ -29,8 +29,8 @@ from forge.ui.reading import (
 from forge.validate.history import assess, recommend
 
 if TYPE_CHECKING:
-    from forge.plan import DependencyGraph
-    from forge.store import ForgeDir
+    from forge.plan.graph import DependencyGraph
+    from forge.store.forge_dir import ForgeDir
 
 NO_PLAN_HINT = (
     "No plan yet. A planner writes one to .forge/plans/<name>.json (forge plan schema prints "

@@ -22,8 +22,8 @@ from forge.ui.reading import history_of, log_of, read_plan
 from forge.validate.history import Attempt, assess, reason_for, recommend
 
 if TYPE_CHECKING:
-    from forge.plan import PlanModule
-    from forge.store import ForgeDir
+    from forge.plan.model import PlanModule
+    from forge.store.forge_dir import ForgeDir
 
 #: The module's latest events shown on its page.
 MODULE_EVENTS = 30

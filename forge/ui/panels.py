@@ -21,14 +21,14 @@ from forge.memory import (
 )
 from forge.state.events import MAX_LIMIT, EventSeverity, Phase, query_logs
 from forge.state.sessions import list_sessions
-from forge.store import peek_json
 from forge.store.ids import is_valid_run_id
+from forge.store.json_files import peek_json
 from forge.ui.models import LogView, MemoryView, SessionsView
 from forge.ui.reading import list_runs, log_of, pick_run
 
 if TYPE_CHECKING:
     from forge.memory import Memory
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
 #: Events shown by default, and memories listed or found.
 DEFAULT_EVENTS = 200

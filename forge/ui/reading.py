@@ -15,19 +15,14 @@ from typing import TYPE_CHECKING
 from forge.errors import ForgeError
 from forge.state.events import PROCESS_LOGS
 from forge.state.status_file import Status, read_status
-from forge.store import (
-    ForgeDir,
-    state_files,
-    state_folders,
-    valid_id,
-    valid_run_id,
-)
+from forge.store.forge_dir import ForgeDir, valid_id, valid_run_id
 from forge.store.ids import is_valid_run_id
+from forge.store.safe_open import state_files, state_folders
 from forge.ui.models import NO_RUN, RunInfo, RunsView
 from forge.validate.history import History, read_history
 
 if TYPE_CHECKING:
-    from forge.plan import Plan
+    from forge.plan.model import Plan
 
 #: The log of validations that named no run (``forge validate`` without ``--run-id``).
 NO_RUN_LOG = "cli"

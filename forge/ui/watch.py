@@ -20,7 +20,7 @@ from forge.ui.reading import list_runs, log_of, pick_run, plan_path_of
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from forge.store import ForgeDir
+    from forge.store.forge_dir import ForgeDir
 
 Topic = Literal["graph", "log", "sessions", "memory"]
 Signature = tuple[int, int, int] | None

@@ -87,6 +87,7 @@ def _command(
     results: Sequence[CheckResult],
 ) -> AcceptanceResult:
     """Run the criterion's command (or reuse the verify command's run) and compare its exit."""
+    # deferred: only a module whose criteria name a command runs one
     from forge.checks.command_check import UNFINISHED
     from forge.test_runs.command_run import run_command
     from forge.test_runs.runners import expected_summaries

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import clip
+from forge.git import materialize, resolve_base
 from forge.languages import NotParsed
 from forge.models import CheckResult, Location, ValidateRequest
 from forge.workspace import Workspace
@@ -115,7 +116,6 @@ def resolve_request_base(context: StageContext, request: ValidateRequest, cwd: P
     ref = request.base_ref or context.config.base_ref
     if not ref:
         return Outcome()
-    from forge.git import resolve_base  # here: a validate without a base never loads git
 
     base = resolve_base(cwd, ref)
     if base is None:
@@ -165,8 +165,6 @@ def _base_findings(
     file_checks: set[str],
 ) -> list[Finding]:
     """The findings the file checks give on ``targets`` as they are at the base."""
-    from forge.git import materialize
-
     paths = {target: workspace.resolve(target) for target in targets}
     contents = base.contents(list(paths.values()))
     with tempfile.TemporaryDirectory(prefix="forge-base-") as folder:

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from forge.config import ForgeConfig
     from forge.languages import LanguageRegistry, ParseCache
     from forge.models import CheckResult, ValidateRequest
-    from forge.plugin_host import PluginHost
-    from forge.store import ForgeDir
+    from forge.plugin_host.host import PluginHost
+    from forge.store.forge_dir import ForgeDir
     from forge.store.project import ProjectPlace
     from forge.workspace import Workspace
 

@@ -19,10 +19,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from forge.checks.lane_check import CHECK_ID as LANE_CHECK
+from forge.contracts.importers import find_importers, mentioning
+from forge.git import GitError, resolve_base
+from forge.languages import over_parse_limit
+from forge.models import ValidateRequest
+from forge.paths import absolute, path_key
+from forge.plan.lanes import in_lane
+from forge.plan.locate import PlanModuleRef, read_plan
+from forge.plan.model import normalise_path
+from forge.test_runs.spec_config import may_change_spec
+from forge.validate.preparation import workspace_for
+from forge.validate.verdict import counted
+
 if TYPE_CHECKING:
     from forge.git import Base
-    from forge.models import CheckResult, Location
-    from forge.plan.locate import PlanModuleRef
+    from forge.models import CheckResult
     from forge.plan.model import PlanModule
     from forge.validate.context import StageContext
 
@@ -91,29 +103,8 @@ class EditJudgement(NamedTuple):
     files: list[Path]
 
 
-def absolute(cwd: Path, name: str) -> Path:
-    """``name`` as a path, relative to ``cwd`` unless it is absolute (``~`` expanded)."""
-    path = Path(name).expanduser()
-    return path if path.is_absolute() else cwd / path
-
-
-def path_key(path: Path) -> str:
-    """One spelling per file (symlinks and ``..`` resolved), to compare paths."""
-    return str(path.resolve())
-
-
-def counted(place: Location) -> bool:
-    """Whether a place counts against the edit: neither found at the base nor informational."""
-    return not place.pre_existing and not place.informational
-
-
 def judge_edit(context: StageContext, edit: Edit) -> EditJudgement:
     """The edit checks of ``edit``: the findings in its files, or in their importers."""
-    from forge.checks.lane_check import CHECK_ID as LANE_CHECK
-    from forge.contracts.importers import find_importers, mentioning
-    from forge.models import ValidateRequest
-    from forge.validate.preparation import workspace_for
-
     cwd = edit.cwd
     base, plan = _lane_of(context, edit.target, edit.files)
     files = [path for path in edit.files if context.languages.for_path(path) is not None or base]
@@ -173,8 +164,6 @@ def _not_judged(
     with a note, the contract check fail its importers ("cannot check"), and a
     type checker take its whole budget on it. Known from its size, nothing read.
     """
-    from forge.languages import over_parse_limit
-
     kept: list[Path] = []
     over: list[Path] = []
     notes: list[str] = []
@@ -207,11 +196,8 @@ def _lane_of(
     """
     if target is None:
         return None, None
-    from forge.plan.lanes import in_lane
-    from forge.plan.model import normalise_path
 
     listed = {normalise_path(name, target.root) for name in target.module.files}
-    from forge.test_runs.spec_config import may_change_spec
 
     inside = []
     spec = False
@@ -225,8 +211,6 @@ def _lane_of(
         spec = spec or may_change_spec(relative)
     if all(inside) and not spec:
         return None, None
-    from forge.git import GitError, resolve_base
-    from forge.plan.locate import PlanModuleRef, read_plan
 
     plan = read_plan(target.plan_path)
     try:

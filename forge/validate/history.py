@@ -22,7 +22,8 @@ from pydantic import Field, ValidationError
 
 from forge.errors import CorruptFileError
 from forge.models import WireModel
-from forge.store import ForgeDir, peek_json, update_json, utc_now
+from forge.store.forge_dir import ForgeDir, utc_now
+from forge.store.json_files import peek_json, update_json
 from forge.validate.outcome import Recommendation
 
 AttemptStatus = Literal["running", "passed", "failed", "stagnant", "escalated", "blocked"]

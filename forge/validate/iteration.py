@@ -15,7 +15,8 @@ from pydantic import Field
 
 from forge.errors import CorruptFileError
 from forge.models import WireModel
-from forge.store import peek_json, remove
+from forge.store.json_files import peek_json
+from forge.store.locks import remove
 from forge.validate.history import Attempt, AttemptStatus, assess, load_history, record_attempt
 
 #: Limits on one iteration_state update.

@@ -17,7 +17,7 @@ from forge.workspace import ProgressCallback, Workspace
 if TYPE_CHECKING:
     from forge.git import Base
     from forge.plan.locate import PlanModuleRef
-    from forge.plugin_host import PluginHost
+    from forge.plugin_host.host import PluginHost
     from forge.validate.context import StageContext
 
 
@@ -91,7 +91,7 @@ def workspace_for(
             return plan
         if context.forge_dir.run_plan(request.run_id) is None:
             return None  # no plan at all: the plan models need not even be imported
-        from forge.plan.locate import find_plan_module
+        from forge.plan.locate import find_plan_module  # deferred: only a plan module reads a plan
 
         return find_plan_module(context.root, request.module_id, request.run_id)
 

@@ -23,8 +23,8 @@ from forge.errors import close_names, did_you_mean
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import CheckDescriptor, CheckResult, ValidateRequest
 from forge.models.results import plugin_failure
-from forge.plugin_host import PluginHost, build_plugin_host
 from forge.plugin_host.catalog import CORE, Catalog
+from forge.plugin_host.host import PluginHost, build_plugin_host
 from forge.plugin_host.records import Returned
 from forge.runtime.cancellation import (
     Cancelled,
@@ -33,8 +33,9 @@ from forge.runtime.cancellation import (
     stopped_on_error,
     waited,
 )
-from forge.store import ForgeDir, ensure_writable
+from forge.store.forge_dir import ForgeDir
 from forge.store.project import ProjectPlace
+from forge.store.writes import ensure_writable
 from forge.validate.acceptance import judge_criteria
 from forge.validate.baseline import Outcome, apply_baseline, resolve_request_base
 from forge.validate.history import record_attempt
@@ -132,13 +133,15 @@ class Engine:
 
     def judge_edit(self, edit: Edit) -> EditJudgement:
         """What ``forge hook`` asks after a tool wrote files: :func:`forge.validate.edit.judge_edit`."""
-        from forge.validate.edit import judge_edit
+
+        from forge.validate.edit import judge_edit  # deferred: an entry imports its stage
 
         return judge_edit(self, edit)
 
     def merge_preview(self, ask: MergeAsk) -> MergeCheckReport:
         """``forge merge check`` and the ``merge_check`` tool: :func:`forge.parallel.merge_preview.merge_check`."""
-        from forge.parallel.merge_preview import merge_check
+
+        from forge.parallel.merge_preview import merge_check  # deferred: an entry imports its stage
 
         return merge_check(self, ask)
 

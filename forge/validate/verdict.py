@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forge.models import CheckResult, ValidateRequest
+from forge.models import CheckResult, Location, ValidateRequest
 from forge.validate.history import Trend, reason_for, recommend
 from forge.validate.outcome import ValidateReport
 
@@ -117,3 +117,8 @@ def judged(
         reason=reason,
         notices=notices,
     )
+
+
+def counted(place: Location) -> bool:
+    """Whether a place counts against a change: neither found at the base nor informational."""
+    return not place.pre_existing and not place.informational

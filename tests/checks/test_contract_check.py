@@ -23,7 +23,7 @@ from forge.contracts.extractor import (
     query_source,
 )
 from forge.models import ContractResult, Language, ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 

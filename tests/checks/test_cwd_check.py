@@ -9,7 +9,7 @@ import pytest
 
 from forge.config import ForgeConfig
 from forge.models import ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,31 +108,6 @@ def test_schema_is_json_schema_and_the_committed_copy_is_current(run_forge: RunF
     assert schema["title"] == "forge plan"
     committed = (REPO / "docs" / "plan.schema.json").read_text(encoding="utf-8")
     assert json.loads(committed) == schema, "regenerate: forge plan schema > docs/plan.schema.json"
-
-
-def test_plan_check_imports_no_mcp_tree_sitter_or_engine(project: Path, make_module: Make) -> None:
-    plan = _write(project / "plan.json", {"modules": [make_module("a")]})
-    probe = (
-        "import sys\n"
-        "from forge.cli import main\n"
-        f"code = main(['plan', 'check', {str(plan)!r}])\n"
-        "print('MODULES', ' '.join(sorted(sys.modules)))\n"
-        "raise SystemExit(code)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=project
-    )
-    assert result.returncode == 0, result.stderr
-    loaded = result.stdout.split("MODULES ", 1)[1].split()
-    assert "forge.plan" in loaded
-    forbidden = (
-        "mcp",
-        "tree_sitter",
-        "forge.validate.run",
-        "forge.tools.mcp_server",
-        "forge.validate.history",
-    )
-    assert [name for name in loaded if name.split(".")[0] in forbidden or name in forbidden] == []
 
 
 def test_matrix_gives_the_layers_of_every_bundled_valid_plan(run_forge: RunForge) -> None:

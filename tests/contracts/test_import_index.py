@@ -10,7 +10,7 @@ from pathlib import Path
 from forge.config import ForgeConfig
 from forge.contracts.analysis import ContractAnalyzer, normalize
 from forge.contracts.import_index import ImportIndex, cache_path
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.plan import check_plan
-from forge.plugin_host import PluginHost
+from forge.plan.check import check_plan
+from forge.plugin_host.host import PluginHost
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "plans"
 

@@ -12,7 +12,7 @@ from forge_testing import RunForge
 import forge.languages
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession, language_pack
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 BUILTIN = {"python", "javascript", "typescript", "tsx"}
 

@@ -10,7 +10,7 @@ import pytest
 from mcp_client import call, connect
 
 from forge.languages import RACY_NS, LanguageRegistry, ParseCache, ParsedFile, ParseSession
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 MAX = 5 * 1024 * 1024
 

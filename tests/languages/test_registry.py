@@ -15,7 +15,7 @@ import tree_sitter_python
 from forge import hookimpl
 from forge.languages import LanguageRegistry, NotParsed, ParseCache, ParsedFile, ParseSession
 from forge.models import Language
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 MAX = 5 * 1024 * 1024
 
@@ -356,10 +356,10 @@ def test_listing_languages_imports_no_grammar() -> None:
     code = (
         "import sys\n"
         "from forge.languages import LanguageRegistry\n"
-        "from forge.plugin_host import build_plugin_host\n"
+        "from forge.plugin_host.host import build_plugin_host\n"
         "registry = LanguageRegistry.from_plugins(build_plugin_host())\n"
         "assert registry.for_path('a.py') is not None\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith('tree_sitter'))\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('tree_sitter_'))\n"
         "print(loaded)\n"
     )
     done = subprocess.run(

@@ -21,7 +21,7 @@ from forge.languages import LanguageRegistry, ParseCache, ParseSession
 from forge.languages.python import interpreter_meets, lowest_version
 from forge.languages.python_versions import highest_version
 from forge.models import SyntaxLocation, SyntaxResult, ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 
 

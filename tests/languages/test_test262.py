@@ -25,7 +25,7 @@ from forge_testing import published_sources
 
 from forge.checks.syntax_check import check_syntax
 from forge.languages import LanguageRegistry, ParseCache, ParseSession
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 
 CORPUS = "test262-parser-tests@0.0.5"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "languages.md"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.models import PlanFinding
-from forge.plan import Plan, check_plan
-from forge.plan.check import MAX_FINDINGS
-from forge.plugin_host import PluginHost, build_plugin_host
+from forge.plan.check import MAX_FINDINGS, check_plan
+from forge.plan.model import Plan
+from forge.plugin_host.host import PluginHost, build_plugin_host
 
 Make = Callable[..., dict[str, object]]
 

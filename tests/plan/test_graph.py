@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forge.plan import DependencyGraph, Plan, execution_layers
+from forge.plan.graph import DependencyGraph, execution_layers
+from forge.plan.model import Plan
 
 Make = Callable[..., dict[str, object]]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from forge.plan import PlanReport, check_plan
+from forge.plan.check import PlanReport, check_plan
 from forge.plan.loader import BULK_MODULES, MAX_PLAN_MODULES, build_plan
 from forge.plan.model import PlanModule
-from forge.plugin_host import PluginHost
+from forge.plugin_host.host import PluginHost
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from pydantic import ValidationError
 
-from forge.plan import Plan, plan_json_schema
+from forge.plan.model import Plan, plan_json_schema
 
 Make = Callable[..., dict[str, object]]
 

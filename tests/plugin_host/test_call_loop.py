@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from forge.plugin_host import ENTRY_POINT_GROUP, PluginHost, build_plugin_host
+from forge.plugin_host.host import PluginHost, build_plugin_host
+from forge.plugin_host.records import ENTRY_POINT_GROUP
 
 PLUGIN_HOST = Path(__file__).resolve().parents[2] / "forge" / "plugin_host"
 

@@ -13,7 +13,7 @@ from mcp_client import call, connect
 from forge import hookimpl
 from forge.config import ForgeConfig
 from forge.models import CheckDescriptor, CheckResult, PlanRuleDescriptor, ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 
 if TYPE_CHECKING:

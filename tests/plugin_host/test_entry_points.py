@@ -198,8 +198,8 @@ def test_a_version_is_remembered_until_a_distribution_is_installed_or_removed(
 
 
 def test_installed_version_is_kept_under_forge_home(site: Path) -> None:
-    from forge.config import forge_home
     from forge.plugin_host.entry_points import installed_version
+    from forge.store.home import forge_home
 
     fake_distribution(site, "counted_dist", {})
     assert installed_version("counted-dist") == "1.0"

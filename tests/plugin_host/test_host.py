@@ -15,12 +15,8 @@ from forge_testing import fake_distribution
 import forge
 from forge import hookspecs
 from forge.config import ForgeConfig, disabled_plugins
-from forge.plugin_host import (
-    BUILTIN_DISTRIBUTION,
-    ENTRY_POINT_GROUP,
-    PluginHost,
-    build_plugin_host,
-)
+from forge.plugin_host.host import PluginHost, build_plugin_host
+from forge.plugin_host.records import BUILTIN_DISTRIBUTION, ENTRY_POINT_GROUP
 
 if TYPE_CHECKING:
     from forge_testing import RunForge

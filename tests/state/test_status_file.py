@@ -18,7 +18,7 @@ from mcp_client import call, connect
 
 from forge.state.status_file import Status, StatusCounts, build_status, write_status
 from forge.state.status_lines import ModuleStatus
-from forge.store import ForgeDir
+from forge.store.forge_dir import ForgeDir
 
 pytestmark = pytest.mark.anyio
 

@@ -196,7 +196,7 @@ def test_the_app_never_imports_mcp(project: Path) -> None:
 def test_a_memory_file_over_the_cap_is_refused_unread_whether_searched_or_listed(
     project: Path,
 ) -> None:
-    from forge.store import MAX_JSONL_BYTES
+    from forge.store.jsonl import MAX_JSONL_BYTES
     from forge.ui.models import MemoryView
 
     memory = project / ".forge" / "memory" / "project.jsonl"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from forge_testing import RunForge
 
-from forge.store import ForgeDir
+from forge.store.forge_dir import ForgeDir
 from forge.ui.watch import Watcher
 
 PLAN = ".forge/plans/quickstart.json"

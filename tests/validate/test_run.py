@@ -18,7 +18,7 @@ from forge.models import (
     PluginOptionsError,
     ValidateRequest,
 )
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.runtime.cancellation import Cancelled, cancellable, cancelled
 from forge.validate.preparation import NothingToCheck
 from forge.validate.run import Engine

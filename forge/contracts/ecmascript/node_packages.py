@@ -18,6 +18,8 @@ import glob
 import json
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,7 +67,6 @@ def _ask_node(node: str | None, expression: str, *args: str) -> Any:
     """
     if node is None:
         return None
-    import subprocess
 
     try:
         completed = subprocess.run(
@@ -82,8 +83,6 @@ def _ask_node(node: str | None, expression: str, *args: str) -> Any:
 
 def which_node() -> str | None:
     """The ``node`` on PATH, if any."""
-    import shutil
-
     return shutil.which("node")
 
 

@@ -15,6 +15,7 @@ maps them), the distributions its manifests declare. See
 
 from __future__ import annotations
 
+import configparser
 import functools
 import glob
 import os
@@ -28,6 +29,11 @@ from forge.contracts.packages import scan_folder
 
 if TYPE_CHECKING:
     import importlib.metadata
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 #: Requirement names at the start of a PEP 508 string or a requirements line.
 _REQUIREMENT = r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)"  # compiled by re on first use
@@ -107,8 +113,7 @@ def _site_packages(location: Path) -> list[str]:
 @functools.lru_cache(maxsize=32)
 def _site_modules(site: str, mtime: int) -> frozenset[str]:
     """Top-level import names in ``site`` (``mtime`` keys the cache: an install changes it)."""
-    # Imported here: a file whose imports resolve without the project's
-    # environment (or a project without one) never pays its ~15 ms.
+    # deferred: a file whose imports resolve without the project's environment never pays ~15 ms
     import importlib.metadata
 
     names: set[str] = set()
@@ -200,12 +205,6 @@ def _manifest_key(root: Path) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=32)
 def _python_declared(root: str, key: tuple[int, ...]) -> frozenset[str]:
-    # Imported here: only a project with Python imports to judge needs them.
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
     requirements: list[str] = []
     try:
         with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
@@ -241,7 +240,6 @@ def _dict(value: object) -> dict[str, object]:
 
 
 def _setup_cfg(path: str) -> list[str]:
-    import configparser
 
     parser = configparser.ConfigParser(interpolation=None)
     try:

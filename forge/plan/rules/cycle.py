@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan.model import Plan
 
 #: Cycles reported one by one; a knot with more gets one summary error.
 MAX_CYCLES = 50

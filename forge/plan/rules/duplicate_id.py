@@ -6,7 +6,7 @@ import json
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan, PlanModule
+from forge.plan.model import Plan, PlanModule
 
 
 @hookimpl

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import DependencyGraph, Plan
-from forge.plan.model import normalise_path
+from forge.plan.graph import DependencyGraph
+from forge.plan.model import Plan, normalise_path
 
 #: Pairs reported one by one; beyond this, one summary warning.
 MAX_PAIRS = 100

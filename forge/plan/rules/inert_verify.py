@@ -18,7 +18,7 @@ import shlex
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan.model import Plan
 from forge.plan.rules import module_label
 
 #: Python code that runs and exits 0 whatever the project holds.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan.model import Plan
 from forge.plan.rules import module_label
 
 #: Longest stretch of a branch quoted in a message.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan.model import Plan
 from forge.store.ids import check_id
 
 

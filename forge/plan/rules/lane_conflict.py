@@ -11,9 +11,8 @@ from pathlib import Path
 
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
 from forge.plan.globs import matches
-from forge.plan.model import normalise_path
+from forge.plan.model import Plan, normalise_path
 from forge.plan.rules import module_label
 
 

@@ -28,8 +28,7 @@ from pathlib import Path
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
-from forge.plan.model import may_name_check, normalise_path
+from forge.plan.model import Plan, may_name_check, normalise_path
 from forge.plan.rules import module_label
 from forge.plan.shell import CommandWord, ShellSyntaxError, external_commands
 

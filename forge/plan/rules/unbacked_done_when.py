@@ -14,7 +14,7 @@ from __future__ import annotations
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan, PlanModule
+from forge.plan.model import Plan, PlanModule
 from forge.plan.rules import module_label
 from forge.plan.rules.inert_verify import cannot_fail
 

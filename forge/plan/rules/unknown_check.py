@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING
 from forge import hookimpl
 from forge.errors import clip, close_names, did_you_mean
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
-from forge.plan.model import may_name_check
+from forge.plan.model import Plan, may_name_check
 from forge.plan.rules import module_label
 
 if TYPE_CHECKING:
-    from forge.plugin_host import KnownChecks
+    from forge.plugin_host.catalog import KnownChecks
 
 #: Longest stretch of a criterion's check quoted in a message.
 SHOWN_CHECK_CHARS = 80

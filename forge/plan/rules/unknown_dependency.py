@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from difflib import get_close_matches
+
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan import Plan
+from forge.plan.model import Plan
 from forge.plan.rules import module_label
 
 
@@ -22,7 +24,6 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
         for dependency in dict.fromkeys(module.depends_on):
             if dependency in known:
                 continue
-            from difflib import get_close_matches  # rarely needed: kept off the start-up path
 
             close = get_close_matches(dependency, ids, n=1)
             hint = f' (did you mean "{close[0]}"?)' if close else ""

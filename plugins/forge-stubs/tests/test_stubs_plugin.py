@@ -64,7 +64,7 @@ def test_forge_plugins_lists_the_plugin(run_forge: RunForge) -> None:
 def test_loading_the_plugin_imports_no_tree_sitter() -> None:
     code = (
         "import sys\n"
-        "from forge.plugin_host import build_plugin_host\n"
+        "from forge.plugin_host.host import build_plugin_host\n"
         "host = build_plugin_host()\n"
         "assert host.pm.has_plugin('stubs')\n"
         "print(sorted(m for m in sys.modules if m.startswith('tree_sitter')))\n"

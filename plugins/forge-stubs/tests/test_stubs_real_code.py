@@ -20,7 +20,7 @@ from forge_testing import published_sources_of
 from forge.config import ForgeConfig
 from forge.languages import LanguageRegistry, ParseCache
 from forge.models import ValidateRequest
-from forge.plugin_host import build_plugin_host
+from forge.plugin_host.host import build_plugin_host
 from forge.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[3]

@@ -19,7 +19,7 @@ from typing import Any
 
 from forge.git import Base, GitError
 from forge.git.export import export_tree
-from forge.store import peek_json, update_json
+from forge.store.json_files import peek_json, update_json
 from forge_types.diagnostics import CheckerFailed, Diagnostic
 
 #: What a cache file holds and how its messages are written: part of every cache key, so

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from forge.contracts.analysis import normalize
 from forge.errors import ForgeError
-from forge.store import peek_json, update_json
+from forge.store.json_files import peek_json, update_json
 from forge.workspace import Workspace
 from forge_types import __version__
 from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file

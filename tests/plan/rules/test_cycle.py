@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

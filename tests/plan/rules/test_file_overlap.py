@@ -6,7 +6,7 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

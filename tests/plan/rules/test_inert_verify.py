@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from forge_testing import RunForge
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 from forge.plan.rules.inert_verify import cannot_fail
 
 Check = Callable[..., PlanReport]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

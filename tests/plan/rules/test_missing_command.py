@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 
 Check = Callable[..., PlanReport]
 Make = Callable[..., dict[str, object]]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import forge.plan.rules
-from forge.plugin_host import PluginHost
+from forge.plugin_host.host import PluginHost
 
 if sys.version_info >= (3, 11):
     import tomllib

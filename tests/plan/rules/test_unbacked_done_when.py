@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from forge.plan import PlanReport
+from forge.plan.check import PlanReport
 from forge.plan.rules.unbacked_done_when import checks_nothing
 
 Check = Callable[..., PlanReport]
