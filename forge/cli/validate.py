@@ -187,14 +187,9 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     started = time.monotonic()
     with Progress() as progress:
         progress.update(f"validating {request.module_id}")
-        if working_dir.is_dir():
-            service = _service(args.run_id, engine)
-            report = service.validate(request)
-            _finished(service, report)
-        else:
-            # A module that cannot be judged leaves nothing in .forge: no attempt,
-            # no event, not even the folder (the service would create it).
-            report = engine.validate(request)
+        service = _service(args.run_id, engine)
+        report = service.validate(request)
+        _finished(service, report)
     return ModuleRun(
         module_id=request.module_id,
         working_dir=working_dir,
@@ -275,7 +270,10 @@ def _service(run_id: str | None, engine: Engine | None = None) -> ToolService:
     from forge.validate.run import Engine
 
     return ToolService(
-        engine or Engine.for_project(), run_id=run_id or CLI_RUN_ID, active_run=run_id
+        engine or Engine.for_project(),
+        run_id=run_id or CLI_RUN_ID,
+        active_run=run_id,
+        create=False,  # a command's first write makes .forge/: one that records nothing leaves none
     )
 
 

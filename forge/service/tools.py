@@ -72,16 +72,27 @@ class ToolService:
     its name, and their bookkeeping."""
 
     def __init__(
-        self, engine: Engine, *, run_id: str | None = None, active_run: str | None = None
+        self,
+        engine: Engine,
+        *,
+        run_id: str | None = None,
+        active_run: str | None = None,
+        create: bool = True,
     ) -> None:
+        """The service of ``engine``'s project.
+
+        :param create: make ``.forge/`` and its folders now (a server); else the first
+            write makes what it needs (a one-shot command that may record nothing).
+        """
         self.engine = engine
         self.forge_dir = engine.forge_dir
-        try:
-            self.forge_dir.ensure()
-        except StateError as exc:
-            # An unwritable project still answers: reads work, and each write
-            # says what is wrong as its own call's one-line error.
-            logger.info("%s", exc)
+        if create:
+            try:
+                self.forge_dir.ensure()
+            except StateError as exc:
+                # An unwritable project still answers: reads work, and each write
+                # says what is wrong as its own call's one-line error.
+                logger.info("%s", exc)
         self._memory: Memory | None = None
         #: Where events of calls that name no run go.
         self.run_id = valid_run_id(run_id) if run_id else new_run_id()
@@ -224,6 +235,8 @@ class ToolService:
             (``forge validate --plan``); default: the module of that id in the run's plan.
         """
         report = self.engine.validate(request, progress, plan=plan)
+        if not self.engine.can_judge(request):
+            return report  # nothing was judged: no attempt (the engine's rule), no event
         failures = [r.failure_key for r in report.results if counts_as_failure(r)]
         self.log(
             request.run_id,

@@ -131,9 +131,13 @@ class Engine:
         """The request's ``cwd`` (relative to the place's working dir), else that dir."""
         return working_dir(self.place.working_dir, request)
 
+    def can_judge(self, request: ValidateRequest) -> bool:
+        """Whether the request's working dir is a usable folder: else ``cwd_check`` fails,
+        nothing is judged and nothing is kept."""
+        return _usable_dir(self.working_dir(request))
+
     def judge_edit(self, edit: Edit) -> EditJudgement:
         """What ``forge hook`` asks after a tool wrote files: :func:`forge.validate.edit.judge_edit`."""
-
         from forge.validate.edit import judge_edit  # deferred: an entry imports its stage
 
         return judge_edit(self, edit)
@@ -292,7 +296,7 @@ class Engine:
         history = self.forge_dir.iteration(request.module_id, request.run_id)
         cwd = self.working_dir(request)
         baseline = Outcome()
-        if _usable_dir(cwd):  # else cwd_check fails, nothing is judged or kept
+        if self.can_judge(request):
             # Fail before any command runs, not after, when the attempt could not be kept.
             ensure_writable(history)
             baseline = resolve_request_base(self, request, cwd)
