@@ -117,8 +117,8 @@ def run_list(args: argparse.Namespace) -> int:
     """Print the entries of the scopes asked for, newest first."""
     from forge.config import project_root
     from forge.memory import read_memory
-    from forge.service.tools import global_memory_file
     from forge.store.forge_dir import ForgeDir
+    from forge.store.home import global_memory_file
     from forge.store.jsonl import describe_bad_lines
 
     files = {"project": ForgeDir(project_root()).project_memory, "global": global_memory_file()}

@@ -30,7 +30,7 @@ from forge.state.events import (
     summarize_arguments,
 )
 from forge.store.forge_dir import utc_now, valid_run_id
-from forge.store.home import forge_home
+from forge.store.home import global_memory_file
 from forge.store.locks import remove
 from forge.validate.outcome import ValidateReport
 from forge.validate.run import Engine
@@ -38,9 +38,7 @@ from forge.validate.verdict import counts_as_failure
 from forge.workspace import ProgressCallback
 
 if TYPE_CHECKING:
-    # Each tool imports what it runs when it is called (docs/architecture.md, "Start-up"):
-    # forge validate builds a service and loads no memory, plan, session or merge.
-    # forge.tools.calls.tool_hints() resolves these names for the MCP adapter.
+    # Each tool imports what it runs when called; tool_hints() resolves these for MCP.
     from forge.memory import Memory, MemoryRecallResult, MemorySaveResult
     from forge.parallel.models import MergeCheckReport
     from forge.plan.check import PlanReport
@@ -62,11 +60,6 @@ logger = logging.getLogger("forge.tools")
 EVENT_FAILURES = 20
 
 
-def global_memory_file() -> Path:
-    """``$FORGE_HOME/memory/global.jsonl``: memory shared by every project of the user."""
-    return forge_home() / "memory" / "global.jsonl"
-
-
 class ToolService:
     """One project's tools (the reference's seven, and forge's merge_check), each the method of
     its name, and their bookkeeping."""
@@ -79,11 +72,7 @@ class ToolService:
         active_run: str | None = None,
         create: bool = True,
     ) -> None:
-        """The service of ``engine``'s project.
-
-        :param create: make ``.forge/`` and its folders now (a server); else the first
-            write makes what it needs (a one-shot command that may record nothing).
-        """
+        """``create``: make ``.forge/`` now (a server), else at the first write (a command)."""
         self.engine = engine
         self.forge_dir = engine.forge_dir
         if create:
@@ -122,8 +111,7 @@ class ToolService:
         """Project and global memory, opened by the first memory tool call (then kept)."""
         with self._lock:
             if self._memory is None:
-                # deferred: a tool imports what it runs when called
-                from forge.memory import Memory
+                from forge.memory import Memory  # deferred: a tool imports what it runs
 
                 self._memory = Memory(self.forge_dir.project_memory, global_memory_file())
             return self._memory
@@ -260,8 +248,7 @@ class ToolService:
 
     def validate_plan(self, request: ValidatePlanRequest) -> PlanReport:
         """Check a plan file (default: the newest ``.forge/plans/*.json``) or an inline plan."""
-        # deferred: a tool imports what it runs when called
-        from forge.plan.check import check_plan
+        from forge.plan.check import check_plan  # deferred: a tool imports what it runs
 
         if request.plan_path is not None and request.plan is not None:
             raise UsageError("give planPath or plan, not both")
@@ -315,7 +302,7 @@ class ToolService:
 
     def iteration_state(self, request: IterationStateRequest) -> IterationStateResult:
         """get / update / reset the attempt history of (runId, moduleId)."""
-        # deferred: a tool imports what it runs when called
+        # deferred: a tool imports what it runs
         from forge.service.replies import IterationStateResult
         from forge.validate.iteration import read_state, reset_state, update_state
 
@@ -366,7 +353,7 @@ class ToolService:
 
     def session_state(self, request: SessionStateRequest) -> SessionStateResult:
         """save / load / list orchestrator session snapshots."""
-        # deferred: a tool imports what it runs when called
+        # deferred: a tool imports what it runs
         from forge.service.replies import SessionStateResult
         from forge.state.sessions import list_sessions, load_session, save_session
 
@@ -397,8 +384,7 @@ class ToolService:
 
     def merge_check(self, request: MergeCheckRequest) -> MergeCheckReport:
         """Preview merging modules' work into the base: conflicts, integration breaks, stale work."""
-        # deferred: a tool imports what it runs when called
-        from forge.parallel.merge_preview import MergeAsk
+        from forge.parallel.merge_preview import MergeAsk  # deferred: a tool imports what it runs
 
         # The request's fields are the preview's questions, one for one.
         report = self.engine.merge_preview(MergeAsk(**dict(request)))

@@ -12,3 +12,8 @@ def forge_home() -> Path:
         return Path(home).expanduser()
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data_home) / "forge"
+
+
+def global_memory_file() -> Path:
+    """``$FORGE_HOME/memory/global.jsonl``: memory shared by every project of the user."""
+    return forge_home() / "memory" / "global.jsonl"

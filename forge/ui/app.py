@@ -75,7 +75,7 @@ def create_app(
     :param stopping: true once the server is shutting down: event streams end.
     """
     from forge.memory import Memory
-    from forge.service.tools import global_memory_file
+    from forge.store.home import global_memory_file
 
     forge_dir = PeekingForgeDir(root)
     memory = Memory(forge_dir.project_memory, global_memory_file(), index_files=False)

@@ -132,9 +132,11 @@ class Engine:
         return working_dir(self.place.working_dir, request)
 
     def can_judge(self, request: ValidateRequest) -> bool:
-        """Whether the request's working dir is a usable folder: else ``cwd_check`` fails,
-        nothing is judged and nothing is kept."""
-        return _usable_dir(self.working_dir(request))
+        """Whether the working dir is a usable folder: else cwd_check fails, nothing is kept."""
+        try:
+            return self.working_dir(request).is_dir()
+        except OSError:  # a path the OS refuses (a name too long) is no folder
+            return False
 
     def judge_edit(self, edit: Edit) -> EditJudgement:
         """What ``forge hook`` asks after a tool wrote files: :func:`forge.validate.edit.judge_edit`."""
@@ -348,14 +350,6 @@ def serving(engine: Engine | None) -> Iterator[None]:
         yield
     finally:
         engine.stop_serving()
-
-
-def _usable_dir(path: Path) -> bool:
-    """True for an existing folder; a path the OS refuses (name too long) is not one."""
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
 
 
 def _concurrent_plugins(catalog: Catalog[CheckDescriptor]) -> set[str]:
