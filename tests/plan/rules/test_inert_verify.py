@@ -29,6 +29,8 @@ Make = Callable[..., dict[str, object]]
         ("pytest -q || true", "it ends in '|| true': 'true' always succeeds"),
         ("npm test; echo done", "it ends in '; echo done': 'echo' only prints"),
         ("pytest -q\necho finished", "it ends in '; echo finished': 'echo' only prints"),
+        ("'true'", "'true' always succeeds"),  # quoted: still read, however it is spelt
+        ("pytest -q ||   'echo' ok", "it ends in '|| echo ok': 'echo' only prints"),
     ],
 )
 def test_commands_that_cannot_fail(command: str, why: str) -> None:
