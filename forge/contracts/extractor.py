@@ -24,9 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import tree_sitter
+if TYPE_CHECKING:
+    import tree_sitter
+
 
 # --- what an extractor returns -------------------------------------------------
 
@@ -201,6 +203,8 @@ _queries: dict[tuple[tree_sitter.Language, str, tuple[str, ...]], tree_sitter.Qu
 
 def load_query(language: tree_sitter.Language, *filenames: str, package: str) -> tree_sitter.Query:
     """The query made of ``filenames`` (concatenated) for ``language``, compiled once per grammar."""
+    import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
     key = (language, package, filenames)  # Language compares and hashes by grammar
     query = _queries.get(key)
     if query is None:
@@ -211,6 +215,8 @@ def load_query(language: tree_sitter.Language, *filenames: str, package: str) ->
 
 def captures(query: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """``query``'s captures under ``node``, by capture name."""
+    import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
     return tree_sitter.QueryCursor(query).captures(node)
 
 
@@ -218,6 +224,8 @@ def matches(
     query: tree_sitter.Query, node: tree_sitter.Node
 ) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
     """``query``'s matches under ``node``: (pattern index, captures by name)."""
+    import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
     return tree_sitter.QueryCursor(query).matches(node)
 
 

@@ -32,8 +32,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import tree_sitter
-
 from forge import hookimpl
 from forge.languages.grammars import grammar
 from forge.languages.project_files import nearest_value
@@ -212,6 +210,8 @@ def interpreter_meets(minimum: tuple[int, ...] | None) -> bool:
 
 def empty_blocks(tree: Any) -> list[tuple[int, int, str]]:
     """Each block without a statement: ``(row, column, "expected an indented block")``."""
+    import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
     query = _block_queries.get(tree.language)
     if query is None:
         query = _block_queries.setdefault(

@@ -18,10 +18,12 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import tree_sitter
+from typing import TYPE_CHECKING
 
 from forge.languages import grammars
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 #: A version as (major, minor).
 Version = tuple[int, int]

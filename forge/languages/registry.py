@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-import tree_sitter
-
 from forge.errors import ForgeError
 from forge.models import Language, SyntaxAuthority
 from forge.plugin_host.records import PluginProblem as RegistryProblem
 from forge.plugin_host.records import describe_exception
 
 if TYPE_CHECKING:
+    import tree_sitter
+
     from forge.plugin_host.host import PluginHost
 
 T = TypeVar("T")
@@ -259,6 +259,8 @@ class LanguageRegistry:
 
     def _load(self, name: str) -> None:
 
+        import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
         entry = self._by_name[name]
         try:
             loaded = entry.language.load_grammar()
@@ -307,6 +309,8 @@ class LanguageRegistry:
 
     def parse_source(self, name: str, source: bytes) -> tree_sitter.Tree:
         """Parse ``source`` with language ``name``'s grammar (one parser per thread)."""
+        import tree_sitter  # deferred: the tree-sitter runtime (~7 ms) loads with the first parse
+
         parsers: dict[str, tree_sitter.Parser] = self._local.__dict__.setdefault("parsers", {})
         parser = parsers.get(name)
         if parser is None:

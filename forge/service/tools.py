@@ -76,12 +76,7 @@ class ToolService:
         self.engine = engine
         self.forge_dir = engine.forge_dir
         if create:
-            try:
-                self.forge_dir.ensure()
-            except StateError as exc:
-                # An unwritable project still answers: reads work, and each write
-                # says what is wrong as its own call's one-line error.
-                logger.info("%s", exc)
+            self._lay_out()
         self._memory: Memory | None = None
         #: Where events of calls that name no run go.
         self.run_id = valid_run_id(run_id) if run_id else new_run_id()
@@ -89,6 +84,13 @@ class ToolService:
         #: The run the latest call named: the one status.json follows.
         self.active_run = active_run
         self._lock = threading.Lock()
+
+    def _lay_out(self) -> None:
+        """Make ``.forge/``; an unwritable project still answers, each write saying why not."""
+        try:
+            self.forge_dir.ensure()
+        except StateError as exc:
+            logger.info("%s", exc)
 
     @classmethod
     def for_project(
@@ -225,6 +227,7 @@ class ToolService:
         report = self.engine.validate(request, progress, plan=plan)
         if not self.engine.can_judge(request):
             return report  # nothing was judged: no attempt (the engine's rule), no event
+        self._lay_out()
         failures = [r.failure_key for r in report.results if counts_as_failure(r)]
         self.log(
             request.run_id,
