@@ -63,6 +63,9 @@ server.run("stdio")
 def _params(project: Path, home: Path) -> StdioServerParameters:
     forge = Path(sys.executable).parent / "forge"
     env = {"FORGE_CWD": str(project), "FORGE_HOME": str(home), "PATH": os.environ["PATH"]}
+    # The server itself is measured: its own process serves the session, and no daemon
+    # is started that would outlive the run (benchmarks/versus_reference.py times both).
+    env["FORGE_DAEMON"] = "0"
     return StdioServerParameters(command=str(forge), args=["serve"], env=env, cwd=str(project))
 
 
