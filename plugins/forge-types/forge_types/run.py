@@ -129,14 +129,17 @@ def check_language(
             # forge parses the candidates to confirm which really import them: the parse
             # costs no time, and only confirmed importers' diagnostics are kept. The
             # base's run (when its cache lacks a file) goes at the same time, over the
-            # same candidates: a cold check costs about one run, not two.
+            # same candidates: a cold check costs about one run, not two. On two cores the
+            # two runs compete instead (2x a bare run, measured): there the base is checked
+            # after the work, and only when the work shows a diagnostic to compare.
+            overlap = len(os.sched_getaffinity(0)) > 2 if hasattr(os, "sched_getaffinity") else True
             with ThreadPoolExecutor(max_workers=2) as pool:
                 # In this call's context, so a cancelled call stops the checker.
                 running = pool.submit(
                     contextvars.copy_context().run,
                     _run, checker, Scope(listed=[*listed, *maybe]), invocation, options, notes,
                 )  # fmt: skip
-                if base is not None and cache is not None:
+                if base is not None and cache is not None and overlap:
                     early = pool.submit(
                         contextvars.copy_context().run,
                         base_diagnostics, base, root, [*listed, *maybe], cache, run_at,
@@ -150,15 +153,17 @@ def check_language(
         old: dict[str, list[Diagnostic]] | None = None
         notices: list[str] = []
         if base is not None and cache is not None:
+            configs = [root / name for name in PYTHON_CONFIG_FILES] if tsconfig is None else []
+            suppressed = added_since(base, listed, [*configs, *([tsconfig] if tsconfig else [])],
+                                     language)  # fmt: skip
             if early is not None and found_early is not None:
                 every, notices = found_early
                 checked = {_relative_to(path, root) for path in scope.files}
                 old = {rel: items for rel, items in every.items() if rel in checked}
-            else:
+            elif head or suppressed:
                 old, notices = base_diagnostics(base, root, scope.files, cache, run_at)
-            configs = [root / name for name in PYTHON_CONFIG_FILES] if tsconfig is None else []
-            suppressed = added_since(base, listed, [*configs, *([tsconfig] if tsconfig else [])],
-                                     language)  # fmt: skip
+            else:
+                old = {}  # the work shows no diagnostic: nothing the base could make old
             if suppressed:  # judged, not obeyed: what the new suppressions hide is new
                 head += hidden_since_base(root, scope.files, suppressed, head, old, run_at)
     except CheckerFailed as exc:
