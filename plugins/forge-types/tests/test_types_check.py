@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from forge_testing import commit, forge_executable, git, npm_installed
+from forge_testing import forge_executable, git, npm_installed
 from types_testing import TYPESCRIPT, run_forge_in, typescript_repository
 
 
@@ -368,50 +368,3 @@ def test_tsc_s_version_is_read_from_its_package_beside_the_binary(tmp_path: Path
     done = run_forge_in(tmp_path, "plugins")
     assert done.returncode == 0, done.stderr
     assert "  typescript: tsc 5.4.5 (types: node_modules/.bin/tsc)" in done.stdout
-
-
-CLEAN = {
-    "pyproject.toml": '[project]\nname = "till"\nversion = "0"\n',
-    "till/__init__.py": "",
-    "till/prices.py": "def price(amount: int) -> str:\n    return f'{amount} EUR'\n",
-    "till/checkout.py": (
-        "from till.prices import price\n\n\ndef pay(amount: int) -> str:\n"
-        "    return price(amount)\n"
-    ),
-}
-
-
-def _on_two_cores(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The installed ``forge`` run in ``root`` on (at most) two of this machine's cores."""
-    cores = sorted(os.sched_getaffinity(0))[:2]
-    return subprocess.run(
-        [forge_executable(), *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        preexec_fn=lambda: os.sched_setaffinity(0, cores),
-    )
-
-
-@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="cores are set on Linux only")
-def test_on_two_cores_a_work_that_shows_nothing_is_not_checked_at_the_base(tmp_path: Path) -> None:
-    """Two checker runs at once compete on two cores: the base is checked only when the work
-    shows a diagnostic that it could make old; a clean work passes alone."""
-    root = tmp_path / "till"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    commit(root, CLEAN, "till")
-    git(root, "checkout", "-q", "-b", "feature")
-    edit(root, "till/prices.py", "EUR'\n", "EUR'\n\n\ndef free() -> str:\n    return price(0)\n")
-    args = ("validate", "--files", "till/prices.py", "--base", "main", "--json")
-    clean = type_result(_on_two_cores(root, *args))
-    assert clean["passed"] and clean["newCount"] == 0, clean["message"]
-    assert list((root / ".forge" / "cache" / "types").glob("*.json")) == []
-    # Its twin: a new error needs the base to be told new from old, and is.
-    edit(root, "till/checkout.py", "price(amount)", "price(amount, 2)")
-    broken = type_result(_on_two_cores(root, *args[:2], "till/prices.py", "till/checkout.py",
-                                       *args[3:]))  # fmt: skip
-    assert not broken["passed"] and broken["newCount"] == 1, broken["message"]
-    assert len(list((root / ".forge" / "cache" / "types").glob("*.json"))) == 1
