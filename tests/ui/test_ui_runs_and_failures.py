@@ -112,8 +112,13 @@ def test_a_long_title_wraps_rather_than_being_cut(example: Path, page: Page) -> 
     plan_file.write_text(json.dumps(plan), encoding="utf-8")
     with running_ui(example) as url:
         page.goto(url)
-        page.wait_for_selector('#graph a.node[data-id="greeter"]')
-        title = page.locator('#graph a.node[data-id="greeter"] .node-title')
+        selector = '#graph a.node[data-id="greeter"] .node-title'
+        # The graph is laid out after its data arrives: measure once the title has a height.
+        page.wait_for_function(
+            "s => { const t = document.querySelector(s); return t && t.clientHeight > 0; }",
+            arg=selector,
+        )
+        title = page.locator(selector)
         box = title.evaluate(
             "t => ({scroll: t.scrollWidth, client: t.clientWidth, height: t.clientHeight,"
             " line: parseFloat(getComputedStyle(t).lineHeight) || 16,"
