@@ -8,10 +8,20 @@ implementations with it; everything else a plugin may use is in
 Every ``forge`` process imports this package before it knows whether a warm
 daemon will run its command (docs/architecture.md, "Start-up"), so it imports
 nothing: the marker is made from pluggy by the first plugin that asks for it.
-Its type is declared in ``__init__.pyi``.
 """
 
 from __future__ import annotations
+
+# The one place forge spells this flag itself rather than import ``typing`` (a tenth of
+# a daemon-handed command's time): type checkers honour it by its name, and a stub file
+# beside this one was not read when a checker was handed this file by path.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    import pluggy
+
+    #: Marker for hook implementations, in forge itself and in third-party plugins.
+    hookimpl: pluggy.HookimplMarker
 
 __version__ = "0.1.0"
 
