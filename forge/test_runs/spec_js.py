@@ -13,7 +13,6 @@ like Python's.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -21,7 +20,7 @@ from typing import Any
 
 from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.spec_python import Check
-from forge.test_runs.spec_python_diff import judge_pair
+from forge.test_runs.spec_python_diff import assertion_changes, newly_swallowed
 from forge.test_runs.switched_off import LANGUAGES, ecmascript_parser
 
 _TESTS = {
@@ -160,35 +159,8 @@ def compare_js(
 
 def _compare_one(path: str, name: str, old: JsTest, new: JsTest) -> Iterator[SpecFinding]:
     was, now = list(js_checks(old)), list(js_checks(new))
-    keys = Counter(check.key for check in now)
-    left = []
-    for check in was:
-        if keys[check.key]:
-            keys[check.key] -= 1
-        else:
-            left.append(check)
-    spare = [check for check in now if keys[check.key] > 0]
-    unmatched = []
-    for check in left:
-        partner = next((n for n in spare if n.subject == check.subject), None)
-        if partner is None:
-            unmatched.append(check)
-            continue
-        spare.remove(partner)
-        judged = judge_pair(check, partner)
-        if judged is not None:
-            yield SpecFinding(judged[0], path, name, f"{name}: {judged[1]}", partner.line)
-    for check in unmatched[: max(len(was) - len(now), 0)]:
-        line = new.node.start_point[0] + 1
-        yield SpecFinding(
-            "assertion_removed", path, name, f"{name}: assertion removed: `{check.text}`", line
-        )
-    fresh = Counter(message for _, message in js_swallowing(new))
-    fresh.subtract(message for _, message in js_swallowing(old))
-    for line, message in js_swallowing(new):
-        if fresh[message] > 0:
-            fresh[message] -= 1
-            yield SpecFinding("swallowed", path, name, f"{name}: {message}", line)
+    yield from assertion_changes(path, name, was, now, new.node.start_point[0] + 1)
+    yield from newly_swallowed(path, name, js_swallowing(old), js_swallowing(new))
 
 
 def js_checks(test: JsTest) -> Iterator[Check]:

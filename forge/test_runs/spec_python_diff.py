@@ -119,6 +119,16 @@ def _compare_one(
 ) -> Iterator[SpecFinding]:
     before = checks_of(old, old_file.helpers)
     after = checks_of(new, new_file.helpers)
+    yield from assertion_changes(path, name, before, after, new.line)
+    yield from newly_swallowed(path, name, swallowing(old.node), swallowing(new.node))
+
+
+def assertion_changes(
+    path: str, name: str, before: list[Check], after: list[Check], line: int
+) -> Iterator[SpecFinding]:
+    """What became of a test's assertions (Python's or JavaScript's): each one gone is paired
+    with a new one checking the same subject and judged (:func:`judge_pair`); ``line`` is
+    where the test stands now, for an assertion removed without a counterpart."""
     keys = Counter(check.key for check in after)
     left = []
     for check in before:
@@ -147,10 +157,16 @@ def _compare_one(
     deficit = len(before) - len(after)
     for check in unmatched[: max(deficit, 0)]:
         message = f"{name}: assertion removed: `{check.text}`"
-        yield SpecFinding("assertion_removed", path, name, message, new.line, 1)
-    fresh = Counter(message for _, message in swallowing(new.node))
-    fresh.subtract(message for _, message in swallowing(old.node))
-    for line, message in swallowing(new.node):
+        yield SpecFinding("assertion_removed", path, name, message, line, 1)
+
+
+def newly_swallowed(
+    path: str, name: str, before: list[tuple[int, str]], after: list[tuple[int, str]]
+) -> Iterator[SpecFinding]:
+    """Each ``(line, what)`` swallowing a failure now that the test did not have before."""
+    fresh = Counter(message for _, message in after)
+    fresh.subtract(message for _, message in before)
+    for line, message in after:
         if fresh[message] > 0:
             fresh[message] -= 1
             yield SpecFinding("swallowed", path, name, f"{name}: {message}", line, 1)
