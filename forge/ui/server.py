@@ -13,6 +13,7 @@ import ipaddress
 import socket
 import sys
 import threading
+import warnings
 import webbrowser
 from typing import TYPE_CHECKING, TextIO
 
@@ -110,6 +111,9 @@ def serve(root: Path, *, host: str, port: int, open_page: bool, out: TextIO) -> 
     server = uvicorn.Server(config)
     if open_page:
         threading.Timer(0.2, _open, args=(url,)).start()
+    # A Ctrl-C right after the lines above, before uvicorn's loop starts, leaves its serve()
+    # coroutine unstarted: Python's warning about it would follow "forge ui: stopped".
+    warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
     try:
         server.run(sockets=[sock])
     finally:
