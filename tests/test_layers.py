@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "__main__": 6,
     "errors": 0,
     "paths": 0,
+    "globs": 0,
     "validation_errors": 0,
     "config": 0,
     "models": 0,

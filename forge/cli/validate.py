@@ -304,6 +304,14 @@ def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
+    if output_format == "text":
+        from forge.reporting.text import render_report, render_summary
+
+        if not multi:
+            report = runs[0].report
+            assert report is not None
+            return render_report(report)
+        return render_summary(runs)
     from forge.reporting import formats
 
     if output_format == "junit":
@@ -318,10 +326,4 @@ def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:
         report = runs[0].report
         assert report is not None
         return json_text(report.to_wire())
-    from forge.reporting.text import render_report, render_summary
-
-    if not multi:
-        report = runs[0].report
-        assert report is not None
-        return render_report(report)
-    return render_summary(runs)
+    raise ValueError(f"unknown output format {output_format!r}")

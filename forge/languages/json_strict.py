@@ -28,9 +28,9 @@ import re
 import sys
 from pathlib import Path
 
+from forge.globs import matches
 from forge.languages.project_files import nearest_value
 from forge.models import SyntaxAuthority, SyntaxVerdict
-from forge.plan.globs import matches
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,7 +1,7 @@
 """Lanes: what a module may change, and which of its changes leave that lane.
 
 A module's lane is its ``files`` plus its ``mayChange`` globs, minus its
-``disallowed_changes`` globs (:mod:`forge.plan.globs`), all relative to the
+``disallowed_changes`` globs (:mod:`forge.globs`), all relative to the
 project root. Its changes are what its working dir changed since it forked
 from the base, committed or not (:mod:`forge.git.changes`). Not counted:
 forge's own ``.forge/`` folder, well-known lock files, the project's
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.git.runner import git_text, run_git
-from forge.plan.globs import matches
+from forge.globs import matches
 from forge.plan.model import Plan, PlanModule, normalise_path
 
 if TYPE_CHECKING:

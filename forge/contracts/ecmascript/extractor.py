@@ -13,10 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forge.contracts.ecmascript import exports as ecmascript_exports
-from forge.contracts.ecmascript import imports as ecmascript_imports
-from forge.contracts.ecmascript import resolution as ecmascript_resolution
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -37,18 +33,30 @@ class EcmascriptExtractor:
 
     def exports(self, parsed: ParsedSource) -> ExportSet:
         """ES module exports of the top level, then CommonJS exports."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.ecmascript import exports as ecmascript_exports
+
         return ecmascript_exports.exports(parsed)
 
     def imports(self, parsed: ParsedSource) -> list[ImportRef]:
         """Import statements, re-exports, ``require()`` and ``import()``."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.ecmascript import imports as ecmascript_imports
+
         return ecmascript_imports.imports(parsed, typescript=self.typescript)
 
     def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
         """The file a specifier names: relative, or through tsconfig ``paths``/``baseUrl``."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.ecmascript import resolution as ecmascript_resolution
+
         return ecmascript_resolution.resolve(specifier, importer, root, typescript=self.typescript)
 
     def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
         """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.ecmascript import resolution as ecmascript_resolution
+
         return ecmascript_resolution.diagnose(
             specifier, importer, context, typescript=self.typescript
         )

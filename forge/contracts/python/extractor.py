@@ -11,10 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forge.contracts.python import exports as python_exports
-from forge.contracts.python import imports as python_imports
-from forge.contracts.python import resolution as python_resolution
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -22,20 +18,33 @@ if TYPE_CHECKING:
 
 
 class PythonExtractor:
-    """The contract extractor of Python (``.py``, ``.pyi``)."""
+    """The contract extractor of Python (``.py``, ``.pyi``).
+
+    Its modules are imported by the first contract check of such a file, not
+    when the languages register (every validate does that).
+    """
 
     family = "python"
 
     def exports(self, parsed: ParsedSource) -> ExportSet:
         """Top-level bindings, star re-exports, ``__all__`` and a package's submodules."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.python import exports as python_exports
+
         return python_exports.exports(parsed)
 
     def imports(self, parsed: ParsedSource) -> list[ImportRef]:
         """Every import statement of the file, with the attribute uses of imported modules."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.python import imports as python_imports
+
         return python_imports.imports(parsed)
 
     def resolve(self, specifier: str, importer: Path, root: Path) -> Path | None:
         """The module file of ``specifier`` (``a.b``, ``..x``) written in ``importer``."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.python import resolution as python_resolution
+
         return python_resolution.resolve(specifier, importer, root)
 
     def star_visible(self, name: str) -> bool:
@@ -44,6 +53,9 @@ class PythonExtractor:
 
     def diagnose(self, specifier: str, importer: Path, context: ImportContext) -> str | None:
         """Why ``specifier`` (which resolved to no file) cannot be imported; None if it can or forge cannot know."""
+        # deferred: the languages register on every validate; a file's question loads its module
+        from forge.contracts.python import resolution as python_resolution
+
         return python_resolution.diagnose(specifier, importer, context)
 
 

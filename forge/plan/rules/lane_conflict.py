@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge import hookimpl
+from forge.globs import matches
 from forge.models import PlanFinding, PlanRuleDescriptor
-from forge.plan.globs import matches
 from forge.plan.model import Plan, normalise_path
 from forge.plan.rules import module_label
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.contracts.ecmascript.node_packages import read_jsonc
+from forge.globs import glob_pattern
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -172,10 +173,6 @@ def _from_globs(
 
 def _globs(entries: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether a path is one of ``entries`` (paths or globs from the root) or below one."""
-    # Imported here: the forge.plan package loads the plan models (70-230 ms measured with
-    # python -X importtime), which a check of a project declaring no scope never needs.
-    from forge.plan.globs import glob_pattern
-
     cleaned = [_clean(entry) for entry in entries]
     if "." in cleaned:
         return _everything
