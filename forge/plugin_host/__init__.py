@@ -6,6 +6,9 @@
   ``call`` is the one way to call a hook: each implementation on its own,
   results checked against the spec's model and attributed, traced with
   ``FORGE_TRACE_PLUGINS=1``.
+- :mod:`~forge.plugin_host.manager`: pluggy's manager, which passes over the
+  names of a plugin module that hold no hook implementation without pluggy's
+  slower lookup.
 - :mod:`~forge.plugin_host.records`: what forge records of each plugin
   (:class:`PluginInfo`, a line of ``forge plugins``) and of each answer a hook
   gave (checked against the spec's model, attributed).

@@ -36,6 +36,7 @@ from forge.plugin_host.entry_points import (
     describe,
     open_cache,
 )
+from forge.plugin_host.manager import ModulePluginManager
 from forge.plugin_host.records import (
     BUILTIN_DISTRIBUTION,
     ENTRY_POINT_GROUP,
@@ -357,7 +358,7 @@ def build_plugin_host(
     Never raises because of a plugin: import errors, registration errors and
     hook-signature errors are recorded as ``failed`` with a one-line reason.
     """
-    pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
+    pm = ModulePluginManager(ENTRY_POINT_GROUP)
     pm.add_hookspecs(hookspecs)
     host = PluginHost(pm, trace=os.environ.get("FORGE_TRACE_PLUGINS", "") not in {"", "0"})
     blocked = set(disabled)
