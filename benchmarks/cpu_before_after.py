@@ -30,6 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hook_speed import make_project, write_event
+
 PLAN = {
     "modules": [
         {
@@ -72,25 +74,35 @@ def main() -> None:
                 "tool_input": {"file_path": str(project / "one.py")},
             }
         )
-        cases = {
-            "forge validate --files one.py": (["validate", "--files", "one.py"], None),
-            "forge plan check plan.json": (["plan", "check", "plan.json"], None),
-            "forge hook (a clean edit)": (["hook"], event),
-        }
         env = {**os.environ, "FORGE_DAEMON": "0", "FORGE_HOME": str(project / "home")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # hook_speed.py's "module" case: an edit of a plan module's file, judged with its neighbour.
+        module = project / "module"
+        in_module = write_event(make_project(module, neighbour=True))
+        module_env = env | {"FORGE_CWD": str(module), "FORGE_MODULE_ID": "orders"}
+        cases = {
+            "forge validate --files one.py": (
+                ["validate", "--files", "one.py"],
+                None,
+                project,
+                env,
+            ),
+            "forge plan check plan.json": (["plan", "check", "plan.json"], None, project, env),
+            "forge hook (a clean edit)": (["hook"], event, project, env),
+            "forge hook (in a plan module)": (["hook"], in_module, module, module_env),
+        }
         installs = {"before": args.before, "after": args.after}
         for forge in installs.values():  # bytecode caches and the entry-point cache, not timed
-            for argv, stdin in cases.values():
-                cpu_ms([forge, *argv], stdin, project, env)
+            for argv, stdin, cwd, case_env in cases.values():
+                cpu_ms([forge, *argv], stdin, cwd, case_env)
         times: dict[tuple[str, str], list[float]] = {}
         baseline = []
         for _ in range(args.rounds):
             baseline.append(cpu_ms([sys.executable, "-c", "pass"], None, project, env))
-            for case, (argv, stdin) in cases.items():
+            for case, (argv, stdin, cwd, case_env) in cases.items():
                 for name, forge in installs.items():
                     times.setdefault((name, case), []).append(
-                        cpu_ms([forge, *argv], stdin, project, env)
+                        cpu_ms([forge, *argv], stdin, cwd, case_env)
                     )
     print(f"{args.rounds} rounds; python -c pass: CPU median {statistics.median(baseline):.1f} ms")
     for case in cases:

@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from forge.test_runs.file_kinds import is_test_file
 from forge.test_runs.special_case import (
     JS_SUFFIXES,
     Expectation,
@@ -35,7 +36,6 @@ from forge.test_runs.special_case import (
     literal_answers,
 )
 from forge.test_runs.special_case_js import js_expectations, js_literal_answers
-from forge.test_runs.switched_off import is_test_file
 
 #: Folders of built, vendored or installed code: not what a worker writes.
 _SKIPPED = frozenset({"node_modules", "dist", "build", "lib", "es", "umd", "vendor", "coverage"})

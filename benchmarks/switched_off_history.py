@@ -19,8 +19,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from forge.test_runs.file_kinds import LANGUAGES, is_test_file
 from forge.test_runs.spec_switched_off import spec_switched_off
-from forge.test_runs.switched_off import LANGUAGES, is_test_file, newly_switched_off
+from forge.test_runs.switched_off import newly_switched_off
 
 #: Larger files are generated: not read.
 _MAX_BYTES = 4 * 1024 * 1024

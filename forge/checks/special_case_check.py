@@ -51,8 +51,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
     base = workspace.base
     if base is None or not request.files:
         return []
+    from forge.test_runs.file_kinds import is_test_file
     from forge.test_runs.special_case import is_module_code
-    from forge.test_runs.switched_off import is_test_file
 
     texts: dict[str, str] = {}
     for file in dict.fromkeys(request.files):
@@ -126,9 +126,9 @@ def _judge(file: str, before: str | None, text: str, specs: list[Expectation]) -
 def _spec_expectations(workspace: Workspace, defined: set[str]) -> list[Expectation]:
     """The literal calls and expectations of the base's test files that call ``defined``."""
     from forge.git.runner import run_git
+    from forge.test_runs.file_kinds import is_test_file
     from forge.test_runs.special_case import JS_SUFFIXES, expectations
     from forge.test_runs.special_case_js import js_expectations
-    from forge.test_runs.switched_off import is_test_file
 
     base = workspace.base
     assert base is not None

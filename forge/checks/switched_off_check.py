@@ -36,8 +36,8 @@ def forge_run_checks(request: ValidateRequest, workspace: Workspace) -> list[Che
         return []
     # Here, not at the top: a validate without a base never loads git or the rules.
     from forge.git import resolve_base
+    from forge.test_runs.file_kinds import is_test_file
     from forge.test_runs.spec_switched_off import spec_switched_off
-    from forge.test_runs.switched_off import is_test_file
 
     try:
         base = resolve_base(workspace.cwd, ref)
@@ -106,7 +106,7 @@ class _MovedFrom:
 
     def _read(self) -> dict[Path, str | None]:
         from forge.git.changes import working_changes
-        from forge.test_runs.switched_off import is_test_file
+        from forge.test_runs.file_kinds import is_test_file
 
         try:
             changes = working_changes(self.workspace.cwd, self.base.commit)

@@ -21,7 +21,6 @@ import sys
 from collections.abc import Callable
 
 from forge.test_runs.spec_findings import SpecFinding
-from forge.test_runs.switched_off import is_test_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -44,11 +43,6 @@ _JS_CONFIG_KEYS = re.compile(
     r"include|exclude|setupFiles|setupFilesAfterEach|setupFilesAfterEnv|globalSetup|"
     r"testNamePattern|passWithNoTests|bail|dir)\b"
 )
-JS_CONFIG = re.compile(
-    r"^(\.mocharc(\.(json|jsonc|ya?ml|c?js))?|(jest|vitest|vite)\.config\.[cm]?[jt]s|"
-    r"(jest|vitest|vite)\.config\.json)$"
-)
-PY_CONFIG = frozenset({"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"})
 
 
 def pytest_settings(name: str, text: str) -> dict[str, str] | None:
@@ -229,14 +223,3 @@ def mocha_spec(cwd: str, read: Callable[[str], str | None]) -> list[str]:
         spec = [spec] if isinstance(spec, str) else spec
         return [posixpath.join(cwd, s) for s in spec if isinstance(s, str)] if spec else []
     return []
-
-
-def may_change_spec(path: str) -> bool:
-    """Whether the file ``path`` can hold tests or a runner's configuration."""
-    name = posixpath.basename(path)
-    return (
-        is_test_file(path, "")
-        or name in PY_CONFIG
-        or name in {"package.json", "Makefile"}
-        or JS_CONFIG.match(name) is not None
-    )

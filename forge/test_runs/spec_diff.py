@@ -23,9 +23,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from forge.test_runs.file_kinds import JS_CONFIG, PY_CONFIG, is_test_file
 from forge.test_runs.spec_config import (
-    JS_CONFIG,
-    PY_CONFIG,
     js_config_changes,
     package_script,
     pytest_config_changes,
@@ -38,7 +37,7 @@ from forge.test_runs.spec_python import PyFile, parse_python
 from forge.test_runs.spec_python_diff import collection_changes, compare_tests, patched_names
 from forge.test_runs.spec_scope import Scope, make_recipe, runs_of, spec_scope, tests_of
 from forge.test_runs.spec_switched_off import spec_switched_off
-from forge.test_runs.switched_off import is_test_file, python_tree
+from forge.test_runs.switched_off import python_tree
 
 #: Folders whose files are what tests compare against.
 DATA_FOLDERS = frozenset(

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from forge.test_runs.file_kinds import LANGUAGES
 from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.spec_python import Check
 from forge.test_runs.spec_python_diff import assertion_changes, newly_swallowed
-from forge.test_runs.switched_off import LANGUAGES, ecmascript_parser
+from forge.test_runs.switched_off import ecmascript_parser
 
 _TESTS = {
     "it", "test", "specify", "it.only", "test.only", "it.skip", "test.skip", "xit", "fit",

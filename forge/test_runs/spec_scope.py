@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from forge.test_runs.command_line import pipelines, program, runner_of, script_called, unwrapped
+from forge.test_runs.file_kinds import is_test_file
 from forge.test_runs.spec_config import mocha_spec, package_script, python_files, testpaths
-from forge.test_runs.switched_off import is_test_file
 
 #: Reads a file's text at the base (repository-relative path), None when absent.
 BaseReader = Callable[[str], "str | None"]

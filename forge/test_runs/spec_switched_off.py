@@ -28,14 +28,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from forge.test_runs.file_kinds import LANGUAGES
 from forge.test_runs.spec_js import js_tests
 from forge.test_runs.spec_python import parse_python
-from forge.test_runs.switched_off import (
-    LANGUAGES,
-    SwitchedOff,
-    newly_switched_off,
-    switched_off,
-)
+from forge.test_runs.switched_off import SwitchedOff, newly_switched_off, switched_off
 
 #: Markers of a test at the base: (kind, message without the test's name).
 Markers = set[tuple[str, str]]

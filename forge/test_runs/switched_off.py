@@ -25,16 +25,10 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from forge.languages import grammars
+from forge.test_runs.file_kinds import LANGUAGES, is_test_file
 from forge.test_runs.switched_off_lines import go_tests, rust_tests
 
 Kind = Literal["skip", "only", "no_assertion"]
-
-#: Languages by file suffix.
-LANGUAGES = {
-    ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
-    ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
-    ".tsx": "tsx", ".go": "go", ".rs": "rust",
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,20 +47,6 @@ class SwitchedOff:
     def key(self) -> tuple[str, str, str]:
         """Identity across revisions: kind, test and marker, not the line."""
         return (self.kind, self.test, self.message)
-
-
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "testing"})
-_TEST_NAMES = re.compile(
-    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*\.(?:test|spec)\.[cm]?[jt]sx?|.*_test\.go)$"
-)
-
-
-def is_test_file(path: str, text: str) -> bool:
-    """Whether ``path`` holds tests: by the runners' naming rules, or a Rust test module."""
-    pure = PurePath(path)
-    if _TEST_NAMES.match(pure.name) or _TEST_DIRS & set(pure.parts[:-1]):
-        return pure.suffix.lower() in LANGUAGES
-    return pure.suffix == ".rs" and ("#[test]" in text or "#[cfg(test)]" in text)
 
 
 def newly_switched_off(path: str, old: str | None, new: str) -> list[SwitchedOff]:

@@ -28,7 +28,7 @@ from forge.paths import absolute, path_key
 from forge.plan.lanes import in_lane
 from forge.plan.locate import PlanModuleRef, read_plan
 from forge.plan.model import normalise_path
-from forge.test_runs.spec_config import may_change_spec
+from forge.test_runs.file_kinds import may_change_spec
 from forge.validate.preparation import workspace_for
 from forge.validate.verdict import counted
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from forge_testing import published_sources_of
 
+from forge.test_runs.file_kinds import is_test_file
 from forge.test_runs.special_case import detects_test_run, expectations, literal_answers
-from forge.test_runs.switched_off import is_test_file
 
 SPEC = """\
 import unittest

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from forge.test_runs.switched_off import is_test_file, newly_switched_off, switched_off
+from forge.test_runs.file_kinds import is_test_file
+from forge.test_runs.switched_off import newly_switched_off, switched_off
 
 PY_OLD = """\
 import pytest
