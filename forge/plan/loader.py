@@ -22,7 +22,6 @@ import functools
 import json
 import os
 import stat
-from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -264,6 +263,8 @@ def _known_key_hint(where: str) -> str:
     """``(did you mean blocking?)`` for a misspelt key of an object forge defines."""
     key = where.rsplit(".", 1)[-1]
     model = CostBudget if where.lower().startswith("cost") else AcceptanceCriterion
+    from difflib import get_close_matches  # deferred: only a misspelled field is compared
+
     close = get_close_matches(key, list(model.model_fields), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from difflib import get_close_matches
-
 from forge import hookimpl
 from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan.model import Plan
@@ -24,6 +22,7 @@ def forge_check_plan(plan: Plan) -> list[PlanFinding]:
         for dependency in dict.fromkeys(module.depends_on):
             if dependency in known:
                 continue
+            from difflib import get_close_matches  # deferred: only an unknown id is compared
 
             close = get_close_matches(dependency, ids, n=1)
             hint = f' (did you mean "{close[0]}"?)' if close else ""
