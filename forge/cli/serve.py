@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from forge.daemon.server import start_unless_running
     from forge.tools.mcp_server import serve  # the only place the CLI reaches mcp
 
-    # Once this session's start is answered: a daemon warming up beside it
-    # would double the time the client waits.
+    # Once this session's start is over: a daemon warming up beside it would
+    # double the time the client waits.
     serve(None if in_child() else start_unless_running)
     return 0
 

@@ -3,8 +3,8 @@
 The forge daemon builds the MCP server (its tools' schemas) before it forks a
 session's child (:func:`keep`); the child takes it (:func:`take`) instead of
 building one. ``forge serve`` run in its own process starts a daemon only
-once its first request is handled (:func:`when_started`, :func:`started`):
-a daemon warming up beside the session's own start would slow it.
+once its session's start is over (:func:`when_started`, :func:`started`): a
+daemon warming up beside the session's own start would slow it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +22,11 @@ _LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 
 _prepared: list[Any] = []
 _after_start: list[Callable[[], None]] = []
+#: A start is a burst of requests (initialize, tools/list, prompts/list, ...): what
+#: waits for it runs once none has come for this long. After the first answer alone,
+#: a daemon importing forge on the other core slowed the tools/list that followed.
+QUIET_SECONDS = 0.25
+_last_request = [0.0]
 
 
 def log_level() -> LogLevel:
@@ -72,9 +78,17 @@ def when_started(then: Callable[[], None] | None) -> None:
 
 
 def started() -> None:
-    """A request was handled: run what waited for it, in a thread of its own, once.
+    """A request was handled: what waited for the start runs, once, in a thread of its own,
+    when no request has come for :data:`QUIET_SECONDS`.
 
     Not a daemon thread: a session that ends at once still finishes it.
     """
+    _last_request[0] = time.monotonic()
     while _after_start:
-        threading.Thread(target=_after_start.pop()).start()
+        threading.Thread(target=_when_quiet, args=(_after_start.pop(),)).start()
+
+
+def _when_quiet(then: Callable[[], None]) -> None:
+    while (left := _last_request[0] + QUIET_SECONDS - time.monotonic()) > 0:
+        time.sleep(left)
+    then()
