@@ -94,7 +94,7 @@ def _serve_request(connection: socket.socket) -> int:
     finished.set()
     sys.stdout.flush()
     sys.stderr.flush()
-    send(connection, EXITED + struct.pack(">i", code))
+    send(connection, EXITED + b"%d\n" % (code & 0xFF))
     return code
 
 

@@ -15,8 +15,8 @@ The exchange, over one Unix stream socket:
    closes the socket and runs the command itself: the child, finding no
    ``G``, exits, so a command never runs twice, and a stalled daemon holds
    none of the caller's pipes open (whoever reads them sees their end);
-3. once the command has run, the child sends ``X`` and the exit code (4
-   bytes, signed). Meanwhile the caller forwards, one byte each, the signals
+3. once the command has run, the child sends ``X``, the exit status in
+   decimal (0-255) and a newline. Meanwhile the caller forwards, one byte each, the signals
    it receives (SIGINT, SIGTERM, SIGHUP); closing the socket cancels the command.
 """
 
@@ -35,7 +35,7 @@ from forge.daemon.address import enabled, private_dir_ok, runtime_dir, socket_pa
 from forge.daemon.waiter import FORWARDED_SIGNALS, await_exit, forwarder, receive_exactly
 
 #: Bumped whenever the exchange above changes; a daemon refuses any other.
-PROTOCOL = 1
+PROTOCOL = 2
 REFUSED = b"R"
 ACCEPTED = b"A"
 GO = b"G"
@@ -45,7 +45,7 @@ GO = b"G"
 #: tools already built, and the caller stays as a thin relay of signals.
 OWN_PROCESS = frozenset({"daemon", "ui"})
 #: Commands that last as long as their client (an MCP session): once the daemon's
-#: child runs one, the caller waits as a bare interpreter (:func:`waiter.become`).
+#: child runs one, the caller waits as a POSIX shell (:func:`waiter.become`).
 LONG_LIVED = frozenset({"serve"})
 #: The resource limits a child takes over from its caller (``ulimit``).
 LIMITS = ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_CORE")

@@ -1,0 +1,172 @@
+"""Where the memory of eight daemon-served MCP sessions goes, by process kind and mapping.
+
+Run: ``python benchmarks/daemon_memory.py`` with forge installed in this
+interpreter's environment. The same eight sessions as the memory line of
+``benchmarks/versus_reference.py`` (each: one validate of 100 .py files, one
+validate_plan of 1,000 modules, a daemon started for the project whose
+forge-types warm checker listens), measured at three moments: after
+``initialize``, after the validate, after the validate_plan. For each moment it
+prints the unique memory (USS: the ``Private_*`` lines of
+``/proc/PID/smaps_rollup``) per process kind (the daemon, its forked session
+children, the ``forge serve`` relays, forge-types' warm checker, pyrefly's
+language server) and, for the daemon and the first child, the private pages
+by mapping: ``[heap]``, anonymous mappings (Python's obmalloc arenas, other
+malloc arenas, thread stacks), files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import anyio
+from bench_server import _prepare
+from versus_reference import (
+    FORGE,
+    PLAN,
+    Server,
+    _await_warm_checkers,
+    _daemon,
+    _forge_env,
+    _memory_kib,
+    _own_children,
+    _session,
+    _stop_daemon,
+    _tree,
+)
+
+MOMENTS = ("initialize", "validate", "validate_plan")
+
+
+def _kind(pid: int, daemon: int, relays: set[int]) -> str:
+    """What ``pid`` is among a daemon-served session's processes."""
+    if pid == daemon:
+        return "daemon"
+    if pid in relays:
+        return "relay"
+    with contextlib.suppress(OSError):
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if b"forge_types.warm" in argv:
+            return "warm checker"
+        if b"pyrefly" in argv:
+            return "pyrefly lsp"
+        if b"tsbuilder.js" in argv:
+            return "tsbuilder"
+        if b"daemon" in argv:
+            return "child"
+    return "other"
+
+
+def _by_mapping(pid: int) -> dict[str, list[int]]:
+    """Private clean and dirty KiB of ``pid`` per kind of mapping."""
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    name = "?"
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/smaps").read_text(encoding="utf-8").splitlines():
+            head = line.split(maxsplit=5)
+            if "-" in head[0] and not head[0].endswith(":"):
+                path = head[5] if len(head) > 5 else ""
+                if not path:
+                    name = "anonymous"
+                elif path.startswith("["):
+                    name = path
+                else:
+                    name = "file " + Path(path).name
+            elif head[0] == "Private_Clean:":
+                totals[name][0] += int(head[1])
+            elif head[0] == "Private_Dirty:":
+                totals[name][1] += int(head[1])
+    return totals
+
+
+def _report(moment: str, daemon: int, relays: set[int]) -> None:
+    pids = {pid for root in (daemon, *relays) for pid in _tree(root)}
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for pid in pids:
+        kinds[_kind(pid, daemon, relays)].append(pid)
+    uss = {pid: _memory_kib(pid)[0] for pid in pids}
+    print(f"\nafter {moment}: USS {sum(uss.values()) / 1024:.1f} MiB in all")
+    for kind, members in sorted(kinds.items()):
+        each = " ".join(f"{uss[pid] / 1024:.1f}" for pid in sorted(members))
+        print(f"  {kind:13} {sum(uss[p] for p in members) / 1024:7.1f} MiB  ({each})")
+    for kind in ("daemon", "child"):
+        if kinds.get(kind):
+            pid = min(kinds[kind])
+            mappings = sorted(_by_mapping(pid).items(), key=lambda item: -sum(item[1]))
+            shown = ", ".join(
+                f"{name} {clean / 1024:.1f}+{dirty / 1024:.1f}"
+                for name, (clean, dirty) in mappings[:8]
+                if clean + dirty >= 100
+            )
+            print(f"    {kind} {pid} private clean+dirty MiB: {shown}")
+
+
+async def _sessions(server: Server, project: Path, daemon: int) -> None:
+    """Eight sessions, in step: all reach a moment, it is measured, they go on."""
+    reached = {moment: anyio.Event() for moment in MOMENTS}
+    measured = {moment: anyio.Event() for moment in MOMENTS}
+    counts = dict.fromkeys(MOMENTS, 0)
+    #: Whether each session's type check was the warm checker's answer.
+    warm: set[str] = set()
+
+    async def arrive(moment: str) -> None:
+        counts[moment] += 1
+        if counts[moment] == 8:
+            reached[moment].set()
+        await measured[moment].wait()
+
+    async def one(index: int) -> None:
+        async with _session(server, project) as client:
+            await arrive("initialize")
+            files = [f"src/mod_{i}.py" for i in range(100)]
+            arguments = {"moduleId": f"mem-{index}", "files": files, "commands": []}
+            result = await client.call_tool("validate", arguments)
+            warm.update(
+                str(item.get("warm"))
+                for item in (result.structured_content or {}).get("results", [])
+                if item.get("type") == "type_check"
+            )
+            await arrive("validate")
+            await client.call_tool("validate_plan", PLAN)
+            await arrive("validate_plan")
+
+    async with anyio.create_task_group() as group:
+        for index in range(8):
+            group.start_soon(one, index)
+        for moment in MOMENTS:
+            await reached[moment].wait()
+            await anyio.sleep(0.5)
+            _report(moment, daemon, set(_own_children()))
+            if moment == "validate":
+                print(f"  (the sessions' type checks answered warm: {', '.join(sorted(warm))})")
+            measured[moment].set()
+
+
+async def main() -> None:
+    """Start a daemon for a prepared project, run the sessions, stop it."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder) / "project"
+        _prepare(project)
+        forge = Server("forge", [FORGE, "serve"], _forge_env(Path(folder) / "home"))
+        # As in versus_reference.py, a direct server has checked the project's types once
+        # before: the warm checker answers only for a configuration the command line read.
+        direct = Server("forge", forge.command, {**forge.env, "FORGE_DAEMON": "0"})
+        async with _session(direct, project) as client:
+            files = [f"src/mod_{i}.py" for i in range(100)]
+            await client.call_tool("validate", {"moduleId": "cold", "files": files, "commands": []})
+        assert _daemon({**forge.env, "FORGE_CWD": str(project)}, "start").returncode == 0
+        try:
+            daemon = int(_daemon(forge.env, "status").stdout.split("(pid ")[1].split(")")[0])
+            _await_warm_checkers(daemon)
+            _report("the daemon's start (no session)", daemon, set())
+            await _sessions(forge, project, daemon)
+        finally:
+            _stop_daemon(forge.env)
+    print(f"\npython {sys.version.split()[0]}")
+
+
+if __name__ == "__main__":
+    anyio.run(main)
