@@ -8,6 +8,7 @@ failing test could not.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -240,3 +241,34 @@ def test_a_signal_to_a_daemon_served_sessions_process_ends_its_child(
         while Path(f"/proc/{child}").exists():
             assert time.monotonic() < deadline, "the session's child outlived its signal"
             time.sleep(0.05)
+
+
+def write_plan(project: Path, criterion: str) -> None:
+    """A plan of one module, ``m``, whose one acceptance criterion is the command ``criterion``."""
+    plans = project / ".forge" / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    module = {"id": "m", "title": "M", "objective": "o", "files": ["a.py"], "verify": ["true"],
+              "doneWhen": "d", "acceptanceCriteria": [{"check": criterion}]}  # fmt: skip
+    (plans / "plan.json").write_text(json.dumps({"modules": [module]}), encoding="utf-8")
+
+
+def criteria_judged(project: Path) -> list[str]:
+    """The acceptance criteria a daemon-served session's validate of module ``m`` judged."""
+    with session(project, DAEMON) as wire:
+        wire.call(1, "validate", {"moduleId": "m", "files": ["a.py"]})
+        results = wire.wait_for(1)["result"]["structuredContent"]["results"]
+    return [result["target"] for result in results if result["type"] == "acceptance"]
+
+
+def test_a_session_follows_the_plan_the_daemon_read_at_start_and_then_its_rewrite(
+    run_forge: RunForge, project: Path
+) -> None:
+    """The daemon reads the project's plan once for all its sessions (issue 42: each child held
+    its own copy, 3 MiB at 1,000 modules); a plan rewritten since is read again."""
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    write_plan(project, "echo one")
+    assert run_forge("daemon", "start", "--idle", "300").returncode == 0
+    assert criteria_judged(project) == ["echo one"]
+    write_plan(project, "echo three")
+    assert criteria_judged(project) == ["echo three"]
+    assert served_count(run_forge) == 2

@@ -35,9 +35,11 @@ def serving_engine() -> Engine | None:
 
     Plugins start what they keep warm (``forge_engine_started``) here, before the
     first fork: a resource a forked command can use is one it reaches by socket.
+    The project's plan is read here too, once for every child.
     None when the daemon was started outside a usable project.
     """
     from forge.errors import ConfigError
+    from forge.plan.locate import read_followed_plan
     from forge.validate.run import Engine
 
     try:
@@ -45,6 +47,7 @@ def serving_engine() -> Engine | None:
     except ConfigError:
         return None
     engine.start_serving()
+    read_followed_plan(engine.root)
     return engine
 
 
