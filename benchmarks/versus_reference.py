@@ -25,6 +25,7 @@ Every figure is a median over stdio, spawn included where it says start:
   sessions start once forge-types' warm checker listens, as they do after a
   daemon's first minute: whether the sessions' validate reached it would
   otherwise decide whether its language server holds the project (13 MiB or 60).
+  ``benchmarks/daemon_memory.py`` breaks forge's figure down by process and mapping.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class Server:
 def _forge_env(home: Path) -> dict[str, str]:
     keep = ("PATH", "HOME", "XDG_RUNTIME_DIR")
     env = {name: value for name, value in os.environ.items() if name in keep}
-    env.update({k: v for k, v in os.environ.items() if k.startswith("PYTHON")})
+    env.update({k: v for k, v in os.environ.items() if k.startswith(("PYTHON", "EXP_"))})
     return {**env, "FORGE_HOME": str(home)}
 
 
