@@ -85,6 +85,28 @@ def test_closing_stdin_stops_the_server_and_its_commands(wire: Wire) -> None:
     assert gone_within(sleep, 5)
 
 
+def test_ctrl_c_stops_the_server_and_its_commands(wire: Wire) -> None:
+    """A server a person started in a terminal ends on Ctrl-C, as a closed stdin ends it,
+    with the status of an interrupted command; its reading of stdin must not hold it."""
+    wire.initialize()
+    sleep = long_sleep()
+    wire.call(1, "validate", {"moduleId": "m1", "commands": [sleep]})
+    deadline = time.monotonic() + PATIENCE
+    while not live_processes_mentioning(sleep) or not catches_sigint(wire.process.pid):
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    wire.process.send_signal(signal.SIGINT)
+    assert wire.process.wait(timeout=10) == 130
+    assert gone_within(sleep, 5)
+
+
+def catches_sigint(pid: int) -> bool:
+    """Whether ``pid`` handles SIGINT yet (Python, or the daemon-served session's shell)."""
+    status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+
+
 def test_forty_long_validates_do_not_starve_a_quick_call(wire: Wire) -> None:
     wire.initialize()
     for n in range(40):

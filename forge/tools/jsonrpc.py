@@ -14,13 +14,14 @@ answered (the reply itself is built by the MCP adapter). No ``mcp`` here.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import fcntl
-import io
 import json
 import logging
 import os
 import re
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -282,11 +283,70 @@ async def claimed_stdin() -> AsyncIterator[Any]:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
-    # closefd=False: a worker thread may still be blocked reading it at exit.
-    wire = io.TextIOWrapper(
-        os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace"
-    )
     try:
-        yield OddIdLines(anyio.wrap_file(wire))
+        yield OddIdLines(PolledLines(private))
     finally:
         os.dup2(private, 0)
+        os.close(private)
+
+
+class PolledLines:
+    """The lines of a pipe or terminal read as they come, in the event loop: no thread.
+
+    A thread blocked reading an open stdin cannot be stopped: the session's end
+    on Ctrl-C (the loop cancels its tasks) would wait for a line that never
+    comes. A read here waits in the loop, so it is cancelled with the rest.
+    What no poll can wait on (a file, ``/dev/null``) never keeps a read waiting:
+    it is read in a worker thread. Lines keep their ``\\n``; bytes that are not
+    UTF-8 become U+FFFD, as the SDK's own reader decodes them.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._lines: deque[str] = deque()
+        self._partial: list[str] = []
+        self._ended = False
+        self._pollable = True
+
+    async def _read(self) -> bytes:
+        if self._pollable:
+            try:
+                await anyio.wait_readable(self._fd)
+            except PermissionError:  # epoll refuses files and /dev/null
+                self._pollable = False
+            else:
+                # The poll said readable: the read returns what came without waiting.
+                return os.read(self._fd, 1 << 16)
+        return await anyio.to_thread.run_sync(os.read, self._fd, 1 << 16)
+
+    def __aiter__(self) -> PolledLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while not self._lines:
+            if self._ended:
+                raise StopAsyncIteration
+            chunk = await self._read()
+            text = self._decode(chunk, final=not chunk)
+            if not chunk:
+                # The end, as a read in a thread would see it: a turn of the pool after
+                # the last line, in which the calls just read are begun. (No read: a
+                # terminal after Ctrl-D would wait for more.)
+                await anyio.to_thread.run_sync(lambda: None)
+                self._ended = True
+                rest = "".join(self._partial) + text
+                if rest:
+                    self._lines.append(rest)
+                continue
+            if "\n" not in text:  # a long line comes in many reads: joined once
+                self._partial.append(text)
+                continue
+            first, *lines, last = text.split("\n")
+            self._lines.append("".join(self._partial) + first + "\n")
+            self._lines.extend(line + "\n" for line in lines)
+            self._partial = [last] if last else []
+        # One turn of the loop per line, as a read in a thread gave: what came before
+        # the end of stdin is handled before the end is seen.
+        await anyio.lowlevel.checkpoint()
+        return self._lines.popleft()
