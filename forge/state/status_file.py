@@ -82,9 +82,7 @@ def build_status(
     :param skipped: modules the run did not validate because a dependency failed.
     """
     if run_id is None and plan_path is None:
-        latest = newest(forge_dir.sessions, ".json")
-        if latest is not None:
-            run_id = latest.name.removesuffix(".json")
+        run_id = _newest_run(forge_dir)
     session = forge_dir.session_state(run_id)
     plan_shown, plan = shown_plan(
         forge_dir, str(plan_path) if plan_path is not None else session.get("planPath")
@@ -121,6 +119,12 @@ def build_status(
 
 
 _STATES: tuple[ModuleState, ...] = ("done", "running", "failed", "pending", "skipped")
+
+
+def _newest_run(forge_dir: ForgeDir) -> str | None:
+    """The run of the newest session snapshot: the one a status that names no run shows."""
+    latest = newest(forge_dir.sessions, ".json")
+    return latest.name.removesuffix(".json") if latest is not None else None
 
 
 def _counts(modules: list[ModuleStatus]) -> StatusCounts:
@@ -273,9 +277,16 @@ def _patched(
     run_id: str | None,
     module: ModuleStatus | HistoryChanged | Literal["plan"] | None,
 ) -> Status | None:
-    """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched."""
+    """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched.
+
+    A call that names no run changes no run's lines: only a call that changed no
+    progress (``None``, ``"plan"``) is patched then, against the run a rebuild
+    would show (the newest snapshot's, else none).
+    """
     if run_id is None:
-        return None
+        if module is not None and module != "plan":
+            return None
+        run_id = _newest_run(forge_dir)
     current = _stored_status(forge_dir.status)
     if current is None or current.run_id != run_id:
         return None

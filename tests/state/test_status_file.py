@@ -137,6 +137,54 @@ async def test_status_after_a_mixed_sequence_equals_a_rebuild(project: Path) -> 
     assert status["objective"] == "Newer" and status["lastTool"] == "validate_plan"
 
 
+async def test_a_session_that_names_no_run_keeps_the_status_as_a_rebuild_would(
+    project: Path,
+) -> None:
+    """No call names a run: the status shows run-less histories, or the newest snapshot's run
+    once one appears, and a call that changes no progress only stamps what a rebuild would show."""
+    plans = project / ".forge/plans"
+    plans.mkdir(parents=True)
+    (plans / "login.json").write_text(
+        json.dumps(_plan(["Model", "API"], "Ship login")), encoding="utf-8"
+    )
+    (project / "m1.py").write_text("x = 1\n", encoding="utf-8")
+    async with connect(project) as client:
+        for tool, arguments in [
+            ("validate_plan", {}),
+            ("validate", {"moduleId": "m1", "files": ["m1.py"]}),
+            ("validate_plan", {}),
+            ("forge_logs", {"limit": 1}),
+            ("validate", {"moduleId": "m2", "files": ["missing.py"]}),
+            ("validate_plan", {}),
+        ]:
+            await call(client, tool, arguments)
+            _assert_as_rebuilt(project, f"{tool} {arguments}")
+        status = json.loads((project / ".forge/status.json").read_text(encoding="utf-8"))
+        assert [(m["id"], m["state"]) for m in status["modules"]] == [
+            ("m1", "done"),
+            ("m2", "failed"),
+        ]
+        # Another process saves a session: a rebuild now shows that run, so a plan
+        # check must not merely stamp the run-less status.
+        state = project / ".forge/state"
+        state.mkdir(parents=True, exist_ok=True)
+        (state / "other.json").write_text(
+            json.dumps({"runId": "other", "currentPhase": "execution"}), encoding="utf-8"
+        )
+        await call(client, "validate_plan", {})
+        _assert_as_rebuilt(project, "validate_plan after another process saved a session")
+        status = json.loads((project / ".forge/status.json").read_text(encoding="utf-8"))
+        assert status["runId"] == "other" and status["currentPhase"] == "execution"
+        # The plan changes: the stamp would keep the old modules.
+        (plans / "login.json").write_text(
+            json.dumps(_plan(["Model", "API", "Docs"], "Ship login v2")), encoding="utf-8"
+        )
+        await call(client, "validate_plan", {})
+        _assert_as_rebuilt(project, "validate_plan after the plan changed")
+        status = json.loads((project / ".forge/status.json").read_text(encoding="utf-8"))
+        assert status["objective"] == "Ship login v2" and status["counts"]["total"] == 3
+
+
 def forge_dir_mtime(project: Path) -> float:
     """When ``status.json`` was last written."""
     return (project / ".forge/status.json").stat().st_mtime

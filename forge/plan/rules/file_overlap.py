@@ -32,6 +32,8 @@ def forge_check_plan(plan: Plan, project_root: Path) -> list[PlanFinding]:
             path = normalise_path(file, project_root)
             owners[path] = owners.get(path, 0) | 1 << rank[module.id]
             files_of.setdefault(module.id, {})[path] = None
+    if not any(bits & (bits - 1) for bits in owners.values()):
+        return []  # no file has two owners: nothing can overlap, whatever the order
     # Bit sets keep this linear in memory: 10,000 modules sharing one file are
     # 50 million pairs, which are counted here, never listed.
     related = _related(graph)

@@ -20,7 +20,7 @@ from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
 from forge.plan.model import Plan
-from forge.plan.rules import module_label
+from forge.plan.rules import modules_label
 
 #: Python code that runs and exits 0 whatever the project holds.
 _INERT_PYTHON = re.compile(
@@ -94,25 +94,30 @@ def cannot_fail(command: str) -> str | None:
 
 @hookimpl
 def forge_check_plan(plan: Plan) -> list[PlanFinding]:
-    """One warning per verify command that cannot fail."""
-    findings = []
+    """One warning per verify command that cannot fail, naming every module that runs it.
+
+    One per command, not per module: a plan whose 1,000 modules all end in
+    ``true`` gets one warning listing them, which a reader (and a client
+    checking the result against its schema) takes in once.
+    """
+    runners: dict[tuple[str, str], dict[str, None]] = {}
     for module in plan.modules:
         for command in module.verify:
             why = cannot_fail(command)
-            if why is None:
-                continue
-            findings.append(
-                PlanFinding(
-                    type="inert_verify",
-                    severity="warning",
-                    message=f'{module_label(module.id)}: verify command "{clip(command, 80)}" '
-                    f"cannot fail ({why}), so it proves nothing about the work; run a test or a "
-                    "check that fails when the work is wrong",
-                    modules=[module.id],
-                    field="verify",
-                )
-            )
-    return findings
+            if why is not None:
+                runners.setdefault((command, why), {})[module.id] = None
+    return [
+        PlanFinding(
+            type="inert_verify",
+            severity="warning",
+            message=f'{modules_label(list(ids))}: verify command "{clip(command, 80)}" '
+            f"cannot fail ({why}), so it proves nothing about the work; run a test or a "
+            "check that fails when the work is wrong",
+            modules=list(ids),
+            field="verify",
+        )
+        for (command, why), ids in runners.items()
+    ]
 
 
 @hookimpl

@@ -81,3 +81,37 @@ def test_plan_check_warns_naming_the_module_and_the_command(
         'module "api": verify command "python -c pass" cannot fail (\'python -c pass\' tests '
         "nothing), so it proves nothing about the work"
     )
+
+
+def test_one_warning_per_inert_command_naming_every_module_that_runs_it(
+    check_inline: Check, make_module: Make
+) -> None:
+    """A command shared by many modules is one warning listing them all, not one per module
+    (a 1,000-module plan's 1,000 copies were 200 shown and "800 more not listed")."""
+    modules = [make_module(f"m{i}", verify=[f"test -f src/m{i}.py", "true"]) for i in range(300)]
+    modules.append(make_module("odd", verify=["test -f src/odd.py", "pytest -q || true"]))
+    report = check_inline(modules)
+    inert = [w for w in report.warnings if w.type == "inert_verify"]
+    assert [w.modules for w in inert] == [[f"m{i}" for i in range(300)], ["odd"]]
+    assert [w.type for w in report.warnings] == ["inert_verify", "inert_verify"]
+    assert inert[0].message.startswith(
+        'modules "m0", "m1", "m2" and 297 more: verify command "true" cannot fail '
+        "('true' always succeeds), so it proves nothing about the work"
+    )
+    assert inert[1].message.startswith('module "odd": verify command "pytest -q || true"')
+
+
+def test_two_modules_with_one_inert_command_are_named_in_one_warning(
+    check_inline: Check, make_module: Make
+) -> None:
+    report = check_inline(
+        [
+            make_module("a", verify=["test -f src/a.py", "echo ok"]),
+            make_module("b", verify=["test -f src/b.py", "echo ok"]),
+            make_module("c", verify=["test -f src/c.py", "echo done"]),
+        ]
+    )
+    assert [(w.modules, w.message.split(": verify")[0]) for w in report.warnings] == [
+        (["a", "b"], 'modules "a" and "b"'),
+        (["c"], 'module "c"'),
+    ]
