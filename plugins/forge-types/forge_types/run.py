@@ -18,6 +18,7 @@ from forge_types.base import CACHE_FORMAT, base_diagnostics, cache_file
 from forge_types.checkers import Checker, Invocation, incremental_tsc, socket_path
 from forge_types.diagnostics import CheckerFailed, Diagnostic, Raw
 from forge_types.fallback import name_groups, retried
+from forge_types.files import PYTHON_CONFIG_FILES
 from forge_types.judge import diagnostics, judge
 from forge_types.models import CHECK_TYPE, TypeCheckResult
 from forge_types.options import TypesOptions
@@ -30,7 +31,6 @@ from forge_types.scope import (
     plain_file,
 )
 from forge_types.selection import (
-    PYTHON_CONFIG_FILES,
     Missing,
     config_digest,
     digest,

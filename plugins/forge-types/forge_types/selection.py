@@ -27,11 +27,6 @@ from forge_types.processes import run_tool
 
 #: Virtual environments looked for in the project root, in order.
 VENV_NAMES = (".venv", "venv", "env")
-#: Files whose contents decide how a Python checker judges the project.
-PYTHON_CONFIG_FILES = (
-    "pyproject.toml", "setup.cfg", "mypy.ini", ".mypy.ini", "pyrefly.toml",
-    "pyrightconfig.json", "ty.toml",
-)  # fmt: skip
 #: Config tables or files naming each checker, in the order they are preferred.
 CONFIGURED = (
     ("pyrefly", ("pyrefly.toml",), ("pyrefly",)),

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from forge.daemon.address import private_dir_ok
 from forge_types.checkers import socket_path
 from forge_types.diagnostics import Raw
-from forge_types.files import Stamp, stamp
+from forge_types.files import Stamp, python_stamps, stamp
 from forge_types.lsp import LspClient, LspError
 from forge_types.tsbuilder import TsBuilderError
 
@@ -171,10 +171,15 @@ class _Pyrefly:
         #: again with nothing changed (a validate of the same files), they are answered
         #: from here instead of a pull per file.
         self.pulled: dict[Path, list[Raw]] = {}
+        #: The project's sources and configuration by their stamps when last looked at: a
+        #: file nobody asked about (a module an asked file imports, the configuration)
+        #: changes the answers too, and reaches the language server as a file event.
+        self.project: dict[Path, Stamp] = {}
 
     def load(self) -> None:
         """Initialize the language server; whatever stops it (SIGTERM too) stops the server."""
         root = self.root
+        self.project = python_stamps(root)  # before the language server reads any of them
         folder = {"uri": root.as_uri(), "name": root.name or "project"}
         try:
             self._initialize(root, folder)
@@ -259,10 +264,11 @@ class _Pyrefly:
             self._send(path, opened=path in self.opened)
             self.opened[path] = now
             changed.append(path)
-        if changed:
+        events = [{"uri": path.as_uri(), "type": 2} for path in changed]
+        events += self._project_events(set(changed))
+        if events:
             # Edits reach the language server as file events too: those, not the
             # document changes, make it recheck the files that depend on them.
-            events = [{"uri": path.as_uri(), "type": 2} for path in changed]
             self.client.notify("workspace/didChangeWatchedFiles", {"changes": events})
             # The dependents of a change are rechecked in the background: answer once
             # the recheck the change started has ended, never from before it.
@@ -276,7 +282,18 @@ class _Pyrefly:
                         "textDocument/didClose", {"textDocument": {"uri": path.as_uri()}}
                     )
                     self._send(path, opened=False)
-        return bool(changed)
+        return bool(events)
+
+    def _project_events(self, sent: set[Path]) -> list[dict[str, Any]]:
+        """File events for the project's files that changed since the last look, but those
+        in ``sent``: created (1), changed (2) or deleted (3)."""
+        before, now = self.project, python_stamps(self.root)
+        self.project = now
+        return [
+            {"uri": path.as_uri(), "type": 1 if path not in before else 3 if path not in now else 2}
+            for path in sorted(before.keys() | now.keys())
+            if before.get(path) != now.get(path) and path not in sent
+        ]
 
     def _send(self, path: Path, *, opened: bool) -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
