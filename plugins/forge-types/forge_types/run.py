@@ -28,7 +28,7 @@ from forge_types.scope import (
     confirm_importers,
     find_importers,
     language_of,
-    plain_file,
+    real_plain_file,
 )
 from forge_types.selection import (
     Missing,
@@ -44,14 +44,16 @@ from forge_types.suppressions import added_since, hidden_since_base
 
 
 def listed_by_language(files: Sequence[str], workspace: Workspace) -> dict[str, list[Path]]:
-    """The listed files that exist, by the language that checks them, in listed order."""
-    found: dict[str, list[Path]] = {}
+    """The listed files that exist, as real paths, by the language that checks them, in order."""
+    found: dict[str, dict[Path, None]] = {}
+    folders: dict[str, str] = {}
     for file in dict.fromkeys(files):
         path = workspace.resolve(file)
         language = language_of(path)
-        if language is not None and plain_file(path):
-            found.setdefault(language, []).append(normalize(path))
-    return found
+        real = real_plain_file(path, folders) if language is not None else None
+        if language is not None and real is not None:  # one file listed twice (a link): once
+            found.setdefault(language, {})[real] = None
+    return {language: list(paths) for language, paths in found.items()}
 
 
 def check_language(

@@ -9,6 +9,7 @@ cannot import it. The number of importers is capped; the result says so.
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import dataclass, field
 from itertools import islice
@@ -64,7 +65,13 @@ def candidates(listed: list[Path], language: str, root: Path, cap: int) -> list[
     imports = ImportFilter(listed)
     found = []
     for candidate in islice(source_files(root, EXTENSIONS[language]), MAX_SCANNED):
-        if normalize(candidate) not in wanted and imports.matches(candidate):
+        # Walked from the real root, a candidate spelt as a listed file is that file; one
+        # that is not may still be a link to one, which only its real path tells.
+        if (
+            candidate not in wanted
+            and imports.matches(candidate)
+            and normalize(candidate) not in wanted
+        ):
             found.append(candidate)
             if len(found) >= CANDIDATES_PER_IMPORTER * cap:
                 break
@@ -93,7 +100,9 @@ def confirm_importers(
 
 
 def _wanted(listed: list[Path]) -> set[Path]:
-    return {normalize(sibling) for path in listed for sibling in (path, *_twins(path))}
+    """The real paths an import of a listed file resolves to: the files (real paths already,
+    :func:`real_plain_file`'s) and their twins."""
+    return {*listed, *(normalize(twin) for path in listed for twin in _twins(path))}
 
 
 #: A declaration file and the JavaScript it describes stand for one module: an import
@@ -112,15 +121,30 @@ def _twins(path: Path) -> list[Path]:
     return []
 
 
-def plain_file(path: Path) -> bool:
-    """A regular file a checker may read: no FIFO, device or file of ``/proc``, ``/sys``.
+def real_plain_file(path: Path, folders: dict[str, str] | None = None) -> Path | None:
+    """``path``'s real path when it is a regular file a checker may read: no FIFO, device or
+    file of ``/proc``, ``/sys``; else None.
 
     A FIFO named ``x.py`` would block its reader for good, and ``/proc/self/fd/0``
-    is forge's own input (the MCP protocol).
+    is forge's own input (the MCP protocol). ``folders`` keeps each folder's real path
+    for the next file of the same call (100 files of one folder: one resolution, not 100).
     """
     try:
-        real = path.resolve()
-        status = real.stat()
+        if path.name in ("", ".", ".."):
+            real = normalize(path)
+        else:
+            known = {} if folders is None else folders
+            parent = str(path.parent)
+            real_parent = known.get(parent)
+            if real_parent is None:
+                real_parent = known[parent] = os.path.realpath(parent)
+            real = Path(real_parent, path.name)
+        status = real.lstat()
+        if stat.S_ISLNK(status.st_mode):  # the file itself is a link: where it leads
+            real = normalize(real)
+            status = real.stat()
     except (OSError, RuntimeError):
-        return False
-    return stat.S_ISREG(status.st_mode) and real.parts[1:2] not in (("proc",), ("sys",), ("dev",))
+        return None
+    if not stat.S_ISREG(status.st_mode) or real.parts[1:2] in (("proc",), ("sys",), ("dev",)):
+        return None
+    return real

@@ -234,6 +234,28 @@ def test_a_fifo_or_a_link_to_forge_s_own_input_is_never_read(shop: Path) -> None
     assert (result["importers"], result["newCount"]) == (1, 0)
 
 
+def test_a_listed_link_or_a_file_in_a_linked_folder_is_checked_as_the_file_it_is(
+    shop: Path,
+) -> None:
+    """Listed through a link to the file, or through a link to its folder: one file, checked
+    once, its finding at its real path; a link to a FIFO stays unread."""
+    checkout = shop / "shop" / "checkout.py"
+    checkout.write_text(
+        checkout.read_text(encoding="utf-8").replace("cart.total()", "cart.totl()"), "utf-8"
+    )
+    (shop / "alias").symlink_to(shop / "shop", target_is_directory=True)
+    (shop / "pay.py").symlink_to(checkout)
+    os.mkfifo(shop / "shop" / "pipe.py")
+    (shop / "piped.py").symlink_to(shop / "shop" / "pipe.py")
+    listed = ("alias/checkout.py", "pay.py", "shop/checkout.py", "piped.py")
+    done = run_forge_in(shop, "validate", "--files", *listed, "--json")
+    result = type_result(done)
+    assert result["filesChecked"] == 1 and result["newCount"] == 1, result["message"]
+    assert [(loc["path"], loc["rule"]) for loc in result["locations"][:1]] == [
+        ("shop/checkout.py", "missing-attribute")
+    ]
+
+
 def _fake_tsc(root: Path, script: str) -> None:
     """A TypeScript project whose ``node_modules/.bin/tsc`` is the shell ``script``."""
     (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}\n', "utf-8")
