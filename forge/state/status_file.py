@@ -279,14 +279,14 @@ def _patched(
 ) -> Status | None:
     """The status on disk with ``module``'s line replaced; ``None`` when it cannot be patched.
 
-    A call that names no run changes no run's lines: only a call that changed no
-    progress (``None``, ``"plan"``) is patched then, against the run a rebuild
-    would show (the newest snapshot's, else none).
+    A call that names no run is patched against the run a rebuild would show: the
+    newest snapshot's, whose lines a run-less history may stand in for (so a
+    module's change rebuilds them), else none, whose lines are the run-less histories.
     """
     if run_id is None:
-        if module is not None and module != "plan":
-            return None
         run_id = _newest_run(forge_dir)
+        if run_id is not None and module is not None and module != "plan":
+            return None
     current = _stored_status(forge_dir.status)
     if current is None or current.run_id != run_id:
         return None

@@ -156,13 +156,19 @@ async def test_a_session_that_names_no_run_keeps_the_status_as_a_rebuild_would(
             ("forge_logs", {"limit": 1}),
             ("validate", {"moduleId": "m2", "files": ["missing.py"]}),
             ("validate_plan", {}),
+            ("validate", {"moduleId": "outside", "files": ["m1.py"]}),
+            (
+                "iteration_state",
+                {"moduleId": "m1", "action": "update", "update": {"status": "blocked"}},
+            ),
+            ("iteration_state", {"moduleId": "m2", "action": "reset"}),
         ]:
             await call(client, tool, arguments)
             _assert_as_rebuilt(project, f"{tool} {arguments}")
         status = json.loads((project / ".forge/status.json").read_text(encoding="utf-8"))
         assert [(m["id"], m["state"]) for m in status["modules"]] == [
-            ("m1", "done"),
-            ("m2", "failed"),
+            ("m1", "failed"),
+            ("m2", "pending"),
         ]
         # Another process saves a session: a rebuild now shows that run, so a plan
         # check must not merely stamp the run-less status.
