@@ -59,6 +59,7 @@ from forge.tools.calls import (
 )
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
+from forge.tools.schemas import compact_schema
 from forge.tools.workers import Workers
 from forge.validate.run import serving
 
@@ -99,6 +100,8 @@ class ForgeServer(MCPServer):
                 annotations=ToolAnnotations(**HINTS[name]),
                 structured_output=True,
             )
+        for tool in self._tool_manager.list_tools():  # the SDK reads its schema live
+            tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema or {})
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """Log the call, run the tool, make errors one line, rewrite status.json."""
@@ -142,10 +145,7 @@ class ForgeServer(MCPServer):
         try:
             async with (
                 claimed_stdin() as stdin,
-                stdio_server(stdin=stdin) as (
-                    read_stream,
-                    write_stream,
-                ),
+                stdio_server(stdin=stdin) as (read_stream, write_stream),
             ):
                 await self._lowlevel_server.run(
                     AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),

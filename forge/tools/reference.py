@@ -94,8 +94,8 @@ def _result_tables(schema: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     for variant in schema.get("anyOf", []):
         name = variant.get("$ref", "").rsplit("/", 1)[-1]
-        definition = defs.get(name, {})
-        summary = definition.get("description", name).split("\n")[0]
+        definition = defs.get(name, variant)  # the served schemas inline each model
+        summary = definition.get("description", name or definition.get("title", "")).split("\n")[0]
         lines += [f"One of: {summary}", ""]
         lines += _schema_table(definition, heading="Field", defs=defs)
         lines.append("")
@@ -129,8 +129,12 @@ def _type_of(prop: dict[str, Any], defs: dict[str, Any]) -> str:
     if "enum" in prop:
         return " \\| ".join(f"`{value}`" for value in prop["enum"])
     kind = prop.get("type", "any")
+    if isinstance(kind, list):  # a compact schema's optional type: ["string", "null"]
+        return " \\| ".join(_type_of({**prop, "type": one}, defs) for one in kind)
     if kind == "array":
         return f"array of {_type_of(prop.get('items', {}), defs)}"
+    if kind == "object" and "properties" in prop:  # a model, inlined
+        return f"object {{{', '.join(prop['properties'])}}}"
     return str(kind)
 
 
