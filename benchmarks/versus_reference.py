@@ -12,7 +12,9 @@ Every figure is a median over stdio, spawn included where it says start:
   warm at most 100 ms, cold no worse than ``FORGE_DAEMON=0``;
 - validate of 100 small files per language (target 50 ms; forge's first call,
   which warms caches, is not timed; the reference is slower by orders of
-  magnitude, so it gets ``--reference-rounds`` calls);
+  magnitude, so it gets ``--reference-rounds`` calls), and what forge-types'
+  type check costs the .py call repeated with nothing changed (sessions with it
+  on and off, called in turn);
 - validate_plan of a 1,000-module plan (target: half the reference's);
 - memory_recall over 10,000 entries; 8 concurrent validations of ``sleep 1``;
 - the unique memory (USS, ``/proc/PID/smaps_rollup``) of eight concurrent
@@ -166,14 +168,27 @@ async def _work(server: Server, project: Path, rounds: int, quick: int) -> list[
 
 
 async def _type_check_cost(server: Server, project: Path) -> str:
-    """validate of 100 .py files with forge-types off, beside the figure with it on."""
+    """What forge-types costs a validate of 100 .py files repeated with nothing changed.
+
+    Two sessions, forge-types on and off, called in turn (a busy machine slows
+    both alike): the median of the paired differences is the type check's cost.
+    """
     files = [f"src/mod_{i}.py" for i in range(100)]
     arguments: dict[str, object] = {"moduleId": "untyped", "files": files, "commands": []}
     off = Server(server.name, server.command, {**server.env, "FORGE_DISABLE_PLUGINS": "types"})
-    async with _session(off, project) as client:
-        await client.call_tool("validate", arguments)
-        ms = await _median_ms(client, "validate", arguments, 20)
-    return f"forge     validate, 100 .py files, forge-types off: {ms:6.1f} ms (the type check's cost is the difference)"
+    on_ms, off_ms = [], []
+    async with _session(server, project) as typed, _session(off, project) as untyped:
+        for client in (typed, untyped):
+            await client.call_tool("validate", arguments)
+        for _ in range(20):
+            on_ms.append(await _median_ms(typed, "validate", arguments, 1))
+            off_ms.append(await _median_ms(untyped, "validate", arguments, 1))
+    cost = statistics.median(on - off for on, off in zip(on_ms, off_ms, strict=True))
+    return (
+        f"forge     validate, 100 .py files, forge-types off: {statistics.median(off_ms):6.1f} ms "
+        f"(on: {statistics.median(on_ms):.1f} ms; the type check of an unchanged repeat costs "
+        f"{cost:.1f} ms, the median of paired calls)"
+    )
 
 
 def _memory_kib(pid: int) -> tuple[int, int]:
