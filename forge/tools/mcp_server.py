@@ -287,8 +287,8 @@ def create_server(root: Path | None = None, *, run_id: str | None = None) -> For
 def serve(then: Callable[[], None] | None = None) -> None:
     """Run the server on stdin/stdout until the client disconnects (``forge serve``).
 
-    ``then`` runs once the client's first request is handled: work that must
-    not slow the session's start (``forge serve`` starts a daemon there).
+    ``then`` runs once the session's start is over (:func:`session_start.started`):
+    work that must not slow it (``forge serve`` starts a daemon there).
     """
     session_start.when_started(then)
     server = create_server()

@@ -73,7 +73,7 @@ def take() -> Any | None:
 
 
 def when_started(then: Callable[[], None] | None) -> None:
-    """Run ``then`` once the session's first request has been handled."""
+    """Run ``then`` once the session's start is over (see :func:`started`)."""
     _after_start[:] = [then] if then is not None else []
 
 
