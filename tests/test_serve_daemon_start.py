@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from forge_suite import started_by_tests
 from mcp_wire import Wire
-from serve_modes import DAEMON, START_TIMEOUT_S
+from serve_modes import DAEMON, DIRECT, START_TIMEOUT_S
+
+from forge.tools.session_start import QUIET_SECONDS
 
 pytestmark = [
     pytest.mark.skipif(sys.platform != "linux", reason="the daemon runs on Linux only"),
@@ -48,5 +50,23 @@ def test_the_daemon_starts_after_a_burst_of_requests_not_during_it(project: Path
         while not spawned_daemons():
             assert time.monotonic() < deadline, "no daemon started once the requests stopped"
             time.sleep(0.05)
+    finally:
+        wire.close()
+
+
+@pytest.mark.parametrize("mode", [DIRECT, DAEMON])
+def test_a_session_ending_at_once_is_not_held_by_the_wait_for_quiet(
+    project: Path, mode: str
+) -> None:
+    """stdin closed right after the start's burst: the process ends without waiting for
+    the quiet the daemon's start waits for (it starts it then, or not at all)."""
+    wire = Wire(project, mode)
+    try:
+        wire.initialize()
+        assert wire.process.stdin is not None
+        closed = time.monotonic()
+        wire.process.stdin.close()
+        assert wire.process.wait(timeout=30) == 0
+        assert time.monotonic() - closed < QUIET_SECONDS
     finally:
         wire.close()

@@ -29,13 +29,14 @@ def run(args: argparse.Namespace) -> int:
     Run here, not in a daemon's child (no daemon ran, or ``FORGE_DAEMON=0``),
     it starts a daemon for the next sessions, which then start warm.
     """
+    from forge.daemon import address
     from forge.daemon.child import in_child
     from forge.daemon.server import start_unless_running
     from forge.tools.mcp_server import serve  # the only place the CLI reaches mcp
 
     # Once this session's start is over: a daemon warming up beside it would
     # double the time the client waits.
-    serve(None if in_child() else start_unless_running)
+    serve(start_unless_running if address.enabled() and not in_child() else None)
     return 0
 
 

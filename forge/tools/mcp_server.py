@@ -296,5 +296,8 @@ def serve(then: Callable[[], None] | None = None) -> None:
     # the process: frozen, the collector stops walking it on every full
     # collection, which cost a large plan check or validate ~20 ms each.
     gc.freeze()
-    with serving(server.service.engine if server.service is not None else None):
-        server.run("stdio")
+    try:
+        with serving(server.service.engine if server.service is not None else None):
+            server.run("stdio")
+    finally:
+        session_start.ended()

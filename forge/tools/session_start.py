@@ -23,10 +23,12 @@ _LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 _prepared: list[Any] = []
 _after_start: list[Callable[[], None]] = []
 #: A start is a burst of requests (initialize, tools/list, prompts/list, ...): what
-#: waits for it runs once none has come for this long. After the first answer alone,
-#: a daemon importing forge on the other core slowed the tools/list that followed.
-QUIET_SECONDS = 0.25
+#: waits for it runs once none has come for this long, or at once when the session
+#: ends. After the first answer alone, a daemon importing forge on the other core
+#: slowed the tools/list that followed.
+QUIET_SECONDS = 1.0
 _last_request = [0.0]
+_ended = threading.Event()
 
 
 def log_level() -> LogLevel:
@@ -88,7 +90,13 @@ def started() -> None:
         threading.Thread(target=_when_quiet, args=(_after_start.pop(),)).start()
 
 
+def ended() -> None:
+    """The session is over: what waits for quiet runs now, so the process need not wait."""
+    _ended.set()
+
+
 def _when_quiet(then: Callable[[], None]) -> None:
     while (left := _last_request[0] + QUIET_SECONDS - time.monotonic()) > 0:
-        time.sleep(left)
+        if _ended.wait(left):
+            break
     then()
