@@ -87,7 +87,7 @@ IMPORT_BUDGETS = {
     ),
     "forge plan check (10 modules)": ImportBudget(
         ["plan", "check", "plan.json"],
-        235,
+        225,
         (
             "mcp",
             "tree_sitter",
@@ -103,7 +103,7 @@ IMPORT_BUDGETS = {
     ),
     "forge validate --files one.py": ImportBudget(
         ["validate", "--files", "one.py"],
-        370,
+        345,
         (
             "mcp",
             "importlib.metadata",  # the entry-point cache answers, pydantic's plugin scan too
