@@ -85,6 +85,20 @@ def test_closing_stdin_stops_the_server_and_its_commands(wire: Wire) -> None:
     assert gone_within(sleep, 5)
 
 
+def test_what_was_asked_before_stdin_closed_is_answered(wire: Wire) -> None:
+    """A client that writes its requests and closes stdin (a pipe from a script) gets an
+    answer to each quick one: the end of stdin does not cut off calls already read."""
+    wire.initialize()
+    wire.request(1, "tools/list")
+    wire.call(2, "memory_recall", {"query": "anything"})
+    wire.request(3, "ping")
+    assert wire.process.stdin is not None
+    wire.process.stdin.close()
+    for request_id in (1, 2, 3):
+        assert "result" in wire.wait_for(request_id), request_id
+    assert wire.process.wait(timeout=PATIENCE) == 0
+
+
 def test_ctrl_c_stops_the_server_and_its_commands(wire: Wire) -> None:
     """A server a person started in a terminal ends on Ctrl-C, as a closed stdin ends it,
     with the status of an interrupted command; its reading of stdin must not hold it."""

@@ -30,6 +30,7 @@ import anyio
 from pydantic import ValidationError
 
 from forge.plugin_host.records import describe_exception
+from forge.tools.unanswered import Unanswered
 
 logger = logging.getLogger("forge.mcp")
 
@@ -183,10 +184,12 @@ class AnsweringReadStream:
         inner: Any,
         write_stream: Any,
         answer: Callable[[Exception], Any],
+        unanswered: Unanswered | None = None,
     ) -> None:
         self._inner = inner
         self._write_stream = write_stream
         self._answer = answer
+        self._unanswered = unanswered
 
     @property
     def last_context(self) -> Any:
@@ -196,8 +199,15 @@ class AnsweringReadStream:
     async def receive(self) -> Any:
         """The next readable message; unreadable ones are answered on the way."""
         while True:
-            item = await self._inner.receive()
+            try:
+                item = await self._inner.receive()
+            except anyio.EndOfStream:
+                if self._unanswered is not None:  # what was read is answered first
+                    await self._unanswered.wait()
+                raise
             if not isinstance(item, Exception):
+                if self._unanswered is not None:
+                    self._unanswered.asked(item)
                 return item
             try:
                 reply = await self._answer(item)

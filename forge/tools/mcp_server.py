@@ -60,6 +60,7 @@ from forge.tools.calls import (
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
 from forge.tools.schemas import compact_schema
+from forge.tools.unanswered import CountingWriteStream, Unanswered
 from forge.tools.workers import Workers
 from forge.validate.run import serving
 
@@ -139,17 +140,21 @@ class ForgeServer(MCPServer):
     async def run_stdio_async(self) -> None:
         """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them.
 
-        Returns once stdin closes, with every call's commands stopped: a
-        client that went away is owed nothing more.
+        Returns once stdin closes and the calls read before it are answered
+        (:mod:`forge.tools.unanswered`, at most a grace period), with every
+        call's commands stopped: a client that went away is owed no more.
         """
         try:
             async with (
                 claimed_stdin() as stdin,
                 stdio_server(stdin=stdin) as (read_stream, write_stream),
             ):
+                unanswered = Unanswered()
                 await self._lowlevel_server.run(
-                    AnsweringReadStream(read_stream, write_stream, self._answer_unreadable),
-                    write_stream,
+                    AnsweringReadStream(
+                        read_stream, write_stream, self._answer_unreadable, unanswered
+                    ),
+                    CountingWriteStream(write_stream, unanswered),
                     self._lowlevel_server.create_initialization_options(),
                 )
         finally:
