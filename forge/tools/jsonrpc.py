@@ -30,7 +30,7 @@ import anyio
 from pydantic import ValidationError
 
 from forge.plugin_host.records import describe_exception
-from forge.tools.unanswered import Unanswered
+from forge.tools.unanswered import CountingWriteStream, Unanswered
 
 logger = logging.getLogger("forge.mcp")
 
@@ -184,12 +184,16 @@ class AnsweringReadStream:
         inner: Any,
         write_stream: Any,
         answer: Callable[[Exception], Any],
-        unanswered: Unanswered | None = None,
     ) -> None:
         self._inner = inner
         self._write_stream = write_stream
         self._answer = answer
-        self._unanswered = unanswered
+        self._unanswered = Unanswered()
+
+    def counting(self, write_stream: Any) -> CountingWriteStream:
+        """``write_stream``, striking each request it answers: the end of this stream waits
+        for the requests read before it (:mod:`forge.tools.unanswered`)."""
+        return CountingWriteStream(write_stream, self._unanswered)
 
     @property
     def last_context(self) -> Any:
@@ -202,12 +206,10 @@ class AnsweringReadStream:
             try:
                 item = await self._inner.receive()
             except anyio.EndOfStream:
-                if self._unanswered is not None:  # what was read is answered first
-                    await self._unanswered.wait()
+                await self._unanswered.wait()  # what was read is answered first
                 raise
             if not isinstance(item, Exception):
-                if self._unanswered is not None:
-                    self._unanswered.asked(item)
+                self._unanswered.asked(item)
                 return item
             try:
                 reply = await self._answer(item)

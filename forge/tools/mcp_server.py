@@ -60,7 +60,6 @@ from forge.tools.calls import (
 from forge.tools.descriptions import DESCRIPTIONS, HINTS
 from forge.tools.jsonrpc import INVALID_REQUEST, AnsweringReadStream, claimed_stdin, diagnose
 from forge.tools.schemas import compact_schema
-from forge.tools.unanswered import CountingWriteStream, Unanswered
 from forge.tools.workers import Workers
 from forge.validate.run import serving
 
@@ -138,23 +137,18 @@ class ForgeServer(MCPServer):
         return result
 
     async def run_stdio_async(self) -> None:
-        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them.
-
-        Returns once stdin closes and the calls read before it are answered
-        (:mod:`forge.tools.unanswered`, at most a grace period), with every
-        call's commands stopped: a client that went away is owed no more.
-        """
+        """Serve on stdin/stdout, answering lines the SDK cannot read instead of dropping them;
+        return once stdin closes and the calls read before are answered (for a grace period
+        at most), with every call's commands stopped."""
         try:
             async with (
                 claimed_stdin() as stdin,
                 stdio_server(stdin=stdin) as (read_stream, write_stream),
             ):
-                unanswered = Unanswered()
+                read = AnsweringReadStream(read_stream, write_stream, self._answer_unreadable)
                 await self._lowlevel_server.run(
-                    AnsweringReadStream(
-                        read_stream, write_stream, self._answer_unreadable, unanswered
-                    ),
-                    CountingWriteStream(write_stream, unanswered),
+                    read,
+                    read.counting(write_stream),
                     self._lowlevel_server.create_initialization_options(),
                 )
         finally:
@@ -292,17 +286,14 @@ def create_server(root: Path | None = None, *, run_id: str | None = None) -> For
 def serve(then: Callable[[], None] | None = None) -> None:
     """Run the server on stdin/stdout until the client disconnects (``forge serve``).
 
-    ``then`` runs once the session's start is over (:func:`session_start.started`):
+    ``then`` runs once the session's start is over (:func:`session_start.session`):
     work that must not slow it (``forge serve`` starts a daemon there).
     """
-    session_start.when_started(then)
     server = create_server()
     # What start-up built (modules, the SDK, plugins, schemas) lives as long as
     # the process: frozen, the collector stops walking it on every full
     # collection, which cost a large plan check or validate ~20 ms each.
     gc.freeze()
-    try:
-        with serving(server.service.engine if server.service is not None else None):
-            server.run("stdio")
-    finally:
-        session_start.ended()
+    engine = server.service.engine if server.service is not None else None
+    with session_start.session(then), serving(engine):
+        server.run("stdio")

@@ -3,17 +3,18 @@
 The forge daemon builds the MCP server (its tools' schemas) before it forks a
 session's child (:func:`keep`); the child takes it (:func:`take`) instead of
 building one. ``forge serve`` run in its own process starts a daemon only
-once its session's start is over (:func:`when_started`, :func:`started`): a
+once its session's start is over (:func:`session`, :func:`started`): a
 daemon warming up beside the session's own start would slow it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -74,9 +75,15 @@ def take() -> Any | None:
     return _prepared.pop() if _prepared else None
 
 
-def when_started(then: Callable[[], None] | None) -> None:
-    """Run ``then`` once the session's start is over (see :func:`started`)."""
+@contextlib.contextmanager
+def session(then: Callable[[], None] | None) -> Iterator[None]:
+    """A session's life: ``then`` runs once its start is over (see :func:`started`), or as
+    it ends, whichever comes first; the process never waits for the quiet."""
     _after_start[:] = [then] if then is not None else []
+    try:
+        yield
+    finally:
+        _ended.set()
 
 
 def started() -> None:
@@ -88,11 +95,6 @@ def started() -> None:
     _last_request[0] = time.monotonic()
     while _after_start:
         threading.Thread(target=_when_quiet, args=(_after_start.pop(),)).start()
-
-
-def ended() -> None:
-    """The session is over: what waits for quiet runs now, so the process need not wait."""
-    _ended.set()
 
 
 def _when_quiet(then: Callable[[], None]) -> None:
