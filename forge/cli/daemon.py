@@ -10,6 +10,9 @@ same files written.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
 import time
 from typing import Any
@@ -126,8 +129,16 @@ def run_stop(args: argparse.Namespace) -> int:
 
     _supported()
     if server.ask("stop") is None:
-        out("forge daemon: not running")
-        return 0
+        pid = server.warming_up()
+        if pid is None:
+            out("forge daemon: not running")
+            return 0
+        # Before its warm-up ends it answers no socket: a signal stops it (as it does after).
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while server.warming_up() == pid and time.monotonic() < deadline:
+            time.sleep(0.05)
     deadline = time.monotonic() + START_TIMEOUT_S
     while server.ask("status") is not None and time.monotonic() < deadline:
         time.sleep(0.05)

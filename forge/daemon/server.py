@@ -222,7 +222,36 @@ def _single_instance(path: str) -> int:
     except BlockingIOError:
         os.close(lock)
         raise DaemonError("a forge daemon already runs for this environment") from None
+    # Whose it is, for ``forge daemon stop`` while this one warms up and answers no socket.
+    os.ftruncate(lock, 0)
+    os.pwrite(lock, str(os.getpid()).encode(), 0)
     return lock
+
+
+def warming_up() -> int | None:
+    """The pid of this environment's daemon while it warms up (its lock taken, no socket
+    answering yet), else ``None``: the pid its lock file names, if that process holds the file.
+    """
+    path = f"{address.socket_path()}.lock"
+    if not address.private_dir_ok(os.path.dirname(path)):
+        return None
+    try:
+        with open(path, "rb", opener=_no_follow) as lock_file:
+            named = lock_file.read(32).strip()
+    except OSError:
+        return None
+    if not named.isdigit():
+        return None
+    pid = int(named)
+    with contextlib.suppress(OSError):
+        for descriptor in os.scandir(f"/proc/{pid}/fd"):
+            if os.readlink(descriptor.path) == path:
+                return pid
+    return None
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
 
 
 def _listen(path: str) -> socket.socket:
