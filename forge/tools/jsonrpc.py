@@ -342,10 +342,6 @@ class PolledLines:
             chunk = await self._read()
             text = self._decode(chunk, final=not chunk)
             if not chunk:
-                # The end, as a read in a thread would see it: a turn of the pool after
-                # the last line, in which the calls just read are begun. (No read: a
-                # terminal after Ctrl-D would wait for more.)
-                await anyio.to_thread.run_sync(lambda: None)
                 self._ended = True
                 rest = "".join(self._partial) + text
                 if rest:
@@ -358,7 +354,4 @@ class PolledLines:
             self._lines.append("".join(self._partial) + first + "\n")
             self._lines.extend(line + "\n" for line in lines)
             self._partial = [last] if last else []
-        # One turn of the loop per line, as a read in a thread gave: what came before
-        # the end of stdin is handled before the end is seen.
-        await anyio.lowlevel.checkpoint()
         return self._lines.popleft()
