@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from forge.cli import main
+from forge.cli import console
 
-raise SystemExit(main())
+console()
