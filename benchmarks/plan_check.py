@@ -89,8 +89,8 @@ def bench_in_process(root: Path, size: int, runs: int) -> None:
     validator does before its first rule.
     """
     from forge.plan.check import check_plan
+    from forge.plan.command_words import external_commands
     from forge.plan.model import PlanModule
-    from forge.plan.shell import external_commands
     from forge.plugin_host.host import build_plugin_host
 
     plan_file = root / "big.json"

@@ -62,7 +62,7 @@ from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
 from forge.memory import Category
-from forge.state.events import Phase
+from forge.state.event_log import Phase
 from forge.store.ids import ID_PATTERN
 from forge.tools.descriptions import TEXT_REPLIES
 

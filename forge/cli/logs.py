@@ -13,7 +13,7 @@ from forge.errors import clip
 from forge.reporting.terminal import paint, printable
 
 if TYPE_CHECKING:
-    from forge.state.events import LogEntry
+    from forge.state.event_log import LogEntry
 
 USAGE = """\
 events of a run: tool calls, validations, memory, sessions
@@ -41,7 +41,7 @@ _SEVERITY_COLORS = {"info": "dim", "warn": "yellow", "error": "red"}
 
 def register(subparsers: Any) -> None:
     """Add ``forge logs`` to the parser."""
-    from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+    from forge.state.event_log import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
 
     parser = add_command(subparsers, "logs", USAGE, run=run)
     parser.add_argument("--run-id", help="the run whose log to read (default: the newest)")
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from forge.cli.output import build_request
     from forge.config import project_root
     from forge.service.arguments import ForgeLogsRequest
-    from forge.state.events import MAX_LIMIT, query_logs
+    from forge.state.event_log import MAX_LIMIT, query_logs
     from forge.store.forge_dir import ForgeDir
 
     request = build_request(ForgeLogsRequest, args)

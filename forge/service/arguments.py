@@ -33,7 +33,7 @@ from forge.models import (
     ValidateRequest,
     WireModel,
 )
-from forge.state.events import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
+from forge.state.event_log import DEFAULT_LIMIT, MAX_LIMIT, EventSeverity, Phase
 from forge.store.ids import SafeId, SafeRunId
 from forge.validate.iteration import IterationUpdate
 

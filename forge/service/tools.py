@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from forge.errors import StateError, UsageError, clip
 from forge.models import ValidateRequest
 from forge.service.bookkeeping import module_of_call, progress_change, writes_to_run
-from forge.state.events import (
+from forge.state.event_log import (
     LogQueryResult,
     Phase,
     check_records,

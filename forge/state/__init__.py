@@ -1,6 +1,6 @@
 """What ``.forge/`` holds beside the validate pipeline: the event log, sessions, live status.
 
-- :mod:`~forge.state.events`: the event log of each run (``.forge/logs/<runId>.jsonl``),
+- :mod:`~forge.state.event_log`: the event log of each run (``.forge/logs/<runId>.jsonl``),
   appended by every tool call and read by the ``forge_logs`` tool and ``forge logs``.
 - :mod:`~forge.state.sessions`: session snapshots (``.forge/state/<runId>.json``),
   the ``session_state`` tool's data.

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from forge.memory import RecalledMemory
 from forge.models import Location, TestCounts, WireModel
-from forge.state.events import LogEntry
+from forge.state.event_log import LogEntry
 from forge.state.sessions import SessionSummary
 
 #: How the page colours a module.

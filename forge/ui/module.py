@@ -5,7 +5,7 @@ one, and why, from the run's ``validate`` events where they are kept (the
 recommendation forge really gave), else worked out again from the history
 with the same rules. The failing checks with their ``path:line:column`` and
 the verify commands' exit codes and test counts come from the latest
-``validate`` event (:class:`forge.state.events.CheckRecord`).
+``validate`` event (:class:`forge.state.event_log.CheckRecord`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from forge.errors import ForgeError, clip
-from forge.state.events import MAX_LIMIT, RECORDED_MESSAGE, CheckRecord, LogEntry, query_logs
+from forge.state.event_log import MAX_LIMIT, RECORDED_MESSAGE, CheckRecord, LogEntry, query_logs
 from forge.ui.graph import graph_view
 from forge.ui.models import AttemptView, CheckView, CommandView, ModuleView
 from forge.ui.reading import history_of, log_of, read_plan

@@ -1,6 +1,6 @@
 """The other views: a run's event log (filtered), the saved sessions, and memory (searchable).
 
-Each reads through forge's own readers (:func:`forge.state.events.query_logs`,
+Each reads through forge's own readers (:func:`forge.state.event_log.query_logs`,
 :func:`forge.state.sessions.list_sessions`, :class:`forge.memory.Memory`
 with no index file), which skip what they cannot read and say so.
 """
@@ -19,7 +19,7 @@ from forge.memory import (
     Scope,
     read_memory,
 )
-from forge.state.events import MAX_LIMIT, EventSeverity, Phase, query_logs
+from forge.state.event_log import MAX_LIMIT, EventSeverity, Phase, query_logs
 from forge.state.sessions import list_sessions
 from forge.store.ids import is_valid_run_id
 from forge.store.json_files import peek_json

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forge.errors import ForgeError
-from forge.state.events import PROCESS_LOGS
+from forge.state.event_log import PROCESS_LOGS
 from forge.state.status_file import Status, read_status
 from forge.store.forge_dir import ForgeDir, valid_id, valid_run_id
 from forge.store.ids import is_valid_run_id

@@ -2,7 +2,7 @@
 
 Each verify command (and each ``techStack`` command, and each acceptance
 criterion's check that is not a forge check's id) is split with
-:func:`forge.plan.shell.external_commands`, which skips ``VAR=value``
+:func:`forge.plan.command_words.external_commands`, which skips ``VAR=value``
 prefixes, builtins, keywords and dynamic words and follows literal ``cd``.
 Then, for each program:
 
@@ -28,9 +28,9 @@ from pathlib import Path
 from forge import hookimpl
 from forge.errors import clip
 from forge.models import PlanFinding, PlanRuleDescriptor
+from forge.plan.command_words import CommandWord, ShellSyntaxError, external_commands
 from forge.plan.model import Plan, may_name_check, normalise_path
 from forge.plan.rules import module_label
-from forge.plan.shell import CommandWord, ShellSyntaxError, external_commands
 
 #: Longest stretch of a command quoted in a message.
 SHOWN_COMMAND_CHARS = 120

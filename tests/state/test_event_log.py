@@ -9,7 +9,7 @@ import pytest
 from forge_testing import RunForge
 from mcp_client import call, connect
 
-from forge.state.events import (
+from forge.state.event_log import (
     CheckRecord,
     log_event,
     query_logs,

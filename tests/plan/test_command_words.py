@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from forge.plan.shell import (
+from forge.plan.command_words import (
     ShellSyntaxError,
     _read_line,
     _shlex_tokens,
