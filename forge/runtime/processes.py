@@ -109,11 +109,16 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 def _kill_escaped(token: str) -> None:
     """SIGKILL every process still carrying ``token``: the children that left the group.
 
-    A few passes, as a process found in one may have forked in between.
+    Passes go on while one finds something, as a process found in one may have
+    forked in between. A process in the middle of ``execve`` shows an empty
+    environment for that moment: while a pass saw one (not a kernel thread, nor a
+    zombie), it looks again shortly, for :data:`_EXEC_PATIENCE_S` at most, so a
+    double-forked daemon caught exec'ing ``setsid`` is not missed.
     """
-    needle = f"{TOKEN_VARIABLE}={token}\0".encode()
-    for _ in range(3):
-        found = []
+    needle = b"\0" + f"{TOKEN_VARIABLE}={token}\0".encode()
+    patience = time.monotonic() + _EXEC_PATIENCE_S
+    while True:
+        found, unsure = [], False
         with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
             for entry in entries:
                 if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -123,13 +128,34 @@ def _kill_escaped(token: str) -> None:
                         environ = b"\0" + handle.read()
                 except OSError:  # gone, or another user's
                     continue
-                if b"\0" + needle in environ:
+                if needle in environ:
                     found.append(int(entry.name))
-        if not found:
-            return
+                elif environ == b"\0" and _may_be_execing(entry.name):
+                    unsure = True
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        if not found:
+            if not unsure or time.monotonic() >= patience:
+                return
+            time.sleep(0.002)
+
+
+#: How long :func:`_kill_escaped` keeps looking while a process shows no environment.
+_EXEC_PATIENCE_S = 0.05
+#: ``PF_KTHREAD`` in ``/proc/<pid>/stat``'s flags: a kernel thread, which has no environment.
+_KERNEL_THREAD = 0x00200000
+
+
+def _may_be_execing(pid: str) -> bool:
+    """Whether a process with an empty environment may be one between two programs."""
+    try:
+        stat = (_PROC / pid / "stat").read_bytes()
+    except OSError:
+        return False
+    fields = stat[stat.rindex(b")") + 2 :].split()  # after the command name, which may hold spaces
+    state, flags = fields[0], int(fields[6])
+    return state not in (b"Z", b"X") and not flags & _KERNEL_THREAD
 
 
 def _pump(selector: selectors.BaseSelector, tails: dict[IO[bytes], Tail], wait: float) -> None:
