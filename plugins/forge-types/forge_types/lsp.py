@@ -48,6 +48,8 @@ class LspClient:
         self._begun = 0
         self._changed = 0.0
         self._progress = threading.Condition()
+        #: Set once the server asked for its settings and was answered.
+        self._configured = threading.Event()
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
 
@@ -99,6 +101,11 @@ class LspClient:
                 if left <= 0 or not self.alive:
                     return False
                 self._progress.wait(min(left, 0.02))
+
+    def wait_configured(self, timeout: float) -> bool:
+        """Wait until the server has asked for its settings (``workspace/configuration``)
+        and the answer is on its way; False if it did not ask within ``timeout``."""
+        return self._configured.wait(timeout)
 
     def notify(self, method: str, params: Any) -> None:
         """Send a notification."""
@@ -164,6 +171,8 @@ class LspClient:
             result = [self._settings(item.get("section")) for item in items]
         with contextlib.suppress(LspError):
             self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+        if message["method"] == "workspace/configuration":
+            self._configured.set()
 
 
 def read_message(stream: IO[bytes]) -> dict[str, Any] | None:

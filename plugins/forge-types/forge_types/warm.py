@@ -40,6 +40,9 @@ from forge_types.tsbuilder import TsBuilderError
 IDLE_SECONDS = 1800.0
 #: Seconds a client waits for the warm checker before running the checker cold.
 ASK_TIMEOUT = 60.0
+#: Seconds the language server has to ask for its settings once initialized (it asks at
+#: once: the client says it answers ``workspace/configuration``).
+CONFIGURED_TIMEOUT = 10.0
 #: Seconds a change has to start a recheck; one that starts none needed none.
 SETTLE_GRACE = 1.0
 #: Seconds without news a recheck must leave before the answer: rechecks come in waves.
@@ -203,6 +206,10 @@ class _Pyrefly:
             timeout=60,
         )
         self.client.notify("initialized", {})
+        # Its settings (errors shown, the command line's preset) before any document: a
+        # document checked before them is checked with errors hidden, and a pull answered
+        # from that check finds nothing wrong in a file that has a type error.
+        self.client.wait_configured(timeout=CONFIGURED_TIMEOUT)
 
     @property
     def alive(self) -> bool:

@@ -1,4 +1,4 @@
-"""A type check stops when its call does: Ctrl-C in the CLI (an MCP cancel: tests/test_server_lifecycle.py)."""
+"""A type check stops when its call does: Ctrl-C in the CLI (an MCP cancel: tests/tools/test_server_lifecycle.py)."""
 
 from __future__ import annotations
 

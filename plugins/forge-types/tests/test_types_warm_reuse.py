@@ -53,6 +53,16 @@ def warm(tmp_path: Path) -> Iterator[tuple[_Pyrefly, list[Path]]]:
         server.close()
 
 
+def test_it_has_its_settings_before_it_holds_a_document(
+    warm: tuple[_Pyrefly, list[Path]],
+) -> None:
+    # A document checked before the settings is checked with errors hidden: a pull answered
+    # from that check said a file with a type error had none (seen on a loaded CI machine).
+    server, _ = warm
+    assert not server.opened
+    assert server.client.wait_configured(timeout=0)
+
+
 def test_asked_again_with_nothing_changed_it_answers_without_pulling(
     warm: tuple[_Pyrefly, list[Path]],
 ) -> None:
