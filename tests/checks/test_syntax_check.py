@@ -29,7 +29,7 @@ from forge.plugin_host.host import build_plugin_host
 from forge.validate.run import Engine
 from forge.workspace import Workspace
 
-VALID = Path(__file__).parent / "data" / "syntax" / "valid"
+VALID = Path(__file__).parents[1] / "data" / "syntax" / "valid"
 #: The shipped valid sources (py312/ holds PEP 695 code under a project requiring 3.12).
 VALID_FILES = sorted(p for p in VALID.rglob("*") if p.is_file() and p.name != "pyproject.toml")
 
