@@ -17,7 +17,12 @@ import atexit
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+
+# Not ``typing.TYPE_CHECKING``: every ``forge`` process imports this module, and ``typing``
+# would be a tenth of a daemon-handed command's time (as in ``forge/__init__.py``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 #: Subcommand modules under ``forge.cli``, in the order ``forge --help`` lists them.
 SUBCOMMANDS = (

@@ -60,3 +60,16 @@ def test_every_subcommand_has_help_with_examples(project: Path) -> None:
         )
         assert completed.returncode == 0, name
         assert "example" in completed.stdout, name
+
+
+def test_what_every_command_imports_before_the_daemon_leaves_typing_out() -> None:
+    # Every ``forge`` process imports these before it knows whether a daemon runs the
+    # command; ``typing`` there is a tenth of a daemon-handed command's time.
+    script = (
+        "import sys, forge.cli, forge.daemon.address, forge.daemon.client\n"
+        "print(sorted(name for name in ('typing', 'pydantic') if name in sys.modules))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.strip() == "[]"
