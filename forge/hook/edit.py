@@ -23,6 +23,8 @@ from forge.paths import absolute, shown
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from forge.hook.target import Where
+
 
 #: Tools that write one file, and the field of ``tool_input`` that names it.
 FILE_TOOLS = {
@@ -66,42 +68,44 @@ def edited_files(tool: object, tool_input: object) -> list[str]:
 def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     """Block an edit that left its file, its contracts with its neighbours, or its
     importers anywhere in the project, broken."""
-    from forge.hook.target import event_cwd, find_module_ref, find_project_root
+    from forge.hook.shell import SHELL_TOOLS, shell_changes
+    from forge.hook.target import locate
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
-    if not written:  # a shell command names no file: what it changed is found by snapshot
-        from forge.hook.shell import shell_changes
-
-        written = shell_changes(event)
-    if not written:
+    if not written and event.get("tool_name") not in SHELL_TOOLS:
         return None
-    cwd = event_cwd(event)
-    files = [path for path in (absolute(cwd, name) for name in written) if path.is_file()]
+    here = locate(event)
+    if not written:  # a shell command names no file: what it changed is found by snapshot
+        written = shell_changes(here, event)
+    files = [path for path in (absolute(here.cwd, name) for name in written) if path.is_file()]
     if not files:
         return None
     from forge.contracts.importers import MAX_READ, find_importers
 
-    ref = find_module_ref(cwd)
-    if ref is not None:  # paths are the module's: from its working dir (its worktree's top)
-        cwd = ref.working_dir
-    # A forge project: an edit answers to the files that import it, whichever
-    # module owns them. Found by their text, with the standard library alone.
-    search = (ref.working_dir if ref else cwd) if ref or find_project_root(cwd) else None
+    # Paths are the module's: from its working dir (its worktree's top). In a forge
+    # project, an edit answers to the files that import it, whichever module owns
+    # them: found by their text, with the standard library alone.
+    cwd = here.ref.working_dir if here.ref is not None else here.cwd
+    search = cwd if here.root is not None else None
     if any(_size(path) > MAX_READ for path in files):
         # A large file goes straight to the checks' side, which knows [tool.forge]
         # max-parse-bytes: compiled here in full, a 20 MB file took the hook 5 to 40 s
         # (its budget is 2). Its importers are searched there, if it is judged at all.
-        from forge.plugin_host.pydantic_lookup import fresh_command
-
-        with fresh_command():
-            return _check_edit(cwd, files, None, search)
-    importers, complete = find_importers(search, files) if search else ([], True)
-    if ref is None and not importers and complete and all(_clean_python(p, cwd) for p in files):
-        return None  # nothing forge could find: no need to load it
+        importers = None
+    else:
+        found, complete = find_importers(search, files) if search else ([], True)
+        if (
+            here.ref is None
+            and not found
+            and complete
+            and all(_clean_python(p, cwd) for p in files)
+        ):
+            return None  # nothing forge could find: no need to load it
+        importers = found
     from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
-        return _check_edit(cwd, files, importers, search)
+        return _check_edit(here, cwd, files, importers, search)
 
 
 def _size(path: Path) -> int:
@@ -112,26 +116,22 @@ def _size(path: Path) -> int:
 
 
 def _check_edit(
-    cwd: Path, files: list[Path], importers: list[Path] | None, search: Path | None
+    here: Where, cwd: Path, files: list[Path], importers: list[Path] | None, search: Path | None
 ) -> dict[str, str] | None:
     """The engine's judgement of the edit of ``files`` (existing, under ``cwd``): a block on a
     finding, naming the other plan module whose importer it breaks."""
-    from forge.hook.target import edit_target, file_owners, find_project_root
+    from forge.hook.target import edit_plan
     from forge.reporting.text import result_findings
     from forge.validate.edit import Edit
     from forge.validate.run import Engine
 
-    # What the event says of who edited is read first; the engine is then asked once.
-    root = find_project_root(cwd) or cwd
+    # What the event says of who edited is read first (the plan once); the engine is then asked once.
+    target, owners = edit_plan(here, cwd)
     edit = Edit(
-        cwd=cwd,
-        files=files,
-        importers=importers,
-        search=search,
-        target=edit_target(cwd),
-        owners=file_owners(cwd),
+        cwd=cwd, files=files, importers=importers, search=search, target=target, owners=owners
     )
-    judgement = Engine.for_project(root).judge_edit(edit)
+    engine = Engine.for_project(here.root or cwd)
+    judgement = engine.judge_edit(edit)
     note = "\n".join(judgement.notes)
     findings = [
         line + (f" (in module {finding.other_module})" if finding.other_module else "")

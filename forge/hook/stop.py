@@ -17,7 +17,7 @@ from forge.hook.answers import MAX_FINDINGS, allow, block, clip_reason
 from forge.reporting.text import result_findings
 
 if TYPE_CHECKING:
-    from forge.hook.target import Target
+    from forge.hook.target import ModuleRef, Target
     from forge.validate.outcome import ValidateReport
 
 #: Where events of a stop that names no run go: ``.forge/logs/hook.jsonl``.
@@ -26,25 +26,22 @@ HOOK_RUN_ID = "hook"
 
 def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
     """Validate the agent's module; block while it fails and attempts remain."""
-    from forge.hook.target import event_cwd, find_module_ref
+    from forge.hook.target import locate
 
-    cwd = event_cwd(event)
-    if find_module_ref(cwd) is None:
+    here = locate(event)
+    if here.ref is None:
         return None  # not a forge worker: nothing to enforce
     from forge.plugin_host.pydantic_lookup import fresh_command
 
     with fresh_command():
-        return _judge_stop(event, cwd)
+        return _judge_stop(event, here.ref)
 
 
-def _judge_stop(event: dict[str, Any], cwd: Path) -> dict[str, str] | None:
-    """The stop of a forge worker: allowed when its module passes or must escalate."""
-    from forge.hook.target import find_target
+def _judge_stop(event: dict[str, Any], worker: ModuleRef) -> dict[str, str] | None:
+    """The stop of ``worker``, a forge worker: allowed when its module passes or must escalate."""
+    from forge.hook.target import find_target, fingerprint, forget_block, last_block, remember_block
 
-    target = find_target(cwd)
-    if target is None:
-        return None
-    from forge.hook.target import fingerprint, forget_block, last_block, remember_block
+    target = find_target(worker)
 
     previous = last_block(target)
     escalated = previous is not None and previous.get("escalated") is True
@@ -83,13 +80,12 @@ def _validate(target: Target) -> ValidateReport:
     service = ToolService.for_project(
         target.root, run_id=target.run_id or HOOK_RUN_ID, active_run=target.run_id
     )
-    from forge.plan.locate import read_plan
-
     # The lane is judged as validate judges it: against [tool.forge] base-ref, else auto.
     base_ref = service.engine.config.base_ref or AUTO
     options = RunOptions(cwd=str(target.working_dir), run_id=target.run_id, base_ref=base_ref)
-    plan = read_plan(target.plan_path)
-    run = validate_module(service, target.module, options, plan=plan, plan_path=target.plan_path)
+    run = validate_module(
+        service, target.module, options, plan=target.plan, plan_path=target.plan_path
+    )
     report = run.report
     assert report is not None  # validate_module always validates
     if target.run_id is not None:

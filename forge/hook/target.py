@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from forge.plan.model import PlanModule
+    from forge.plan.model import Plan, PlanModule
     from forge.store.project import ProjectPlace
 
 #: Longest a git command may take while fingerprinting (it is a courtesy).
@@ -43,14 +43,47 @@ class HookError(Exception):
     """forge cannot decide (bad event, unusable plan): the event is allowed, with this line."""
 
 
+class ModuleRef(NamedTuple):
+    """A module named for the hook's cwd, before its plan is read (found with the stdlib only)."""
+
+    root: Path
+    module_id: str
+    run_id: str | None
+    plan_named: str | None
+    working_dir: Path
+
+
+class Where(NamedTuple):
+    """Where an event happened, found once per event with the standard library alone."""
+
+    #: The event's ``cwd`` (:func:`event_cwd`).
+    cwd: Path
+    #: The project whose ``.forge/`` applies; ``None`` outside any forge project.
+    root: Path | None
+    #: The module the cwd belongs to, by name; ``None`` when the agent is no forge worker.
+    ref: ModuleRef | None
+
+
 class Target(NamedTuple):
-    """The module a stop is about: where the project is, which plan, which run, which dir."""
+    """The module a stop or an edit is about: its project, plan, run and working dir."""
 
     root: Path
     plan_path: Path
+    plan: Plan
     module: PlanModule
     run_id: str | None
     working_dir: Path
+
+
+def locate(event: dict[str, Any]) -> Where:
+    """Where ``event`` happened: its working dir, its project and its module, each found once."""
+    cwd = event_cwd(event)
+    from forge.store.project import agent_project
+
+    place = agent_project(cwd, os.environ.get("FORGE_CWD") or None)
+    if place is None:
+        return Where(cwd, None, None)
+    return Where(cwd, place.root, _module_ref(place, cwd))
 
 
 def event_cwd(event: dict[str, Any]) -> Path:
@@ -63,34 +96,8 @@ def event_cwd(event: dict[str, Any]) -> Path:
     return Path.cwd()
 
 
-def find_project_root(cwd: Path) -> Path | None:
-    """The project whose ``.forge/`` applies to ``cwd``; ``None`` outside any forge project."""
-    place = find_place(cwd)
-    return place.root if place is not None else None
-
-
-def find_place(cwd: Path) -> ProjectPlace | None:
-    """The project of ``cwd`` (:func:`forge.store.project.agent_project`), or ``None``."""
-    from forge.store.project import agent_project
-
-    return agent_project(cwd, os.environ.get("FORGE_CWD") or None)
-
-
-class ModuleRef(NamedTuple):
-    """A module named for the hook's cwd, before its plan is read (found with the stdlib only)."""
-
-    root: Path
-    module_id: str
-    run_id: str | None
-    plan_named: str | None
-    working_dir: Path
-
-
-def find_module_ref(cwd: Path) -> ModuleRef | None:
-    """The module the hook's cwd belongs to, by name; ``None`` when no module applies."""
-    place = find_place(cwd)
-    if place is None:
-        return None
+def _module_ref(place: ProjectPlace, cwd: Path) -> ModuleRef | None:
+    """The module ``cwd`` (in the project at ``place``) belongs to, by name; ``None`` if none."""
     root = place.root
     module_id = os.environ.get("FORGE_MODULE_ID") or None
     run_id = os.environ.get("FORGE_RUN_ID") or None
@@ -116,26 +123,49 @@ def find_module_ref(cwd: Path) -> ModuleRef | None:
     return None
 
 
-def find_target(cwd: Path) -> Target | None:
-    """The module this agent owns, or ``None``; :class:`HookError` when the setup is broken."""
-    ref = find_module_ref(cwd)
-    if ref is None:
-        return None
+def find_target(ref: ModuleRef) -> Target:
+    """The module ``ref`` names, with its plan read; :class:`HookError` when the setup is broken."""
     plan_path = _plan_path(ref.root, ref.plan_named)
-    module = _module(plan_path, ref.module_id)
-    return Target(ref.root, plan_path, module, _valid_run(ref.run_id), ref.working_dir)
+    return _target(ref, plan_path, _read_plan(plan_path))
 
 
-def edit_target(cwd: Path) -> Target | None:
-    """The module ``cwd`` belongs to, for an edit; ``None`` when none is known.
+def _target(ref: ModuleRef, plan_path: Path, plan: Plan | None) -> Target:
+    module = next((m for m in plan.modules if m.id == ref.module_id), None) if plan else None
+    if plan is None or module is None:
+        raise HookError(f"plan {plan_path} has no usable module {ref.module_id[:128]!r}")
+    return Target(ref.root, plan_path, plan, module, _valid_run(ref.run_id), ref.working_dir)
 
-    For an edit, where a broken setup must cost nothing: any problem finding
-    the module means no module (no neighbours, no lane), never a failure.
+
+def edit_plan(here: Where, cwd: Path) -> tuple[Target | None, dict[str, str]]:
+    """For an edit: the editor's module (``None`` when none is known) and each planned file's owner.
+
+    The plan is the one a stop would use, read once. Each file of its modules
+    is resolved against ``cwd``. An edit's check must not fail on the setup:
+    any problem finding the plan or the module means none (no neighbours, no lane).
     """
+    if here.root is None:
+        return None, {}
+    ref = here.ref
     try:
-        return find_target(cwd)
-    except Exception:
-        return None
+        plan_path = _plan_path(here.root, ref.plan_named if ref is not None else None)
+        plan = _read_plan(plan_path)
+    except HookError:
+        return None, {}
+    if plan is None:
+        return None, {}
+    from forge.paths import absolute, path_key
+
+    owners: dict[str, str] = {}
+    for module in plan.modules:
+        for name in module.files:
+            owners.setdefault(path_key(absolute(cwd, name)), module.id)
+    target = None
+    if ref is not None:
+        try:
+            target = _target(ref, plan_path, plan)
+        except HookError:
+            target = None
+    return target, owners
 
 
 def _valid_run(run_id: str | None) -> str | None:
@@ -159,45 +189,14 @@ def _plan_path(root: Path, from_state: object) -> Path:
     return found
 
 
-def _module(plan_path: Path, module_id: str) -> PlanModule:
-    for module in plan_modules(plan_path):
-        if module.id == module_id:
-            return module
-    raise HookError(f"plan {plan_path} has no usable module {module_id[:128]!r}")
-
-
-def plan_modules(plan_path: Path) -> list[PlanModule]:
-    """The usable modules of the plan at ``plan_path``; :class:`HookError` when it cannot be read."""
+def _read_plan(plan_path: Path) -> Plan | None:
+    """The plan at ``plan_path`` (``None``: no usable module); :class:`HookError` when unreadable."""
     from forge.plan.loader import PlanReadError, build_plan, read_plan_json
 
     try:
-        loaded = build_plan(read_plan_json(plan_path))
+        return build_plan(read_plan_json(plan_path)).plan
     except PlanReadError as exc:
         raise HookError(f"plan {plan_path}: {exc}") from None
-    return list(loaded.plan.modules) if loaded.plan is not None else []
-
-
-def file_owners(cwd: Path) -> dict[str, str]:
-    """Each file of the plan's modules (resolved against ``cwd``) and the module that owns it.
-
-    The plan is the one a stop of ``cwd`` would use; ``{}`` when there is none
-    or it cannot be read (an edit's check must not fail on the plan).
-    """
-    from forge.paths import absolute, path_key
-
-    try:
-        ref = find_module_ref(cwd)
-        root = ref.root if ref is not None else find_project_root(cwd)
-        if root is None:
-            return {}
-        modules = plan_modules(_plan_path(root, ref.plan_named if ref is not None else None))
-    except Exception:
-        return {}
-    owners: dict[str, str] = {}
-    for module in modules:
-        for name in module.files:
-            owners.setdefault(path_key(absolute(cwd, name)), module.id)
-    return owners
 
 
 def _sessions(root: Path, run_id: str | None) -> list[tuple[str, dict[str, Any]]]:

@@ -26,7 +26,7 @@ from forge.languages import over_parse_limit
 from forge.models import ValidateRequest
 from forge.paths import absolute, path_key
 from forge.plan.lanes import in_lane
-from forge.plan.locate import PlanModuleRef, read_plan
+from forge.plan.locate import PlanModuleRef
 from forge.plan.model import normalise_path
 from forge.test_runs.file_kinds import may_change_spec
 from forge.validate.preparation import workspace_for
@@ -35,7 +35,7 @@ from forge.validate.verdict import counted
 if TYPE_CHECKING:
     from forge.git import Base
     from forge.models import CheckResult
-    from forge.plan.model import PlanModule
+    from forge.plan.model import Plan, PlanModule
     from forge.validate.context import StageContext
 
 #: Seconds the checks of one edit may take (``Workspace.budget``): a check that cannot
@@ -56,6 +56,11 @@ class EditTarget(Protocol):
     @property
     def plan_path(self) -> Path:
         """The plan the module is in."""
+        ...
+
+    @property
+    def plan(self) -> Plan:
+        """The plan, as read for this edit."""
         ...
 
     @property
@@ -212,15 +217,14 @@ def _lane_of(
     if all(inside) and not spec:
         return None, None
 
-    plan = read_plan(target.plan_path)
     try:
         base = resolve_base(target.working_dir, context.config.base_ref or "auto")
     except GitError:
         return None, None
-    if plan is None or base is None:
+    if base is None:
         return None, None
     return base, PlanModuleRef(
-        plan=plan, module=target.module, path=target.plan_path, root=target.root
+        plan=target.plan, module=target.module, path=target.plan_path, root=target.root
     )
 
 
