@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
 def _reset(service: ToolService, modules: list[str], run_id: str | None) -> ResetSummary:
     """Each module's history cleared through the service (events, status), with its size."""
     from forge.service.arguments import IterationStateRequest
+    from forge.service.bookkeeping import command_finished
     from forge.validate.iteration import ModuleReset, ResetSummary, read_state
 
     done = []
@@ -94,9 +95,7 @@ def _reset(service: ToolService, modules: list[str], run_id: str | None) -> Rese
         path = service.forge_dir.iteration(module_id, run_id)
         attempts = len(read_state(path, module_id=module_id, run_id=run_id).attempts)
         reset = IterationStateRequest(module_id=module_id, action="reset", run_id=run_id)
-        cleared = service.iteration_state(reset)
-        if run_id is not None:  # status.json follows named runs, as forge validate's does
-            service.call_finished("iteration_state", cleared)
+        command_finished(service, "iteration_state", service.iteration_state(reset))
         done.append(ModuleReset(module_id=module_id, run_id=run_id, attempts=attempts))
     return ResetSummary(reset=done)
 

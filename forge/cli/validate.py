@@ -21,7 +21,7 @@ from forge.cli.subcommand import (
 if TYPE_CHECKING:
     from forge.plan.model import PlanModule
     from forge.service.tools import ToolService
-    from forge.validate.outcome import ModuleRun, ValidateReport
+    from forge.validate.outcome import ModuleRun
     from forge.validate.run import Engine
 
 USAGE = """\
@@ -172,6 +172,7 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
     """One module from --files/--command, recorded like the MCP tool records it."""
     from forge.cli.output import build_request
     from forge.models import ValidateRequest
+    from forge.service.bookkeeping import command_finished
     from forge.validate.outcome import ModuleRun
     from forge.validate.run import Engine
 
@@ -189,7 +190,7 @@ def _validate_flags(args: argparse.Namespace) -> ModuleRun:
         progress.update(f"validating {request.module_id}")
         service = _service(args.run_id, engine)
         report = service.validate(request)
-        _finished(service, report)
+        command_finished(service, "validate", report)
     return ModuleRun(
         module_id=request.module_id,
         working_dir=working_dir,
@@ -206,6 +207,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
     from forge.errors import UsageError
     from forge.models import ValidateRequest
     from forge.reporting.text import module_line
+    from forge.service.bookkeeping import plan_run_finished
     from forge.service.plan_run import (
         RunOptions,
         default_jobs,
@@ -231,7 +233,7 @@ def _validate_plan(args: argparse.Namespace, output_format: str) -> list[ModuleR
 
     def done(run: ModuleRun) -> None:
         finished.append(run)
-        _plan_status(service, plan_path, finished)
+        plan_run_finished(service, plan_path, finished)
         if live and args.all:
             progress.clear()
             out(module_line(run))
@@ -275,32 +277,6 @@ def _service(run_id: str | None, engine: Engine | None = None) -> ToolService:
         active_run=run_id,
         create=False,  # a command's first write makes .forge/: one that records nothing leaves none
     )
-
-
-def _finished(service: ToolService, report: ValidateReport | None) -> None:
-    """The server's bookkeeping after a validate call; status only for a named run."""
-    if service.active_run is not None and report is not None:
-        service.call_finished("validate", report)
-
-
-def _plan_status(service: ToolService, plan_path: Path, finished: list[ModuleRun]) -> None:
-    """``status.json`` for the plan being run, with or without a run id: ``forge status``
-    right after ``forge validate --plan`` shows every module, the skipped ones too."""
-    import logging
-
-    from forge.state.status_file import refresh_status
-
-    try:
-        refresh_status(
-            service.forge_dir,
-            run_id=service.active_run,
-            started_at=service.started_at,
-            last_tool="validate",
-            plan_path=plan_path,
-            skipped=[run.module_id for run in finished if run.report is None],
-        )
-    except Exception:  # status is a courtesy, as in the server
-        logging.getLogger("forge.cli").warning("could not rewrite status.json", exc_info=True)
 
 
 def _render(runs: list[ModuleRun], output_format: str, *, multi: bool) -> str:

@@ -74,6 +74,7 @@ def _judge_stop(event: dict[str, Any], worker: ModuleRef) -> dict[str, str] | No
 def _validate(target: Target) -> ValidateReport:
     """The module's validate call, recorded like ``forge validate --plan`` records it."""
     from forge.git import AUTO
+    from forge.service.bookkeeping import command_finished
     from forge.service.plan_run import RunOptions, validate_module
     from forge.service.tools import ToolService
 
@@ -88,8 +89,7 @@ def _validate(target: Target) -> ValidateReport:
     )
     report = run.report
     assert report is not None  # validate_module always validates
-    if target.run_id is not None:
-        service.call_finished("validate", report)  # status.json follows the run
+    command_finished(service, "validate", report)  # status.json follows a named run
     return report
 
 

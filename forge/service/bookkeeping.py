@@ -4,13 +4,19 @@ and how it changed the run's progress (what ``.forge/status.json`` must show).
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from forge.store.ids import is_valid_id
 from forge.validate.outcome import ValidateReport
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from forge.service.tools import ToolService
     from forge.state.status_file import StatusChange
+    from forge.validate.outcome import ModuleRun
 
 
 def writes_to_run(tool: str, arguments: dict[str, Any]) -> bool:
@@ -61,3 +67,36 @@ def progress_change(tool: str, result: object) -> StatusChange:
     if isinstance(result, SessionStateResult) and not isinstance(result.root, SessionSaved):
         return None
     return "rebuild"
+
+
+def command_finished(service: ToolService, tool: str, result: object) -> None:
+    """A command's bookkeeping after a call (``forge validate``, ``forge reset``, a hook's stop).
+
+    The server keeps ``.forge/status.json`` after every call; a command rewrites
+    it for a named run only, so that a run-less command leaves the status of the
+    run an orchestrator follows as it is.
+    """
+    if service.active_run is not None and result is not None:
+        service.call_finished(tool, result)
+
+
+def plan_run_finished(service: ToolService, plan_path: Path, finished: Sequence[ModuleRun]) -> None:
+    """``status.json`` for the plan being run (``forge validate --plan``), with or without a run
+    id: ``forge status`` right after it shows every module of that plan, the skipped ones too.
+
+    Status is a courtesy, as in the server: a failure here is logged, never raised.
+    """
+    # deferred: only a plan run rebuilds the status from its plan
+    from forge.state.status_file import refresh_status
+
+    try:
+        refresh_status(
+            service.forge_dir,
+            run_id=service.active_run,
+            started_at=service.started_at,
+            last_tool="validate",
+            plan_path=plan_path,
+            skipped=[run.module_id for run in finished if run.report is None],
+        )
+    except Exception:
+        logging.getLogger("forge.service").warning("could not rewrite status.json", exc_info=True)
