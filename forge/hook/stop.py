@@ -5,7 +5,8 @@ allows, with the reason shown to the person. Claude Code fires ``Stop`` at
 the end of every turn: once a module has escalated, a stop with nothing
 changed since records no attempt (it would only count past the limit); a
 change is a new try and is validated. The module is found by
-:mod:`forge.hook.target`.
+:mod:`forge.hook.target`; what a stop remembers of the last block is
+:mod:`forge.state.stop_blocks`'s.
 """
 
 from __future__ import annotations
@@ -39,35 +40,46 @@ def on_stop(event: dict[str, Any]) -> dict[str, str] | None:
 
 def _judge_stop(event: dict[str, Any], worker: ModuleRef) -> dict[str, str] | None:
     """The stop of ``worker``, a forge worker: allowed when its module passes or must escalate."""
-    from forge.hook.target import find_target, fingerprint, forget_block, last_block, remember_block
+    from forge.git.fingerprint import work_fingerprint
+    from forge.hook.target import find_target
+    from forge.state.stop_blocks import forget_block, last_block, remember_block
+    from forge.store.forge_dir import ForgeDir
 
     target = find_target(worker)
-
-    previous = last_block(target)
-    escalated = previous is not None and previous.get("escalated") is True
-    repeated = escalated or event.get("stop_hook_active") is True
-    if previous is not None and repeated and previous.get("fingerprint") == fingerprint(target):
-        since = "escalated" if escalated else "forge blocked the last stop"
-        return allow(
-            f"forge: module {target.module.id} {since} and nothing changed since; "
-            f"a person must look. {previous.get('summary', '')}"
+    forge_dir = ForgeDir(target.root)
+    module_id, run_id = target.module.id, target.run_id
+    previous = last_block(forge_dir, module_id, run_id)
+    if previous is not None and (previous.escalated or event.get("stop_hook_active") is True):
+        # A stop repeated with nothing changed since the block is a person's to look at.
+        unchanged = previous.fingerprint == work_fingerprint(
+            target.working_dir, target.module.files
         )
+        if unchanged:
+            since = "escalated" if previous.escalated else "forge blocked the last stop"
+            return allow(
+                f"forge: module {module_id} {since} and nothing changed since; "
+                f"a person must look. {previous.summary}"
+            )
     report = _validate(target)
     from forge.test_runs.claims import claim_contradicted
 
     contradicted = claim_contradicted(event, report.results)
     if report.passed and contradicted is None:
-        forget_block(target)
+        forget_block(forge_dir, module_id, run_id)
         return None
     summary = "\n".join(
         filter(
             None, [contradicted, None if report.passed else summarize(report, target.working_dir)]
         )
     )
-    if report.recommendation == "ESCALATE":
-        remember_block(target, summary, escalated=True)
+    # The fingerprint is taken after the verify commands ran: what they wrote is not a change.
+    escalated = report.recommendation == "ESCALATE"
+    fingerprint = work_fingerprint(target.working_dir, target.module.files)
+    remember_block(
+        forge_dir, module_id, run_id, fingerprint=fingerprint, summary=summary, escalated=escalated
+    )
+    if escalated:
         return allow(f"forge: {summary}\nforge stops retrying: a person must look.")
-    remember_block(target, summary)
     return block(f"forge: {summary}", ["Fix these, then finish again: forge re-validates."])
 
 

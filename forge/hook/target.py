@@ -1,4 +1,4 @@
-"""Which module a hook event is about, and what forge remembers between its stops.
+"""Which module a hook event is about: the project, the module and its plan, found once per event.
 
 The project: ``FORGE_CWD``'s, else the nearest at or above the hook's cwd; in
 a git linked worktree whose main checkout holds ``.forge/``, the main checkout
@@ -16,10 +16,6 @@ The module, first that applies:
    ``planPath``, else as above; the module's working dir is that directory.
 
 No module: the agent is not a forge worker, and its stop is not checked.
-
-Between stops, ``.forge/hook/[<runId>/]<moduleId>.json`` keeps the fingerprint
-of the module's files when forge last blocked, so that a stop repeated with
-nothing changed is let through instead of looping.
 """
 
 from __future__ import annotations
@@ -33,8 +29,6 @@ if TYPE_CHECKING:
     from forge.plan.model import Plan, PlanModule
     from forge.store.project import ProjectPlace
 
-#: Longest a git command may take while fingerprinting (it is a courtesy).
-GIT_TIMEOUT_SECONDS = 20.0
 #: Largest session snapshot read (forge writes at most 1 MB).
 MAX_STATE_BYTES = 2 * 1024 * 1024
 
@@ -233,95 +227,3 @@ def _mtime(path: Path) -> int:
         return path.stat().st_mtime_ns
     except OSError:
         return 0
-
-
-# --- between stops ---------------------------------------------------------------------
-
-
-def _block_file(target: Target) -> Path:
-    from forge.store.forge_dir import ForgeDir
-
-    return ForgeDir(target.root).stop_record(target.module.id, target.run_id)
-
-
-def last_block(target: Target) -> dict[str, Any] | None:
-    """What forge recorded when it last blocked this module's stop, if it did."""
-    from forge.store.json_files import peek_json
-
-    state, _problem = peek_json(_block_file(target))
-    return state if isinstance(state, dict) else None
-
-
-def remember_block(target: Target, summary: str, *, escalated: bool = False) -> None:
-    """Record a block (or an escalation): the files' fingerprint now (after the verify
-    commands ran) and why."""
-    from forge.store.forge_dir import utc_now
-    from forge.store.json_files import write_json
-
-    write_json(
-        _block_file(target),
-        {
-            "fingerprint": fingerprint(target),
-            "summary": summary,
-            "blockedAt": utc_now(),
-            "escalated": escalated,
-        },
-    )
-
-
-def forget_block(target: Target) -> None:
-    """The module passed: the next stop starts afresh."""
-    _block_file(target).unlink(missing_ok=True)
-
-
-def fingerprint(target: Target) -> str:
-    """A digest of the module's state: its listed files, and the git state of its working dir.
-
-    Equal digests mean the agent changed nothing forge can see: no listed file,
-    no tracked file, no untracked file's size or time.
-    """
-    import hashlib
-
-    digest = hashlib.sha256()
-    for name in sorted(target.module.files):
-        path = Path(name).expanduser()
-        path = path if path.is_absolute() else target.working_dir / path
-        digest.update(name.encode("utf-8", "replace") + b"\0")
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError as exc:
-            digest.update(f"unreadable {exc.errno}".encode())
-    # forge's own state changes on every stop: it is not the agent's work.
-    outside_forge = ["--", ".", ":(exclude,glob)**/.forge/**"]
-    digest.update(_git(target.working_dir, ["rev-parse", "HEAD"]) + b"\0")
-    digest.update(
-        _git(target.working_dir, ["diff", "--no-ext-diff", "--binary", "HEAD", *outside_forge])
-    )
-    untracked = _git(
-        target.working_dir, ["ls-files", "--others", "--exclude-standard", "-z", *outside_forge]
-    )
-    for entry in sorted(untracked.split(b"\0")):
-        if entry:
-            digest.update(entry + b"\0" + _stat_key(target.working_dir / os.fsdecode(entry)))
-    return digest.hexdigest()
-
-
-def _git(cwd: Path, args: list[str]) -> bytes:
-    """``git args`` output in ``cwd``; empty when git or the repository is not there."""
-    import subprocess
-
-    from forge.git.runner import run_git
-
-    try:
-        # Pathspec magic on: the fingerprint leaves ``:(exclude,glob)**/.forge/**`` out.
-        return run_git(cwd, args, env={"GIT_LITERAL_PATHSPECS": "0"}, timeout=GIT_TIMEOUT_SECONDS)
-    except (OSError, subprocess.SubprocessError):
-        return b""
-
-
-def _stat_key(path: Path) -> bytes:
-    try:
-        info = path.stat()
-    except OSError:
-        return b"gone"
-    return f"{info.st_size}:{info.st_mtime_ns}".encode()

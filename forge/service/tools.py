@@ -29,9 +29,9 @@ from forge.state.event_log import (
     run_of,
     summarize_arguments,
 )
+from forge.state.stop_blocks import forget_block
 from forge.store.forge_dir import utc_now, valid_run_id
 from forge.store.home import global_memory_file
-from forge.store.locks import remove
 from forge.validate.outcome import ValidateReport
 from forge.validate.run import Engine
 from forge.validate.verdict import counts_as_failure
@@ -316,9 +316,7 @@ class ToolService:
         if request.action == "reset":
             reset = reset_state(path, module_id=module_id, run_id=run_id)
             # The stop hook's memory of an escalation goes too: a reset module is tried again.
-            record = self.forge_dir.stop_record(module_id, run_id)
-            if record.exists():
-                remove(record)
+            forget_block(self.forge_dir, module_id, run_id)
             self.log(run_id, phase="retry", event="iteration_reset", module_id=module_id)
             return IterationStateResult(reset)
         update = request.update
