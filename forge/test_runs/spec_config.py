@@ -2,7 +2,8 @@
 
 - pytest's settings (``pytest.ini``, ``[tool.pytest.ini_options]``,
   ``[tool:pytest]``, tox's ``[pytest]``): ``addopts`` gaining ``-k``, ``-m``,
-  ``--deselect``, ``--ignore``, ``--co``; ``testpaths`` losing a path;
+  ``--deselect``, ``--ignore``, ``--co``, or a plugin to load (``-p name``);
+  ``testpaths`` losing a path;
   ``python_files``/``_classes``/``_functions`` changed; ``norecursedirs`` gaining one.
 - A script or recipe a verify command runs (``package.json``'s ``test``, a
   Makefile target): a filter or ``|| true`` added, or a spec file it no longer runs.
@@ -35,6 +36,10 @@ _NARROWING = re.compile(
     r"--test-name-pattern|--test-skip-pattern|--exclude|--passWithNoTests|--bail|"
     r"--forbid-only=false)(=.*)?$|^-k\S|^-m\S"
 )
+#: addopts options that load a plugin (``-p name``; ``-p no:name`` only switches one off).
+_PLUGIN = re.compile(r"^-p=?(?!no:)[^\s=-]\S*$")
+#: addopts options whose value is the next word.
+_WITH_VALUE = frozenset({"-k", "-m", "--deselect", "--ignore", "--ignore-glob", "-p"})
 #: What turns a failing command into a passing one.
 _FORGIVING = re.compile(r"\|\|\s*(true|:|exit\s+0)\b|;\s*(true|exit\s+0)\s*$")
 _MOCHA_KEYS = ("grep", "fgrep", "invert", "ignore", "exclude", "spec", "require", "file")
@@ -80,6 +85,7 @@ def pytest_config_changes(path: str, old: str | None, new: str | None) -> list[S
     found: list[str] = []
     added = _words(after.get("addopts", "")) - _words(before.get("addopts", ""))
     found += [f"addopts gained {word}" for word in sorted(added) if _NARROWING.match(word)]
+    plugins = sorted(word for word in added if _PLUGIN.match(word))
     lost = set(before.get("testpaths", "").split()) - set(after.get("testpaths", "").split())
     if lost and "testpaths" in after:
         found.append(f"testpaths lost {', '.join(sorted(lost))}")
@@ -91,9 +97,13 @@ def pytest_config_changes(path: str, old: str | None, new: str | None) -> list[S
     )
     if extra:
         found.append(f"norecursedirs gained {', '.join(sorted(extra))}")
+    loads = [
+        f"{path}: addopts gained {word}: it loads a plugin that decides how tests run"
+        for word in plugins
+    ]
     return [
-        SpecFinding("runner_config", path, "", f"{path}: {what}: fewer tests run", 1, 1)
-        for what in found
+        SpecFinding("runner_config", path, "", message, 1, 1)
+        for message in [*(f"{path}: {what}: fewer tests run" for what in found), *loads]
     ]
 
 
@@ -105,11 +115,9 @@ def _words(text: str) -> set[str]:
     # "-k expr" and "--deselect id" are one option each: keep the value with its flag.
     joined: set[str] = set()
     for index, word in enumerate(words):
-        if word in {"-k", "-m", "--deselect", "--ignore", "--ignore-glob"} and index + 1 < len(
-            words
-        ):
+        if word in _WITH_VALUE and index + 1 < len(words):
             joined.add(f"{word}={words[index + 1]}")
-        elif index and words[index - 1] in {"-k", "-m", "--deselect", "--ignore", "--ignore-glob"}:
+        elif index and words[index - 1] in _WITH_VALUE:
             continue
         else:
             joined.add(word)

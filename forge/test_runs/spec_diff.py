@@ -30,11 +30,12 @@ from forge.test_runs.spec_config import (
     pytest_config_changes,
     script_changes,
 )
+from forge.test_runs.spec_conftest import conftest_changes
 from forge.test_runs.spec_findings import SpecFinding
 from forge.test_runs.spec_js import compare_js
 from forge.test_runs.spec_js_mocks import js_mocks
 from forge.test_runs.spec_python import PyFile, parse_python
-from forge.test_runs.spec_python_diff import collection_changes, compare_tests, patched_names
+from forge.test_runs.spec_python_diff import compare_tests, imported_names, owned, patched_names
 from forge.test_runs.spec_scope import Scope, make_recipe, runs_of, spec_scope, tests_of
 from forge.test_runs.spec_switched_off import spec_switched_off
 from forge.test_runs.switched_off import python_tree
@@ -119,7 +120,7 @@ def judge_spec(
         if path in changed and path not in leave_switched_off and now[path] is not None:
             # A spec test moved to a file outside the spec is judged where it went.
             findings += _switched_off(path, now[path] or "", sources, spec_touched)
-    findings += _mocks([p for p in touched_tests if p in changed], now, own_files, sources)
+    findings += _mocks([p for p in touched_tests if p in changed], now, own_files, sources, scope)
     findings += _config(changed, scope, sources)
     if only is None:
         findings += _data(sources, scope)
@@ -190,7 +191,11 @@ def module_names(own_files: Iterable[str]) -> dict[str, set[str]]:
 
 
 def _mocks(
-    tests: list[str], now: dict[str, str | None], own_files: Iterable[str], sources: Sources
+    tests: list[str],
+    now: dict[str, str | None],
+    own_files: Iterable[str],
+    sources: Sources,
+    scope: Scope,
 ) -> list[SpecFinding]:
     own_list = list(own_files)
     modules = module_names(own_list)
@@ -201,12 +206,33 @@ def _mocks(
         files = {path for paths in modules.values() for path in paths}
         defined = {path: _defined(sources.read_now(path)) for path in files}
         own = {name: set().union(*(defined[p] for p in paths)) for name, paths in modules.items()}
+        own.update(_rebound(scope, now, sources, own))
         for path in py_tests:
             findings += _fresh_patches(path, sources.base(path), now[path] or "", own)
     if js_tests and any(_JS.search(path) for path in own_list):
         for path in js_tests:
             findings += js_mocks(path, sources.base(path), now[path] or "", own_list, sources)
     return findings
+
+
+def _rebound(
+    scope: Scope, now: dict[str, str | None], sources: Sources, own: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """The names each spec test module binds to the module's own code, by the test module's
+    dotted names: ``from src.calc import mul`` in ``tests/test_calc.py`` makes
+    ``tests.test_calc.mul`` the module's ``mul``, and patching it patches the code under test."""
+    spec = sorted(path for path in scope.tests if path.endswith(".py"))
+    sources.preload(path for path in spec if path not in now)
+    found: dict[str, set[str]] = {}
+    for path in spec:
+        tree = python_tree((now[path] if path in now else sources.base(path)) or "")
+        if tree is None:
+            continue
+        names = {name for name, target in imported_names(tree).items() if owned(target, own)}
+        if names:
+            for dotted_name in module_names([path]):
+                found.setdefault(dotted_name, set()).update(names)
+    return found
 
 
 def _defined(text: str | None) -> set[str]:
@@ -282,7 +308,7 @@ def _config(changed: set[str], scope: Scope, sources: Sources) -> list[SpecFindi
         if name == "conftest.py" and runners & {"pytest", "tests"} and _above(folder, test_dirs):
             new = sources.read_now(path)
             if new is not None:
-                findings += collection_changes(path, sources.base(path), new)
+                findings += conftest_changes(path, sources.base(path), new)
         elif name in PY_CONFIG and "pytest" in runners and _above(folder, roots):
             findings += pytest_config_changes(path, sources.base(path), sources.read_now(path))
         elif JS_CONFIG.match(name) and folder in roots:

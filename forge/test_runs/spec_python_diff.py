@@ -7,7 +7,6 @@
   exception broadened, a tolerance loosened) and its new body searched for
   assertions swallowed (:func:`swallowing`).
 - :func:`patched_names`: what a test file patches of the module's own code.
-- :func:`collection_changes`: a ``conftest.py`` that now decides what runs.
 """
 
 from __future__ import annotations
@@ -33,23 +32,6 @@ _WEAKER = frozenset({"truthy", "notnone", "isinstance", "ne", "in", "order", "fa
 _APPROX_DEFAULT = 1e-6
 #: Exceptions a handler catches an assertion with.
 _CATCHING = frozenset({"AssertionError", "Exception", "BaseException"})
-#: pytest hooks that decide what is collected, run or reported.
-COLLECTION_HOOKS = frozenset(
-    {
-        "pytest_collection_modifyitems",
-        "pytest_ignore_collect",
-        "pytest_collect_file",
-        "pytest_pycollect_makeitem",
-        "pytest_collection",
-        "pytest_deselected",
-        "pytest_runtestloop",
-        "pytest_runtest_protocol",
-        "pytest_runtest_call",
-        "pytest_runtest_makereport",
-        "pytest_report_teststatus",
-        "pytest_sessionfinish",
-    }
-)
 
 
 def compare_tests(
@@ -261,7 +243,7 @@ def patched_names(
     "mul")``, ``monkeypatch.setattr(calc, "mul", ...)`` and ``setattr("src.calc.mul",
     ...)``, and ``calc.mul = ...``, with ``calc`` bound by an import.
     """
-    bound = _imports(tree)
+    bound = imported_names(tree)
     found: list[tuple[int, int, str, str]] = []
     for test, node in _with_owner(tree, keep):
         _bind(node, bound)  # an import inside a test comes before what it binds is used
@@ -282,7 +264,7 @@ def patched_names(
             for lhs in node.targets:
                 if isinstance(lhs, ast.Attribute):
                     target = f"{_resolve(lhs.value, bound)}.{lhs.attr}"
-        if target and _owned(target, own):
+        if target and owned(target, own):
             found.append((node.lineno, node.col_offset + 1, test, target))
     return found
 
@@ -303,7 +285,7 @@ def _with_owner(tree: ast.Module, keep: Callable[[ast.AST], bool]) -> Iterator[t
                 yield owner, node
 
 
-def _imports(tree: ast.Module) -> dict[str, str]:
+def imported_names(tree: ast.Module) -> dict[str, str]:
     """The names the module-level imports bind, each to what it names."""
     bound: dict[str, str] = {}
     for node in tree.body:
@@ -332,47 +314,11 @@ def _resolve(node: ast.expr, bound: dict[str, str]) -> str:
     return f"{full}.{rest}" if rest else full
 
 
-def _owned(target: str, own: dict[str, set[str]]) -> bool:
+def owned(target: str, own: dict[str, set[str]]) -> bool:
+    """Whether dotted ``target`` names a name ``own`` gives to one of its modules."""
     for module, names in own.items():
         if target.startswith(module + "."):
             first = target[len(module) + 1 :].split(".")[0]
             if first in names:
                 return True
     return False
-
-
-def collection_changes(path: str, old: str | None, new: str) -> list[SpecFinding]:
-    """What a changed ``conftest.py`` now does to the run: hooks deciding what runs, ignores."""
-    try:
-        tree = ast.parse(new)
-        before = ast.parse(old) if old is not None else ast.Module(body=[], type_ignores=[])
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    was = _collection_parts(before)
-    findings = []
-    for key, (line, text) in _collection_parts(tree).items():
-        if was.get(key, (0, None))[1] != text:
-            what = "added" if key not in was else "changed"
-            message = f"{path}: {key} {what}: it decides which tests run"
-            if key.startswith(("os._exit", "sys.exit")):
-                message = f"{path}: {key} added: the run can end before its summary"
-            findings.append(SpecFinding("runner_config", path, "", message, line, 1))
-    return findings
-
-
-def _collection_parts(tree: ast.Module) -> dict[str, tuple[int, str]]:
-    parts: dict[str, tuple[int, str]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
-            node.name in COLLECTION_HOOKS
-        ):
-            parts[node.name] = (node.lineno, ast.unparse(node))
-        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name) and target.id.startswith("collect_ignore"):
-                    parts[target.id] = (node.lineno, ast.unparse(node))
-    exits = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and dotted(n) == "os._exit"]
-    for index, call in enumerate(exits):
-        parts[f"os._exit #{index + 1}" if index else "os._exit()"] = (call.lineno, "exit")
-    return parts
