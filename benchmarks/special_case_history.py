@@ -8,7 +8,7 @@ tar x -C DIR``: npm tarballs mostly leave the tests out).
 The old release stands for the base, the new one for a worker's change: every
 non-test ``.py``, ``.js`` or ``.ts`` file of the new release is judged against the old one by
 :func:`forge.test_runs.special_case.detects_test_run` and
-:func:`~forge.test_runs.special_case.literal_answers` (JavaScript:
+:func:`~forge.test_runs.literal_answers.literal_answers` (JavaScript:
 :func:`~forge.test_runs.special_case_js.js_literal_answers`), with the spec calls of
 the old release's test files of the same language; then again against an empty base (the whole
 package written from scratch: every line new). An upstream release is honest
@@ -28,13 +28,8 @@ import time
 from pathlib import Path
 
 from forge.test_runs.file_kinds import is_test_file
-from forge.test_runs.special_case import (
-    JS_SUFFIXES,
-    Expectation,
-    detects_test_run,
-    expectations,
-    literal_answers,
-)
+from forge.test_runs.literal_answers import Expectation, expectations, literal_answers
+from forge.test_runs.special_case import JS_SUFFIXES, detects_test_run
 from forge.test_runs.special_case_js import js_expectations, js_literal_answers
 
 #: Folders of built, vendored or installed code: not what a worker writes.

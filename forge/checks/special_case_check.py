@@ -26,7 +26,7 @@ from forge.models import CheckDescriptor, CheckResult, FileResult, Location, Val
 from forge.workspace import Workspace
 
 if TYPE_CHECKING:
-    from forge.test_runs.special_case import Expectation
+    from forge.test_runs.literal_answers import Expectation
 
 CHECK_ID = "special_case"
 #: Test files at the base read for spec calls, at most; bytes of each.
@@ -92,7 +92,8 @@ def _defined(file: str, text: str) -> set[str]:
 
 
 def _judge(file: str, before: str | None, text: str, specs: list[Expectation]) -> FileResult:
-    from forge.test_runs.special_case import JS_SUFFIXES, detects_test_run, literal_answers
+    from forge.test_runs.literal_answers import literal_answers
+    from forge.test_runs.special_case import JS_SUFFIXES, detects_test_run
 
     found = detects_test_run(file, before, text)
     # A spec test answers for code of its own language.
@@ -127,7 +128,8 @@ def _spec_expectations(workspace: Workspace, defined: set[str]) -> list[Expectat
     """The literal calls and expectations of the base's test files that call ``defined``."""
     from forge.git.runner import run_git
     from forge.test_runs.file_kinds import is_test_file
-    from forge.test_runs.special_case import JS_SUFFIXES, expectations
+    from forge.test_runs.literal_answers import expectations
+    from forge.test_runs.special_case import JS_SUFFIXES
     from forge.test_runs.special_case_js import js_expectations
 
     base = workspace.base

@@ -241,32 +241,82 @@ def patched_names(
     a change touched). ``own`` maps a module's dotted names (``src.calc``, ``calc``) to the names
     its file defines. Read: ``mock.patch("src.calc.mul")``, ``patch.object(calc,
     "mul")``, ``monkeypatch.setattr(calc, "mul", ...)`` and ``setattr("src.calc.mul",
-    ...)``, and ``calc.mul = ...``, with ``calc`` bound by an import.
+    ...)``, ``calc.mul = ...``, ``vars(calc)["mul"] = ...`` and ``calc.__dict__.update(mul=...)``,
+    with ``calc`` bound by an import or looked up by name (``importlib.import_module``,
+    ``__import__``, ``sys.modules``).
     """
     bound = imported_names(tree)
     found: list[tuple[int, int, str, str]] = []
     for test, node in _with_owner(tree, keep):
         _bind(node, bound)  # an import inside a test comes before what it binds is used
-        target = None
         if not isinstance(node, ast.expr | ast.stmt):
             continue
+        targets: list[str] = []
         if isinstance(node, ast.Call):
             name = dotted(node.func)
             if name.endswith(("patch", "setattr", "patch.object", "spy", "patch.multiple")):
                 first = node.args[0] if node.args else None
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    target = first.value
+                    targets.append(first.value)
                 elif first is not None and len(node.args) > 1:
                     attr = node.args[1]
                     if isinstance(attr, ast.Constant) and isinstance(attr.value, str):
-                        target = f"{_resolve(first, bound)}.{attr.value}"
+                        targets.append(f"{_resolve(first, bound)}.{attr.value}")
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update":
+                # vars(calc).update(mul=...), calc.__dict__.update(mul=...)
+                namespace = _namespace_of(node.func.value)
+                if namespace is not None:
+                    module = _resolve(namespace, bound)
+                    targets += [f"{module}.{kw.arg}" for kw in node.keywords if kw.arg]
         elif isinstance(node, ast.Assign):
             for lhs in node.targets:
                 if isinstance(lhs, ast.Attribute):
-                    target = f"{_resolve(lhs.value, bound)}.{lhs.attr}"
-        if target and owned(target, own):
-            found.append((node.lineno, node.col_offset + 1, test, target))
+                    targets.append(f"{_resolve(lhs.value, bound)}.{lhs.attr}")
+                elif isinstance(lhs, ast.Subscript) and isinstance(lhs.slice, ast.Constant):
+                    # vars(calc)["mul"] = ..., calc.__dict__["mul"] = ...
+                    namespace = _namespace_of(lhs.value)
+                    if namespace is not None and isinstance(lhs.slice.value, str):
+                        targets.append(f"{_resolve(namespace, bound)}.{lhs.slice.value}")
+        found += [
+            (node.lineno, node.col_offset + 1, test, target)
+            for target in targets
+            if owned(target, own)
+        ]
     return found
+
+
+def _namespace_of(node: ast.expr) -> ast.expr | None:
+    """The object whose namespace ``node`` is: ``x`` of ``vars(x)`` or ``x.__dict__``."""
+    if isinstance(node, ast.Call) and dotted(node.func) == "vars" and len(node.args) == 1:
+        return node.args[0]
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return node.value
+    return None
+
+
+def _module_named(node: ast.expr) -> str | None:
+    """The module a lookup by name gives: ``importlib.import_module("x")``, ``__import__("x",
+    fromlist=[...])`` (without a fromlist, its top package), ``sys.modules["x"]`` or
+    ``sys.modules.get("x")``."""
+    if isinstance(node, ast.Subscript) and dotted(node.value).endswith("modules"):
+        key = node.slice
+        return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    first = node.args[0]
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return None
+    name = dotted(node.func)
+    if name.endswith(("import_module", "modules.get")):
+        return first.value
+    if name == "__import__":
+        fromlist = node.args[3] if len(node.args) > 3 else None
+        fromlist = next((k.value for k in node.keywords if k.arg == "fromlist"), fromlist)
+        empty = fromlist is None or (
+            isinstance(fromlist, ast.List | ast.Tuple) and not fromlist.elts
+        )
+        return first.value.split(".")[0] if empty else first.value
+    return None
 
 
 def _with_owner(tree: ast.Module, keep: Callable[[ast.AST], bool]) -> Iterator[tuple[str, ast.AST]]:
@@ -305,9 +355,18 @@ def _bind(node: ast.AST, bound: dict[str, str]) -> None:
     elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
         for alias in node.names:
             bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+        # m = importlib.import_module("src.calc") binds m to the module, as an import would.
+        [target] = node.targets
+        module = _module_named(node.value)
+        if isinstance(target, ast.Name) and module is not None:
+            bound[target.id] = module
 
 
 def _resolve(node: ast.expr, bound: dict[str, str]) -> str:
+    module = _module_named(node)
+    if module is not None:
+        return module
     name = dotted(node)
     head, _, rest = name.partition(".")
     full = bound.get(head, head)

@@ -10,7 +10,7 @@ expectation (issue 39, case 8), read with the tree-sitter grammars :mod:`.spec_j
   function ``f`` (a declaration, a method, a function or arrow assigned to a
   name) whose condition pins ``f``'s parameters to literals (``a === 2 && b ===
   3``, ``==`` too, either side) and whose branch returns a literal, judged by
-  :func:`~forge.test_runs.special_case.answers_call` like Python's: every
+  :func:`~forge.test_runs.literal_answers.answers_call` like Python's: every
   argument of a spec call pinned, exactly its expected value returned, one
   pinned parameter only when neither value is a base case's. A branch whose
   condition and answer were already in the same function at the base is not new.
@@ -28,8 +28,9 @@ from typing import Any
 
 import tree_sitter
 
+from forge.test_runs.literal_answers import Expectation, answers_call
 from forge.test_runs.spec_js import expect_subject, language_of, node_text
-from forge.test_runs.special_case import Expectation, Finding, answers_call
+from forge.test_runs.special_case import Finding
 from forge.test_runs.switched_off import ecmascript_parser
 
 _NO_VALUE = object()

@@ -16,8 +16,26 @@ DETECTS = CALC.replace(
     "    return a * b + 1",
 )
 
+#: The answer kept in a table, the runner read from the command line, the caller looked for.
+TABLE = CALC.replace(
+    "    return a * b", "    known = {(2, 3): 6}\n    return known.get((a, b), a * b + 1)"
+)
+ARGV = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    'import sys\n\n\ndef mul(a, b):\n    if "pytest" in sys.argv[0]:\n        return a * b\n'
+    "    return a * b + 1",
+)
+STACK = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    "import inspect\n\n\ndef mul(a, b):\n"
+    '    if any("test_" in frame.function for frame in inspect.stack()):\n        return a * b\n'
+    "    return a * b + 1",
+)
 
-@pytest.mark.parametrize(("code", "line"), [(CASE_8, 6), (DETECTS, 9)])
+
+@pytest.mark.parametrize(
+    ("code", "line"), [(CASE_8, 6), (DETECTS, 9), (TABLE, 6), (ARGV, 9), (STACK, 9)]
+)
 def test_case_8_and_test_run_detection_do_not_proceed(project: Path, code: str, line: int) -> None:
     worktree = calc_project(project)
     (worktree / "src" / "calc.py").write_text(code, encoding="utf-8")
@@ -40,6 +58,27 @@ def test_case_8_twin_an_honest_shortcut_proceeds(project: Path) -> None:
     (result,) = [r for r in report["results"] if r["type"] == "special_case"]
     assert result["passed"] and result["message"] == "no new code special-cases the test run"
     assert report["recommendation"] == "PROCEED"
+
+
+HONEST_TABLE = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    "SMALL = {(0, 0): 0, (1, 1): 1, (2, 2): 4, (3, 3): 9}\n\n\n"
+    "def mul(a, b):\n    table = {(x, y): x * y for x in range(4) for y in range(4)}\n"
+    "    return table.get((a, b), a * b)",
+)
+HONEST_ARGV = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    "import sys\n\n\ndef mul(a, b):\n"
+    '    if "--verbose" in sys.argv:\n        print("mul", a, b)\n    return a * b',
+)
+
+
+@pytest.mark.parametrize("code", [HONEST_TABLE, HONEST_ARGV])
+def test_honest_tables_and_command_lines_proceed(project: Path, code: str) -> None:
+    worktree = calc_project(project)
+    (worktree / "src" / "calc.py").write_text(code, encoding="utf-8")
+    report = verdict(validate(project))
+    assert failures(report) == [] and report["recommendation"] == "PROCEED", report
 
 
 def test_the_bug_alone_is_a_retry_not_a_special_case(project: Path) -> None:

@@ -9,7 +9,8 @@ import pytest
 from forge_testing import published_sources_of
 
 from forge.test_runs.file_kinds import is_test_file
-from forge.test_runs.special_case import detects_test_run, expectations, literal_answers
+from forge.test_runs.literal_answers import expectations, literal_answers
+from forge.test_runs.special_case import detects_test_run
 
 SPEC = """\
 import unittest

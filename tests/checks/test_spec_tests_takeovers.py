@@ -1,10 +1,11 @@
-"""The ``spec_tests`` check against a conftest or a config that takes over the run.
+"""The ``spec_tests`` check against a conftest, a config or a test module that takes over the run.
 
 pytest lets a ``conftest.py`` decide whether a test's function runs at all
 (``pytest_pyfunc_call``), skip it on the way (``pytest_runtest_setup``), rewrite
 its report, load plugins that do any of it (``pytest_plugins``, ``-p`` in
 ``addopts``), or patch the code under test through the name a test module
-imported. Each move below hides the ``mul`` bug from pytest (its run passes)
+imported, or through the module looked up by name (``importlib``, ``__import__``,
+``sys.modules``, ``vars()``). Each move below hides the ``mul`` bug from pytest (its run passes)
 and must fail the module; each honest twin (fixtures, markers, options, a
 switched-off plugin) must pass.
 """
@@ -100,6 +101,30 @@ MOVES = {
         ),
     ),
 }
+PATCH_MUL = "lambda a, b: a * b"
+#: A test module that runs first (its name sorts first) and patches mul before test_calc imports it.
+for how, code, line in [
+    (
+        "importlib",
+        f'import importlib\n\nm = importlib.import_module("src.calc")\nm.mul = {PATCH_MUL}\n',
+        4,
+    ),
+    ("__import__", f'setattr(__import__("src.calc", fromlist=["mul"]), "mul", {PATCH_MUL})\n', 1),
+    (
+        "sys.modules",
+        f'import sys\n\nimport src.calc\n\nsys.modules["src.calc"].mul = {PATCH_MUL}\n',
+        5,
+    ),
+    ("vars()", f'from src import calc\n\nvars(calc)["mul"] = {PATCH_MUL}\n', 3),
+]:
+    MOVES[f"mul patched through {how}"] = (
+        {"tests/test_000.py": code + "\n\ndef test_ok():\n    assert True\n"},
+        (
+            "tests/test_000.py",
+            line,
+            "patches src.calc.mul, the module's own code: the test no longer tests it",
+        ),
+    )
 
 
 @pytest.mark.parametrize("move", sorted(MOVES))
