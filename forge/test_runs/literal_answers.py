@@ -16,12 +16,16 @@ new dict literal in ``f`` holding nothing but such answers (``{(2, 3): 6}``).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from forge.test_runs.special_case import Finding, parse_module
 
 _NO_VALUE = object()
+#: A number in a table's string key, and what else such a key may hold: separators.
+_NUMBERS = re.compile(r"-?\d+(?:\.\d+)?")
+_NOT_NUMBERS = re.compile(r"-?\d+(?:\.\d+)?|[\s,;:x*_|/-]")
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,7 @@ def _answer_tables(
         if not entries or len(entries) != len(table.keys):
             continue
         answered = [
-            next((spec for spec in wanted if _table_answers(key, value, spec)), None)
+            next((spec for spec in wanted if table_answers(key, value, spec)), None)
             for key, value in entries
         ]
         if all(answered):
@@ -161,15 +165,29 @@ def _answer_tables(
     return found
 
 
-def _table_answers(key: Any, value: Any, spec: Expectation) -> bool:
-    """Whether a table entry ``key: value`` is a spec call's arguments and its expectation."""
+def table_answers(key: Any, value: Any, spec: Expectation) -> bool:
+    """Whether a table entry ``key: value`` is a spec call's arguments and its expectation.
+
+    The key is the argument itself (one argument), their tuple, or for numbers a
+    string of them (``"2,3"``, ``"2x3"``: numbers and separators only); a single
+    argument counts only when neither it nor the answer is a base case's value.
+    """
     if spec.kwargs or key is _NO_VALUE or value is _NO_VALUE:
         return False
     if value != spec.expected or type(value) is not type(spec.expected):
         return False
+    numeric = all(isinstance(a, int | float) and not isinstance(a, bool) for a in spec.args)
+    if isinstance(key, str) and numeric and not _NOT_NUMBERS.sub("", key):
+        numbers = tuple(_number(token) for token in _NUMBERS.findall(key))
+        key = numbers if len(spec.args) > 1 else (numbers[0] if len(numbers) == 1 else key)
     if len(spec.args) == 1:
         return key == spec.args[0] and not _trivial(key) and not _trivial(value)
-    return isinstance(key, tuple) and key == spec.args
+    return isinstance(key, tuple | list) and tuple(key) == spec.args
+
+
+def _number(token: str) -> int | float:
+    number = float(token)
+    return int(number) if number.is_integer() else number
 
 
 def _table_key(function: str, table: ast.Dict) -> str:

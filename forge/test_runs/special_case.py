@@ -12,7 +12,8 @@ are left to the spec tests' own checks.
   command line compared with a runner's name (``"pytest" in sys.argv[0]``), the
   call stack searched for a test (``inspect.stack()`` beside ``"test"``), and in
   JavaScript/TypeScript ``JEST_WORKER_ID``, ``VITEST``/``VITEST_*``,
-  ``NODE_TEST_CONTEXT`` and ``NODE_ENV`` compared with ``"test"``. ``CI`` is
+  ``NODE_TEST_CONTEXT``, ``NODE_ENV`` compared with ``"test"``, ``process.argv``
+  beside a runner's name and ``new Error().stack`` beside ``"test"``. ``CI`` is
   not one: projects read it for colours and progress bars, and it does not mean
   a test run.
 
@@ -53,6 +54,16 @@ _JS_DETECTIONS = re.compile(
     r"|\bNODE_ENV\b\s*\)?\s*[!=]==?\s*(['\"`])test\1"
     r"|(['\"`])test\2\s*[!=]==?\s*(?:process\.env\.|import\.meta\.env\.)?NODE_ENV\b"
 )
+#: JavaScript's command line, and a runner's name in a literal beside it.
+_JS_ARGV = re.compile(r"\bprocess\.(?:argv|execArgv)\b")
+_JS_RUNNER_WORD = re.compile(r"(['\"`/])[^'\"`/\n]*\b(?:mocha|jest|vitest|ava|tap)\b[^'\"`/\n]*\1")
+#: JavaScript's call stack, and "test" in a literal beside it.
+_JS_STACK = re.compile(r"\bError\s*\([^)]*\)\s*\.stack\b")
+#: Characters either side of a read within which its literal must sit.
+_REACH = 80
+_JS_TEST_WORD = re.compile(r"(['\"`/])[^'\"`/\n]*(?<![A-Za-z])test[^'\"`/\n]*\1")
+#: "test" starting a word: ``test_``, ``tests/``, ``.test.``; not ``latest``.
+_TEST_WORD = re.compile(r"(?<![A-Za-z])test", re.IGNORECASE)
 #: JavaScript and TypeScript files.
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
@@ -121,7 +132,7 @@ def _asks_who_runs(node: ast.Compare | ast.Call) -> list[str]:
         runner in word for word in words for runner in _RUNNER_NAMES
     ):
         found.append("sys.argv names the test runner")
-    if names & _STACK_READERS and any("test" in word for word in words):
+    if names & _STACK_READERS and any(_TEST_WORD.search(word) for word in words):
         found.append("its callers are searched for a test")
     return found
 
@@ -168,7 +179,20 @@ def _js_detections(text: str | None) -> list[tuple[int, str]]:
             continue
         for match in _JS_DETECTIONS.finditer(line):
             found.append((number, re.sub(r"\s+", " ", match.group(0))))
+        if _beside(_JS_ARGV, _JS_RUNNER_WORD, line):
+            found.append((number, "process.argv names the test runner"))
+        if _beside(_JS_STACK, _JS_TEST_WORD, line):
+            found.append((number, "its callers are searched for a test"))
     return found
+
+
+def _beside(read: re.Pattern[str], word: re.Pattern[str], line: str) -> bool:
+    """Whether ``read`` matches ``line`` with ``word`` within one expression's reach of it
+    (a minified bundle is one line: its far ends say nothing of each other)."""
+    return any(
+        word.search(line, max(0, match.start() - _REACH), match.end() + _REACH)
+        for match in read.finditer(line)
+    )
 
 
 def is_module_code(path: str) -> bool:

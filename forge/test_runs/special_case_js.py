@@ -12,8 +12,9 @@ expectation (issue 39, case 8), read with the tree-sitter grammars :mod:`.spec_j
   3``, ``==`` too, either side) and whose branch returns a literal, judged by
   :func:`~forge.test_runs.literal_answers.answers_call` like Python's: every
   argument of a spec call pinned, exactly its expected value returned, one
-  pinned parameter only when neither value is a base case's. A branch whose
-  condition and answer were already in the same function at the base is not new.
+  pinned parameter only when neither value is a base case's; and a new object
+  literal in ``f`` holding nothing but such answers (``{ "2,3": 6 }``). A branch or
+  table that was already in the same function at the base is not new.
 
 Strings holding a backslash, template strings with substitutions, BigInts and
 anything computed are not literals here: such a branch or call is not read.
@@ -28,7 +29,7 @@ from typing import Any
 
 import tree_sitter
 
-from forge.test_runs.literal_answers import Expectation, answers_call
+from forge.test_runs.literal_answers import Expectation, answers_call, table_answers
 from forge.test_runs.spec_js import expect_subject, language_of, node_text
 from forge.test_runs.special_case import Finding
 from forge.test_runs.switched_off import ecmascript_parser
@@ -181,7 +182,51 @@ def js_literal_answers(
                 )
                 found.append(Finding(branch.start_point[0] + 1, message))
                 break
+    tables_before = {key for key, *_ in _tables(_tree(path, old))}
+    for key, name, table, entries in _tables(tree):
+        wanted = by_name.get(name)
+        if key in tables_before or not wanted:
+            continue
+        answered = [
+            next((spec for spec in wanted if table_answers(k, v, spec)), None) for k, v in entries
+        ]
+        if all(answered) and answered[0] is not None:
+            message = (
+                f"{name} looks its arguments up in a table of the literal answers the spec "
+                f"test at {answered[0].where} expects, not a computation"
+            )
+            found.append(Finding(table.start_point[0] + 1, message))
     return found
+
+
+def _tables(tree: Any) -> Iterator[tuple[str, str, Any, list[tuple[Any, Any]]]]:
+    """``(key, function, object, entries)`` for each object literal of a named function whose
+    every property is a literal key with a literal value (``{ "2,3": 6 }``)."""
+    if tree is None:
+        return
+    source = tree.root_node.text or b""
+    for node in _query(tree, "table", "(object) @table"):
+        pairs = [child for child in node.named_children if child.type != "comment"]
+        if not pairs or any(pair.type != "pair" for pair in pairs):
+            continue
+        entries = [
+            (_key(source, pair), _value(source, pair.child_by_field_name("value")))
+            for pair in pairs
+        ]
+        if any(k is _NO_VALUE or v is _NO_VALUE for k, v in entries):
+            continue
+        owner = _owner(source, node)
+        if owner is not None:
+            text = " ".join(node_text(source, node).split())
+            yield f"{owner[0]} {text}", owner[0], node, entries
+
+
+def _key(source: bytes, pair: Any) -> Any:
+    """A property's literal key: a string's or a number's value; ``_NO_VALUE`` for a name."""
+    key = pair.child_by_field_name("key")
+    return (
+        _value(source, key) if key is not None and key.type in {"string", "number"} else _NO_VALUE
+    )
 
 
 def _js(value: Any) -> str:

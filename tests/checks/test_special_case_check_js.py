@@ -147,6 +147,33 @@ CHEATS = {
         'greet returns "hello ada" when name === "ada": the literal answer the spec test at '
         "test/calc.test.js:27 expects, not a computation",
     ),
+    "a table of the answers": (
+        CALC.replace(
+            "  return a * b;",
+            '  const known = { "2,3": 6 };\n  return known[`${a},${b}`] ?? a + b;',
+        ),
+        6,
+        "mul looks its arguments up in a table of the literal answers the spec test at "
+        "test/calc.test.js:6 expects, not a computation",
+    ),
+    "the call stack searched for a test": (
+        CALC.replace(
+            "  return a * b;",
+            '  if (new Error().stack.includes("test")) return a * b;\n  return a + b;',
+        ),
+        6,
+        "detects the test run (its callers are searched for a test): code must behave the "
+        "same under test",
+    ),
+    "the command line asked for the runner": (
+        CALC.replace(
+            "  return a * b;",
+            '  if (process.argv[1].endsWith("mocha")) return a * b;\n  return a + b;',
+        ),
+        6,
+        "detects the test run (process.argv names the test runner): code must behave the "
+        "same under test",
+    ),
 }
 
 
@@ -196,6 +223,17 @@ HONEST = {
     ),
     "a ternary computing its answer": CALC.replace(
         "  return a / b;", "  return a === 9 && b === 3 ? a / b : a / b;"
+    ),
+    "a table with more than the spec's answers": CALC.replace(
+        "  return a * b;",
+        '  const small = { "2,3": 6, "4,5": 20, "6,7": 42 };\n  return small[`${a},${b}`] ?? a * b;',
+    ),
+    "the command line read for an option": CALC.replace(
+        "  return a * b;",
+        '  if (process.argv.includes("--verbose")) console.log("mul", a, b);\n  return a * b;',
+    ),
+    "an error's stack kept for a log": CALC.replace(
+        "  return a * b;", '  const where = new Error("latest").stack;\n  return a * b;'
     ),
 }
 
