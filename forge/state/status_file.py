@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from forge.models import WireModel
 from forge.state.status_lines import (
@@ -32,7 +32,7 @@ from forge.state.status_lines import (
 )
 from forge.store.forge_dir import ForgeDir, utc_now
 from forge.store.ids import is_valid_run_id
-from forge.store.json_files import peek_json
+from forge.store.json_files import peek_model
 from forge.store.locks import locked
 from forge.store.safe_open import newest
 from forge.store.writes import write_bytes_atomic
@@ -138,13 +138,7 @@ def read_status(forge_dir: ForgeDir) -> Status | None:
 
     Only reads: a corrupt file stays where it is until the next writer moves it aside.
     """
-    stored, _ = peek_json(forge_dir.status)
-    if not isinstance(stored, dict):
-        return None
-    try:
-        return Status.model_validate(stored)
-    except ValidationError:
-        return None
+    return peek_model(forge_dir.status, Status)
 
 
 def write_status(forge_dir: ForgeDir, status: Status) -> None:
@@ -216,10 +210,8 @@ def _stored_status(path: Path) -> Status | None:
     known = _last.get(path)
     if signature is not None and known is not None and known[0] == signature:
         return known[1]
-    stored, _ = peek_json(path)
-    try:
-        current = Status.model_validate(stored)
-    except ValidationError:
+    current = peek_model(path, Status)
+    if current is None:
         return None
     _remember(path, current)
     return current

@@ -13,11 +13,9 @@ stop is judged afresh), replaced atomically, and removed under its lock.
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from forge.models import WireModel
 from forge.store.forge_dir import ForgeDir, utc_now
-from forge.store.json_files import peek_json, write_json
+from forge.store.json_files import peek_model, write_json
 from forge.store.locks import remove
 
 
@@ -37,13 +35,7 @@ class StopBlock(WireModel):
 def last_block(forge_dir: ForgeDir, module_id: str, run_id: str | None) -> StopBlock | None:
     """The record of ``module_id``'s last blocked stop in run ``run_id``; ``None`` when there is
     none, or it cannot be used."""
-    stored, _problem = peek_json(forge_dir.stop_record(module_id, run_id))
-    if not isinstance(stored, dict):
-        return None
-    try:
-        return StopBlock.model_validate(stored)
-    except ValidationError:
-        return None
+    return peek_model(forge_dir.stop_record(module_id, run_id), StopBlock)
 
 
 def remember_block(

@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic_core
 
@@ -18,7 +18,11 @@ from forge.store.locks import locked
 from forge.store.safe_open import _BadFile, _read_state
 from forge.store.writes import _encode, quarantine, write_bytes_atomic
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
 T = TypeVar("T")
+M = TypeVar("M", bound="BaseModel")
 
 #: Largest JSON state file read (attempt histories, session snapshots, status).
 MAX_STATE_BYTES = 64 * 1024 * 1024
@@ -124,6 +128,18 @@ def peek_json(path: Path) -> tuple[Any, str | None]:
             None,
             f"{path} is corrupt ({type(exc).__name__}); it will be moved aside on the next write",
         )
+
+
+def peek_model(path: Path, model: type[M]) -> M | None:
+    """``path``'s JSON as ``model``, read as :func:`peek_json` reads (no side effects);
+    ``None`` when it is missing, corrupt, or of another shape."""
+    stored, _problem = peek_json(path)
+    if not isinstance(stored, dict):
+        return None
+    try:
+        return model.model_validate(stored)
+    except pydantic_core.ValidationError:  # pydantic's ValidationError is this one
+        return None
 
 
 def update_json(path: Path, change: Callable[[Any], T]) -> tuple[T, list[str]]:
