@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ast
 
+from forge.test_runs.py_assertions import dotted
 from forge.test_runs.spec_findings import SpecFinding
-from forge.test_runs.spec_python import dotted
 
 #: Hooks that decide what is collected and reported: "it decides which tests run".
 COLLECTION_HOOKS = frozenset(

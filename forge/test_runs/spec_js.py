@@ -19,8 +19,8 @@ from pathlib import PurePath
 from typing import Any
 
 from forge.test_runs.file_kinds import LANGUAGES
+from forge.test_runs.py_assertions import Check
 from forge.test_runs.spec_findings import SpecFinding
-from forge.test_runs.spec_python import Check
 from forge.test_runs.spec_python_diff import assertion_changes, newly_swallowed
 from forge.test_runs.switched_off import ecmascript_parser
 

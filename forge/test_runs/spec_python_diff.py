@@ -5,7 +5,7 @@
   test found again has its assertions compared (:func:`judge_pair`: an
   equality turned into a truthiness check, an expected literal changed, an
   exception broadened, a tolerance loosened) and its new body searched for
-  assertions swallowed (:func:`swallowing`).
+  assertions swallowed (:func:`forge.test_runs.spec_python_reach.swallowing`).
 - :func:`patched_names`: what a test file patches of the module's own code.
 """
 
@@ -15,23 +15,15 @@ import ast
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from forge.test_runs.py_assertions import Check, broader_exception, dotted
 from forge.test_runs.spec_findings import Kind, SpecFinding
-from forge.test_runs.spec_python import (
-    Check,
-    PyFile,
-    PyTest,
-    assertions_in,
-    broader_exception,
-    checks_of,
-    dotted,
-)
+from forge.test_runs.spec_python import PyFile, PyTest, checks_of
+from forge.test_runs.spec_python_reach import swallowing
 
 #: What an equality may not turn into.
 _WEAKER = frozenset({"truthy", "notnone", "isinstance", "ne", "in", "order", "falsy", "none"})
 #: pytest.approx's relative tolerance when none is given.
 _APPROX_DEFAULT = 1e-6
-#: Exceptions a handler catches an assertion with.
-_CATCHING = frozenset({"AssertionError", "Exception", "BaseException"})
 
 
 def compare_tests(
@@ -154,6 +146,23 @@ def newly_swallowed(
             yield SpecFinding("swallowed", path, name, f"{name}: {message}", line, 1)
 
 
+def _calls_the_subject(check: Check) -> bool:
+    """Whether ``check``'s expected value calls the function its subject calls
+    (``mul(2, 3) == mul(3, 2)``): an equality that holds whatever that function does."""
+    try:
+        subject = ast.parse(check.subject, mode="eval").body
+        expected = ast.parse(check.expected or "", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    if not isinstance(subject, ast.Call):
+        return False
+    called = dotted(subject.func).rsplit(".", 1)[-1]
+    return bool(called) and any(
+        isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] == called
+        for node in ast.walk(expected)
+    )
+
+
 def judge_pair(old: Check, new: Check) -> tuple[Kind, str] | None:
     """``(kind, what changed)`` when the assertion ``new`` checks less than ``old``."""
     if old.kind == "raises":
@@ -169,6 +178,11 @@ def judge_pair(old: Check, new: Check) -> tuple[Kind, str] | None:
             if old.expected != new.expected:
                 return "expected_changed", f"expected {old.expected} changed to {new.expected}"
             return None
+        if new.kind in {"eq", "is"} and old.literal and _calls_the_subject(new):
+            return "weakened", (
+                f"expected {old.expected} replaced by `{new.expected}`: the code under test "
+                "checked against itself"
+            )
         if new.kind == "approx" and new.expected == old.expected:
             return "weakened", f"exact `{old.text}` loosened to `{new.text}`"
         if new.kind in _WEAKER:
@@ -189,47 +203,6 @@ def judge_pair(old: Check, new: Check) -> tuple[Kind, str] | None:
     if old.kind in _WEAKER - {"truthy"} and new.kind == "truthy":
         return "weakened", f"`{old.text}` weakened to `{new.text}`"
     return None
-
-
-def _asserts(body: list[ast.stmt]) -> bool:
-    return any(True for _ in assertions_in(body))
-
-
-def swallowing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
-    """Where a test's assertions cannot fail it: caught, returned before, under ``if False``."""
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(function):
-        if isinstance(node, ast.Try) and _asserts(node.body):
-            for handler in node.handlers:
-                caught = _caught(handler.type)
-                raises = any(isinstance(n, ast.Raise) for s in handler.body for n in ast.walk(s))
-                if caught and not raises:
-                    found.append(
-                        (node.lineno, f"assertion swallowed by `except {caught}` (no re-raise)")
-                    )
-        elif isinstance(node, ast.With | ast.AsyncWith) and _asserts(node.body):
-            for item in node.items:
-                expr = item.context_expr
-                if isinstance(expr, ast.Call) and dotted(expr).endswith("suppress"):
-                    names = {dotted(arg) for arg in expr.args}
-                    if names & _CATCHING:
-                        found.append((node.lineno, "assertion swallowed by `suppress(...)`"))
-        elif isinstance(node, ast.If | ast.While) and _asserts(node.body):
-            test = node.test
-            if isinstance(test, ast.Constant) and not test.value:
-                found.append((node.lineno, f"assertion under `if {ast.unparse(test)}:` never runs"))
-    for index, statement in enumerate(function.body):
-        if isinstance(statement, ast.Return) and _asserts(function.body[index + 1 :]):
-            found.append((statement.lineno, "`return` before its assertions"))
-            break
-    return found
-
-
-def _caught(node: ast.expr | None) -> str:
-    if node is None:
-        return "(everything)"
-    names = [dotted(e) for e in node.elts] if isinstance(node, ast.Tuple) else [dotted(node)]
-    return next((name for name in names if name in _CATCHING), "")
 
 
 def patched_names(

@@ -28,7 +28,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from forge.test_runs.spec_python import dotted
+from forge.test_runs.py_assertions import dotted
 
 _PYTEST_VARIABLES = frozenset({"PYTEST_CURRENT_TEST", "PYTEST_VERSION", "PYTEST_XDIST_WORKER"})
 _PYTEST_MODULES = frozenset({"pytest", "_pytest"})
