@@ -32,7 +32,7 @@ from forge.test_runs.spec_config import (
 )
 from forge.test_runs.spec_conftest import conftest_changes
 from forge.test_runs.spec_findings import SpecFinding
-from forge.test_runs.spec_js import compare_js
+from forge.test_runs.spec_js_diff import compare_js
 from forge.test_runs.spec_js_mocks import js_mocks
 from forge.test_runs.spec_python import PyFile, parse_python
 from forge.test_runs.spec_python_diff import compare_tests, imported_names, owned, patched_names

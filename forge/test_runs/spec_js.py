@@ -5,9 +5,9 @@ titles and its own joined with `` > ``; its body is compared token by token
 (layout and comments aside), so a test moved or renamed with its body is
 found again. Assertions (``assert.strictEqual``, ``assert.ok``,
 ``expect(x).toBe(y)``, chai's ``expect(x).to.equal(y)`` and ``.to.be.ok``,
-``toThrow``, ``toBeCloseTo``) become :class:`~forge.test_runs.spec_python.Check`
-values and are judged by :func:`~forge.test_runs.spec_python_diff.judge_pair`
-like Python's.
+``toThrow``, ``toBeCloseTo``) become :class:`~forge.test_runs.py_assertions.Check`
+values; :mod:`.spec_js_diff` compares two revisions and judges them by
+:func:`~forge.test_runs.spec_python_diff.judge_pair` like Python's.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from typing import Any
 
 from forge.test_runs.file_kinds import LANGUAGES
 from forge.test_runs.py_assertions import Check
-from forge.test_runs.spec_findings import SpecFinding
-from forge.test_runs.spec_python_diff import assertion_changes, newly_swallowed
 from forge.test_runs.switched_off import ecmascript_parser
 
 _TESTS = {
@@ -45,7 +43,8 @@ _WEAK = {
     "above": "order", "below": "order", "toBeGreaterThan": "order", "toBeLessThan": "order",
 }  # fmt: skip
 _THROWS = {"throws", "throw", "toThrow", "rejects", "toThrowError", "rejectedWith"}
-_ASSERT = re.compile(r"^(?:[A-Za-z_$][\w$]*\.)?assert\b")
+#: A call of node:assert or chai's assert (``assert``, ``assert.x``, ``t.assert.x``).
+ASSERT_CALL = re.compile(r"^(?:[A-Za-z_$][\w$]*\.)?assert\b")
 _LITERALS = {"number", "string", "true", "false", "null", "undefined", "template_string"}
 
 
@@ -133,37 +132,6 @@ def _tokens(source: bytes, node: Any) -> str:
     return " ".join(token for token in out if token not in {";", ","})
 
 
-def compare_js(
-    path: str, old: str | None, new: str | None, others: dict[str, str | None]
-) -> list[SpecFinding]:
-    """What the change did to each test of the JavaScript spec file ``path``."""
-    before = js_tests(path, old)
-    if not before:
-        return []
-    after = js_tests(path, new) or {}
-    pool = [after, *(js_tests(p, t) or {} for p, t in others.items())]
-    bodies = {test.body for tests in pool for test in tests.values()}
-    findings: list[SpecFinding] = []
-    for name, test in before.items():
-        found = after.get(name)
-        if found is None:
-            if test.body in bodies:
-                continue
-            line = test.node.start_point[0] + 1
-            message = f"{name} removed (line {line} at the base); no test with its body is left"
-            findings.append(SpecFinding("removed", path, name, message))
-            continue
-        if found.body != test.body:
-            findings += _compare_one(path, name, test, found)
-    return findings
-
-
-def _compare_one(path: str, name: str, old: JsTest, new: JsTest) -> Iterator[SpecFinding]:
-    was, now = list(js_checks(old)), list(js_checks(new))
-    yield from assertion_changes(path, name, was, now, new.node.start_point[0] + 1)
-    yield from newly_swallowed(path, name, js_swallowing(old), js_swallowing(new))
-
-
 def js_checks(test: JsTest) -> Iterator[Check]:
     """The assertions of a test's body."""
     source = test.source
@@ -187,7 +155,7 @@ def _check(source: bytes, node: Any) -> Check | None:
         args = list(arguments.named_children) if arguments is not None else []
         spelled = node_text(source, callee)
         # ``assert.x`` and node:test's context ``t.assert.x``.
-        if _ASSERT.match(spelled) and "expect(" not in spelled:
+        if ASSERT_CALL.match(spelled) and "expect(" not in spelled:
             method = spelled.rsplit(".", 1)[-1] if "." in spelled else "ok"
             if method in _EQUAL and len(args) >= 2:
                 return _pair("eq", source, args[0], args[1], text, line)
@@ -195,6 +163,18 @@ def _check(source: bytes, node: Any) -> Check | None:
                 expected = node_text(source, args[1]) if len(args) > 1 else ""
                 return Check("raises", "", expected, text, line, literal=len(args) > 1)
             if method in _WEAK and args:
+                bound = _absolute_tolerance(source, args[0])
+                if bound is not None:  # Math.abs(x - 6) <= 1
+                    near, target, allowed = bound
+                    return Check(
+                        "approx",
+                        _tokens(source, near),
+                        _tokens(source, target),
+                        text,
+                        line,
+                        _literal(target),
+                        allowed,
+                    )
                 return Check(_WEAK[method], _tokens(source, args[0]), None, text, line)
             return None
         if callee is None or callee.type != "member_expression":
@@ -234,6 +214,36 @@ def _check(source: bytes, node: Any) -> Check | None:
     if subject is None or method not in _WEAK:
         return None
     return Check(_WEAK[method], _tokens(source, subject), None, text, line)
+
+
+def _absolute_tolerance(source: bytes, node: Any) -> tuple[Any, Any, float] | None:
+    """``(x, 6, 1.0)`` for ``Math.abs(x - 6) <= 1`` (``<`` too); None for anything else."""
+    if node.type != "binary_expression":
+        return None
+    operator = node_text(source, node.child_by_field_name("operator"))
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator not in {"<=", "<"} or left is None or right is None or right.type != "number":
+        return None
+    if left.type != "call_expression":
+        return None
+    if node_text(source, left.child_by_field_name("function")) != "Math.abs":
+        return None
+    arguments = left.child_by_field_name("arguments")
+    inside = (
+        arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    )
+    if inside is None or inside.type != "binary_expression":
+        return None
+    if node_text(source, inside.child_by_field_name("operator")) != "-":
+        return None
+    try:
+        tolerance = float(node_text(source, right).replace("_", ""))
+    except ValueError:
+        return None
+    subject, expected = inside.child_by_field_name("left"), inside.child_by_field_name("right")
+    if _literal(subject) and not _literal(expected):
+        subject, expected = expected, subject
+    return subject, expected, tolerance
 
 
 def expect_subject(source: bytes, member: Any) -> Any:
@@ -277,38 +287,6 @@ def _pair(kind: str, source: bytes, subject: Any, expected: Any, text: str, line
     )
 
 
-def js_swallowing(test: JsTest) -> list[tuple[int, str]]:
-    """Where a JavaScript test's assertions cannot fail it."""
-    found: list[tuple[int, str]] = []
-    source = test.source
-    stack = [test.node]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.children)
-        if node.type == "try_statement":
-            body = node.child_by_field_name("body")
-            handler = node.child_by_field_name("handler")
-            if (
-                body is not None
-                and handler is not None
-                and _has_check(source, body)
-                and not any(n.type == "throw_statement" for n in descendants(handler))
-            ):
-                found.append((node.start_point[0] + 1, "assertion swallowed by try/catch"))
-        elif node.type == "if_statement":
-            condition = node_text(source, node.child_by_field_name("condition"))
-            if condition.strip("() ") in {"false", "0", "null", "undefined"}:
-                found.append((node.start_point[0] + 1, f"assertion under `if {condition}`"))
-    statements = list(test.node.named_children)
-    for index, statement in enumerate(statements):
-        if statement.type == "return_statement" and any(
-            _has_check(source, later) for later in statements[index + 1 :]
-        ):
-            found.append((statement.start_point[0] + 1, "`return` before its assertions"))
-            break
-    return found
-
-
 def descendants(node: Any) -> Iterator[Any]:
     """``node`` and every node under it, in document order."""
     stack = [node]
@@ -316,7 +294,3 @@ def descendants(node: Any) -> Iterator[Any]:
         current = stack.pop()
         yield current
         stack.extend(reversed(current.children))
-
-
-def _has_check(source: bytes, node: Any) -> bool:
-    return any(True for _ in js_checks(JsTest("", "", node, source)))

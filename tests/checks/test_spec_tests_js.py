@@ -139,6 +139,63 @@ MOVES = {
         ),
     ),
 }
+ASSERT_MUL = "    assert.strictEqual(calc.mul(2, 3), 6);\n"
+#: A test rewritten so that its assertion cannot fail it: (the new lines, the line, what is said).
+CANNOT_FAIL = {
+    "checked against itself": (
+        "    assert.strictEqual(calc.mul(2, 3), calc.mul(3, 2));\n",
+        11,
+        "weakened: calc > multiplies: expected 6 replaced by `calc . mul ( 3 2 )`: the code "
+        "under test checked against itself",
+    ),
+    "an absolute tolerance": (
+        "    assert.ok(Math.abs(calc.mul(2, 3) - 6) <= 1);\n",
+        11,
+        "weakened: calc > multiplies: exact `assert.strictEqual(calc.mul(2, 3), 6)` loosened "
+        "to `assert.ok(Math.abs(calc.mul(2, 3) - 6) <= 1)`",
+    ),
+    "an array asserted": (
+        '    assert.ok([calc.mul(2, 3) === 6, "mul"]);\n',
+        11,
+        "swallowed: calc > multiplies: assertion can never fail: "
+        '`assert.ok([calc.mul(2, 3) === 6, "mul"])`',
+    ),
+    "|| true": (
+        "    assert.ok(calc.mul(2, 3) === 6 || true);\n",
+        11,
+        "swallowed: calc > multiplies: assertion can never fail: "
+        "`assert.ok(calc.mul(2, 3) === 6 || true)`",
+    ),
+    "an early return": (
+        "    if (calc.mul(2, 3) !== 6) return;\n" + ASSERT_MUL,
+        11,
+        "swallowed: calc > multiplies: `return` before its assertions",
+    ),
+    "finally returns": (
+        "    try {\n  " + ASSERT_MUL + "    } finally {\n      return;\n    }\n",
+        11,
+        "swallowed: calc > multiplies: assertion swallowed by a `finally` that returns",
+    ),
+}
+for move, (lines, line, says) in CANNOT_FAIL.items():
+    MOVES[move] = (
+        {"test/calc.test.js": TESTS.replace(ASSERT_MUL, lines)},
+        ("test/calc.test.js", line, says),
+    )
+MOVES["t.skip() when it would fail"] = (
+    {
+        "test/calc.test.js": TESTS.replace(
+            '  it("multiplies", () => {\n',
+            '  it("multiplies", (t) => {\n    if (calc.mul(2, 3) !== 6) {\n      t.skip();\n'
+            "      return;\n    }\n",
+        )
+    },
+    (
+        "test/calc.test.js",
+        12,
+        "swallowed: calc > multiplies: `t.skip()` skips the test before its assertions",
+    ),
+)
 
 
 @pytest.mark.parametrize("move", sorted(MOVES))
@@ -210,6 +267,13 @@ HONEST = {
         "assert.strictEqual(calc.mul(2, 3), 6);",
         "// the spec\n    assert.strictEqual(\n      calc.mul(2, 3),\n      6,\n    );",
     ),
+    "a return after the assertions": TESTS.replace(ASSERT_MUL, ASSERT_MUL + "    return;\n"),
+    "a callback returning before them": TESTS.replace(
+        ASSERT_MUL,
+        "    const products = [2, 3].map((n) => {\n      return n * 2;\n    });\n"
+        "    assert.deepStrictEqual(products, [4, 6]);\n" + ASSERT_MUL,
+    ),
+    "an expectation computed": TESTS.replace("calc.mul(2, 3), 6", "calc.mul(2, 3), 2 * 3"),
     "stricter": TESTS.replace(
         "assert.strictEqual(calc.mul(2, 3), 6);",
         "assert.strictEqual(calc.mul(2, 3), 6);\n    assert.strictEqual(calc.mul(3, 3), 9);",
