@@ -98,7 +98,9 @@ def _compare_one(
     before = checks_of(old, old_file.helpers)
     after = checks_of(new, new_file.helpers)
     yield from assertion_changes(path, name, before, after, new.line)
-    yield from newly_swallowed(path, name, swallowing(old.node), swallowing(new.node))
+    yield from newly_swallowed(
+        path, name, swallowing(old.node, old_file.helpers), swallowing(new.node, new_file.helpers)
+    )
 
 
 def assertion_changes(

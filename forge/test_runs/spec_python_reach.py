@@ -2,15 +2,18 @@
 
 :func:`swallowing` lists each place: an assertion caught without a re-raise
 (``except AssertionError``, ``suppress``), under ``if False``, behind a
-``return`` (conditional or not) or a skip raised before it, ended by a
-``finally`` that returns, a ``parametrize`` with no case, and an assertion
-that can never fail (a non-empty tuple, a lambda, ``x or True``). The spec
+``return`` (conditional or not) or a skip raised before it, in a loop over
+nothing, inverted by ``pytest.raises(AssertionError)``, ended by a ``finally``
+that returns, a ``parametrize`` with no case, and an assertion that can never
+fail (a non-empty tuple, a lambda, ``x or True``, ``not (x and False)``); in the
+test and in the helpers of its file it calls. The spec
 judgement reports those a change added (:func:`~.spec_python_diff.newly_swallowed`).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from forge.test_runs.py_assertions import assertions_in, dotted
 
@@ -18,15 +21,40 @@ from forge.test_runs.py_assertions import assertions_in, dotted
 _CATCHING = frozenset({"AssertionError", "Exception", "BaseException"})
 #: Calls and raises that skip the rest of a test.
 _SKIPS = ("skip", "skipTest", "SkipTest", "skip.Exception", "xfail")
+#: Context managers that pass when their block raises.
+_RAISES = ("raises", "Raises", "assertRaises")
 
 
 def _asserts(body: list[ast.stmt]) -> bool:
     return any(True for _ in assertions_in(body))
 
 
-def swallowing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
+def swallowing(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    helpers: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef] | None = None,
+) -> list[tuple[int, str]]:
     """Where a test's assertions cannot fail it: caught, returned or skipped before, under
-    ``if False``, ended by ``finally: return``, in no case, or always true."""
+    ``if False`` or in a loop over nothing, inverted by ``pytest.raises(AssertionError)``,
+    ended by ``finally: return``, in no case, or always true; and the same in the file's
+    ``helpers`` the test calls (said at the call)."""
+    found = _swallowed_in(function)
+    found += _cut_short(function)
+    for decorator in function.decorator_list:
+        if _no_case(decorator):
+            found.append((decorator.lineno, "parametrized with no case: the test never runs"))
+    for node in _own_nodes(function):
+        if not isinstance(node, ast.Call):
+            continue
+        called = dotted(node.func)
+        helper = (helpers or {}).get(called)
+        if helper is not None and helper is not function:
+            found += [
+                (node.lineno, f"in helper {called}: {what}") for _, what in _swallowed_in(helper)
+            ]
+    return found
+
+
+def _swallowed_in(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for node in _own_nodes(function):
         if isinstance(node, ast.Try) and _asserts(node.body):
@@ -46,20 +74,31 @@ def swallowing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[i
         elif isinstance(node, ast.With | ast.AsyncWith) and _asserts(node.body):
             for item in node.items:
                 expr = item.context_expr
-                if isinstance(expr, ast.Call) and dotted(expr).endswith("suppress"):
-                    names = {dotted(arg) for arg in expr.args}
-                    if names & _CATCHING:
-                        found.append((node.lineno, "assertion swallowed by `suppress(...)`"))
+                names = {dotted(arg) for arg in getattr(expr, "args", [])} & _CATCHING
+                if isinstance(expr, ast.Call) and names and dotted(expr).endswith("suppress"):
+                    found.append((node.lineno, "assertion swallowed by `suppress(...)`"))
+                elif (
+                    isinstance(expr, ast.Call)
+                    and "AssertionError"
+                    in names  # not Exception: `assert f(bad)` raising is honest
+                    and dotted(expr).endswith(_RAISES)
+                ):
+                    shown = ast.unparse(expr)
+                    found.append(
+                        (node.lineno, f"assertion inverted by `{shown}`: passes when it fails")
+                    )
         elif isinstance(node, ast.If | ast.While) and _asserts(node.body):
-            test = node.test
-            if isinstance(test, ast.Constant) and not test.value:
-                found.append((node.lineno, f"assertion under `if {ast.unparse(test)}:` never runs"))
-        elif isinstance(node, ast.Assert) and _always_true(node.test):
+            if _truth(node.test) is False:
+                word = "if" if isinstance(node, ast.If) else "while"
+                found.append(
+                    (node.lineno, f"assertion under `{word} {ast.unparse(node.test)}:` never runs")
+                )
+        elif isinstance(node, ast.For | ast.AsyncFor) and _asserts(node.body):
+            if _empty(node.iter):
+                shown = ast.unparse(node.iter)
+                found.append((node.lineno, f"assertion in a loop over `{shown}` never runs"))
+        elif isinstance(node, ast.Assert) and _truth(node.test) is True:
             found.append((node.lineno, f"assertion can never fail: `{ast.unparse(node)}`"))
-    found += _cut_short(function)
-    for decorator in function.decorator_list:
-        if _no_case(decorator):
-            found.append((decorator.lineno, "parametrized with no case: the test never runs"))
     return found
 
 
@@ -98,17 +137,43 @@ def _cut_short(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[i
     return []
 
 
-def _always_true(test: ast.expr) -> bool:
-    """An assertion's test that holds whatever is computed: a non-empty tuple (``assert (x ==
-    6, "why")``), a lambda, a true constant, ``x or True``."""
-    if isinstance(test, ast.Tuple):
-        return bool(test.elts)
-    if isinstance(test, ast.Lambda):
+def _truth(node: ast.expr) -> bool | None:
+    """Whether ``node`` is true whatever is computed (``True``), false whatever
+    (``False``), or depends on what runs (``None``): ``(x, "why")``, a lambda and
+    ``x or True`` hold; ``x and False`` does not; ``not``, and ``a if c else b`` with a
+    known ``c`` or two known sides, follow."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+        return bool(node.keys if isinstance(node, ast.Dict) else node.elts) or None
+    if isinstance(node, ast.Lambda):
         return True
-    if isinstance(test, ast.Constant):
-        return bool(test.value) and not isinstance(test.value, str)
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return any(_always_true(value) for value in test.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _truth(node.operand)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        values = [_truth(value) for value in node.values]
+        decisive = isinstance(node.op, ast.Or)  # or: any true is true; and: any false is false
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    if isinstance(node, ast.IfExp):
+        test, body, orelse = _truth(node.test), _truth(node.body), _truth(node.orelse)
+        if test is not None:
+            return body if test else orelse
+        return body if body is not None and body == orelse else None
+    return None
+
+
+def _empty(node: ast.expr) -> bool:
+    """A loop's iterable that holds nothing: ``[]``, ``()``, ``{}``, ``range(0)``."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    if isinstance(node, ast.Call) and dotted(node) == "range" and node.args:
+        counts = [arg.value for arg in node.args if isinstance(arg, ast.Constant)]
+        return len(counts) == len(node.args) == 1 and counts[0] == 0
     return False
 
 

@@ -85,62 +85,6 @@ MOVES = {
         "mocked: test_mul: patches src.calc.mul, the module's own code: the test no longer "
         "tests it",
     ),
-    "checked against itself": (
-        TESTS.replace("== 6", "== mul(3, 2)"),
-        11,
-        "weakened: test_mul: expected 6 replaced by `mul(3, 2)`: the code under test checked "
-        "against itself",
-    ),
-    "an absolute tolerance": (
-        TESTS.replace("assert mul(2, 3) == 6", "assert abs(mul(2, 3) - 6) <= 1"),
-        11,
-        "weakened: test_mul: exact `assert mul(2, 3) == 6` loosened to "
-        "`assert abs(mul(2, 3) - 6) <= 1`",
-    ),
-    "a tuple asserted": (
-        TESTS.replace("assert mul(2, 3) == 6", 'assert (mul(2, 3) == 6, "mul")'),
-        11,
-        "swallowed: test_mul: assertion can never fail: `assert (mul(2, 3) == 6, 'mul')`",
-    ),
-    "or True": (
-        TESTS.replace("assert mul(2, 3) == 6", "assert mul(2, 3) == 6 or True"),
-        11,
-        "swallowed: test_mul: assertion can never fail: `assert mul(2, 3) == 6 or True`",
-    ),
-    "an early return": (
-        TESTS.replace(
-            "    assert mul(2, 3) == 6\n",
-            "    if mul(2, 3) != 6:\n        return\n    assert mul(2, 3) == 6\n",
-        ),
-        12,
-        "swallowed: test_mul: `return` before its assertions",
-    ),
-    "finally: return": (
-        TESTS.replace(
-            "    assert mul(2, 3) == 6\n",
-            "    try:\n        assert mul(2, 3) == 6\n    finally:\n        return\n",
-        ),
-        14,
-        "swallowed: test_mul: assertion swallowed by `finally: return`",
-    ),
-    "a SkipTest raised": (
-        TESTS.replace(
-            "    assert mul(2, 3) == 6\n",
-            '    import unittest\n\n    raise unittest.SkipTest("later")\n    assert mul(2, 3) == 6\n',
-        ),
-        13,
-        "swallowed: test_mul: `raise unittest.SkipTest('later')` skips the test before its "
-        "assertions",
-    ),
-    "parametrized with no case": (
-        TESTS.replace(
-            "def test_mul():\n    assert mul(2, 3) == 6\n",
-            '@pytest.mark.parametrize(("a", "b", "p"), [])\n'
-            "def test_mul(a, b, p):\n    assert mul(a, b) == p\n",
-        ),
-        10,
-        "swallowed: test_mul: parametrized with no case: the test never runs",
-    ),
 }
 
 
@@ -196,6 +140,9 @@ HONEST = {
         "    assert mul(2, 3) == 6\n    assert isinstance(mul(2, 3), int)\n",
     ).replace("pytest.raises(ZeroDivisionError)", 'pytest.raises(ZeroDivisionError, match="zero")'),
     "a computed expectation": TESTS.replace("== 6", "== 2 * 3"),
+    "pytest.raises around a call that raises": TESTS.replace(
+        "        div(1, 0)\n", "        assert div(1, 0) is None\n"
+    ),
     "a return after the assertions": TESTS.replace(
         "    assert mul(2, 3) == 6\n", "    assert mul(2, 3) == 6\n    return\n"
     ),
