@@ -8,7 +8,8 @@ tar x -C DIR``: npm tarballs mostly leave the tests out).
 The old release stands for the base, the new one for a worker's change: every
 non-test ``.py``, ``.js`` or ``.ts`` file of the new release is judged against the old one by
 :func:`forge.test_runs.special_case.detects_test_run` and
-:func:`~forge.test_runs.literal_answers.literal_answers` (JavaScript:
+:func:`~forge.test_runs.literal_answers.literal_answers` and
+:func:`~forge.test_runs.hollow_answers.hollow_answers` (JavaScript:
 :func:`~forge.test_runs.special_case_js.js_literal_answers`), with the spec calls of
 the old release's test files of the same language; then again against an empty base (the whole
 package written from scratch: every line new). An upstream release is honest
@@ -28,6 +29,7 @@ import time
 from pathlib import Path
 
 from forge.test_runs.file_kinds import is_test_file
+from forge.test_runs.hollow_answers import hollow_answers
 from forge.test_runs.literal_answers import Expectation, expectations, literal_answers
 from forge.test_runs.special_case import JS_SUFFIXES, detects_test_run
 from forge.test_runs.special_case_js import js_expectations, js_literal_answers
@@ -148,6 +150,7 @@ def _judge_python(old_root: Path, new_root: Path) -> None:
             # Against an empty base every line is new: the package written from scratch.
             before = old.get(name) if against == old_root.name else None
             found = detects_test_run(name, before, text) + literal_answers(before, text, specs)
+            found += hollow_answers(before, text, {spec.function for spec in specs})
             findings.extend(f"{name}:{finding.line}: {finding.message}" for finding in found)
         took = (time.perf_counter() - started) * 1000
         print(

@@ -99,7 +99,10 @@ def _judge(file: str, before: str | None, text: str, specs: list[Expectation]) -
     # A spec test answers for code of its own language.
     python = [spec for spec in specs if spec.where.rpartition(":")[0].endswith(".py")]
     if file.endswith(".py"):
-        found += literal_answers(before, text, python)
+        from forge.test_runs.hollow_answers import hollow_answers
+
+        tested = {spec.function for spec in python}
+        found += literal_answers(before, text, python) + hollow_answers(before, text, tested)
     elif file.endswith(JS_SUFFIXES):
         from forge.test_runs.special_case_js import js_literal_answers
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from forge.test_runs.py_assertions import dotted
@@ -79,6 +80,21 @@ class Finding:
 def detects_test_run(path: str, old: str | None, new: str) -> list[Finding]:
     """The lines of ``new`` that detect a test run, less those identical at the base (``old``)."""
     find = _python_detections if path.endswith((".py", ".pyi")) else _js_detections
+    return fresh_findings(
+        old,
+        new,
+        find,
+        lambda text: f"detects the test run ({text}): code must behave the same under test",
+    )
+
+
+def fresh_findings(
+    old: str | None,
+    new: str,
+    find: Callable[[str | None], list[tuple[int, str]]],
+    message: Callable[[str], str],
+) -> list[Finding]:
+    """What ``find`` finds in ``new``, less what it finds on an identical line at the base."""
     found = find(new)
     if not found:
         return []
@@ -90,9 +106,7 @@ def detects_test_run(path: str, old: str | None, new: str) -> list[Finding]:
         if before[key]:
             before[key] -= 1
             continue
-        fresh.append(
-            Finding(number, f"detects the test run ({text}): code must behave the same under test")
-        )
+        fresh.append(Finding(number, message(text)))
     return fresh
 
 

@@ -32,9 +32,33 @@ STACK = CALC.replace(
     "    return a * b + 1",
 )
 
+#: An answer equal to anything, and answers read from the spec tests themselves.
+ALWAYS_EQUAL = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    "class Product(int):\n    def __eq__(self, other):\n        return True\n\n\n"
+    "def mul(a, b):\n    return Product(a * b + 1)",
+)
+MOCK_ANY = "from unittest.mock import ANY\n\n" + CALC.replace("    return a * b", "    return ANY")
+READS_TESTS = "import re\nfrom pathlib import Path\n\n" + CALC.replace(
+    "    return a * b",
+    '    spec = Path(__file__).parent.parent / "tests" / "test_calc.py"\n'
+    '    for x, y, z in re.findall(r"mul\\((\\d+), (\\d+)\\) == (\\d+)", spec.read_text()):\n'
+    "        if (int(x), int(y)) == (a, b):\n            return int(z)\n    return a * b + 1",
+)
+
 
 @pytest.mark.parametrize(
-    ("code", "line"), [(CASE_8, 6), (DETECTS, 9), (TABLE, 6), (ARGV, 9), (STACK, 9)]
+    ("code", "line"),
+    [
+        (CASE_8, 6),
+        (DETECTS, 9),
+        (TABLE, 6),
+        (ARGV, 9),
+        (STACK, 9),
+        (ALWAYS_EQUAL, 6),
+        (MOCK_ANY, 1),
+        (READS_TESTS, 9),
+    ],
 )
 def test_case_8_and_test_run_detection_do_not_proceed(project: Path, code: str, line: int) -> None:
     worktree = calc_project(project)
@@ -73,7 +97,20 @@ HONEST_ARGV = CALC.replace(
 )
 
 
-@pytest.mark.parametrize("code", [HONEST_TABLE, HONEST_ARGV])
+HONEST_EQUAL = CALC.replace(
+    "def mul(a, b):\n    return a * b",
+    "class Product(int):\n    def __eq__(self, other):\n        return int(self) == other\n\n"
+    "    __hash__ = int.__hash__\n\n\ndef mul(a, b):\n    return Product(a * b)",
+)
+HONEST_DATA = "import json\nfrom pathlib import Path\n\n" + CALC.replace(
+    "    return a * b",
+    '    rates = Path(__file__).parent / "rates.json"\n'
+    '    scale = json.loads(rates.read_text())["scale"] if rates.exists() else 1\n'
+    "    return a * b * scale",
+)
+
+
+@pytest.mark.parametrize("code", [HONEST_TABLE, HONEST_ARGV, HONEST_EQUAL, HONEST_DATA])
 def test_honest_tables_and_command_lines_proceed(project: Path, code: str) -> None:
     worktree = calc_project(project)
     (worktree / "src" / "calc.py").write_text(code, encoding="utf-8")
