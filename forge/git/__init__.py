@@ -10,8 +10,8 @@ merge-tree --write-tree`` and reads the merged tree back;
 :mod:`~forge.git.worktrees` lists worktrees and branches;
 :mod:`~forge.git.shell_edits` finds what a shell command changed (git's view of
 the working tree before it, kept in ``.forge/cache/shell/``);
-:mod:`~forge.git.fingerprint` digests a module's work, compared between its stops; :mod:`~forge.git.export`
-unpacks a base tree into a private folder. All run git through
+:mod:`~forge.git.fingerprint` digests a module's work, compared between its stops;
+:mod:`~forge.git.export` unpacks a base tree into a private folder. All run git through
 :mod:`~forge.git.runner`. Nothing here checks out, stashes, writes an index
 or moves a ref: a merge writes objects only.
 """

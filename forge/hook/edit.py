@@ -68,14 +68,17 @@ def edited_files(tool: object, tool_input: object) -> list[str]:
 def after_edit(event: dict[str, Any]) -> dict[str, str] | None:
     """Block an edit that left its file, its contracts with its neighbours, or its
     importers anywhere in the project, broken."""
-    from forge.hook.shell import SHELL_TOOLS, shell_changes
     from forge.hook.target import locate
 
     written = edited_files(event.get("tool_name"), event.get("tool_input"))
-    if not written and event.get("tool_name") not in SHELL_TOOLS:
-        return None
-    here = locate(event)
-    if not written:  # a shell command names no file: what it changed is found by snapshot
+    if written:
+        here = locate(event)
+    else:  # a shell command names no file: what it changed is found by snapshot
+        from forge.hook.shell import SHELL_TOOLS, shell_changes
+
+        if event.get("tool_name") not in SHELL_TOOLS:
+            return None
+        here = locate(event)
         written = shell_changes(here, event)
     files = [path for path in (absolute(here.cwd, name) for name in written) if path.is_file()]
     if not files:

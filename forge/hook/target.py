@@ -143,7 +143,7 @@ def edit_plan(here: Where, cwd: Path) -> tuple[Target | None, dict[str, str]]:
     try:
         plan_path = _plan_path(here.root, ref.plan_named if ref is not None else None)
         plan = _read_plan(plan_path)
-    except HookError:
+    except Exception:  # a FORGE_PLAN of "~nobody/x" or with a NUL, as much as a bad plan
         return None, {}
     if plan is None:
         return None, {}

@@ -137,3 +137,15 @@ def test_an_edit_of_no_module_reads_the_plan_once_for_the_owners(project: Path) 
     )
     assert "app.py" in answer and "total" in answer
     assert opens == 1
+
+
+def test_an_edit_is_judged_when_the_plan_cannot_be_found(project: Path) -> None:
+    """FORGE_PLAN naming a home that does not exist: no module, but the edit is still judged."""
+    _shop(project)
+    broken = _write(project / "api.py", "def total(:\n")
+    answer, _ = _plan_opens(
+        post_tool_use(project, "Write", {"file_path": str(broken)}),
+        project,
+        {**WORKER, "FORGE_PLAN": "~nosuchuser_forge_test/plan.json"},
+    )
+    assert '"decision": "block"' in answer and "api.py:1:" in answer
