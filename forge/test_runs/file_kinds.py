@@ -39,6 +39,11 @@ def is_test_file(path: str, text: str) -> bool:
     return pure.suffix == ".rs" and ("#[test]" in text or "#[cfg(test)]" in text)
 
 
+def names_tests(path: str) -> bool:
+    """Whether ``path`` (a literal in code) names a test file or a folder of tests."""
+    return is_test_file(path, "") or PurePath(path).name in _TEST_DIRS
+
+
 def may_change_spec(path: str) -> bool:
     """Whether the file ``path`` can hold tests or a runner's configuration."""
     name = posixpath.basename(path)

@@ -16,14 +16,12 @@ shape, only where the line is new since the base, and only in a module file
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Collection
 
+from forge.test_runs.file_kinds import names_tests
 from forge.test_runs.py_assertions import dotted
 from forge.test_runs.special_case import Finding, fresh_findings, parse_module
 
-#: A literal naming a test file or the tests folder.
-_TEST_PATH = re.compile(r"(?:^|[/\\])tests?(?:[/\\]|$)|(?:^|[/\\])test_\w*\.py$|\w_test\.py$")
 #: Calls that read a file.
 _READS = ("open", "read_text", "read_bytes")
 
@@ -99,7 +97,7 @@ def _reads_the_tests(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[t
         for node in ast.walk(function)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
-        and _TEST_PATH.search(node.value)
+        and names_tests(node.value)
     ]
     reads = any(
         isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] in _READS

@@ -258,12 +258,12 @@ def _bindings(test: ast.expr) -> dict[str, Any]:
             value = _literal(values)
             if value is not _NO_VALUE:
                 return {names.id: value}
-        if isinstance(names, ast.Tuple | ast.List) and all(
-            isinstance(e, ast.Name) for e in names.elts
-        ):
+        if isinstance(names, ast.Tuple | ast.List):
+            ids = [e.id for e in names.elts if isinstance(e, ast.Name)]
             value = _literal(values)
-            if isinstance(value, tuple | list) and len(value) == len(names.elts):
-                return {e.id: v for e, v in zip(names.elts, value, strict=True)}  # type: ignore[attr-defined]
+            whole = len(ids) == len(names.elts)
+            if whole and isinstance(value, tuple | list) and len(value) == len(ids):
+                return dict(zip(ids, value, strict=True))
     return {}
 
 

@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from forge.test_runs.py_assertions import dotted
 
@@ -35,6 +36,18 @@ _PYTEST_VARIABLES = frozenset({"PYTEST_CURRENT_TEST", "PYTEST_VERSION", "PYTEST_
 _PYTEST_MODULES = frozenset({"pytest", "_pytest"})
 #: Test runners a command line names.
 _RUNNER_NAMES = ("pytest", "py.test", "unittest", "nosetests", "nose2")
+#: The names a module reading its command line or call stack uses (the last part of each).
+_ARGV_OR_STACK = frozenset(
+    {
+        "argv",
+        "stack",
+        "currentframe",
+        "getouterframes",
+        "_getframe",
+        "extract_stack",
+        "format_stack",
+    }
+)
 #: Calls that give the call stack.
 _STACK_READERS = frozenset(
     {
@@ -119,6 +132,8 @@ def _python_detections(text: str | None) -> list[tuple[int, str]]:
     if tree is None:
         return []
     found = []
+    asking: list[ast.Compare | ast.Call] = []
+    reads_argv_or_stack = False
     for node in ast.walk(tree):
         # A pytest variable counts where the environment is read for it, a pytest module
         # where sys.modules is: naming either elsewhere (a list of them) detects nothing.
@@ -130,7 +145,12 @@ def _python_detections(text: str | None) -> list[tuple[int, str]]:
             elif _is_sys_modules(table) and key in _PYTEST_MODULES:
                 found.append((node.lineno, f'"{key}" in sys.modules'))
         if isinstance(node, ast.Compare | ast.Call):
-            found += [(node.lineno, text) for text in _asks_who_runs(node)]
+            asking.append(node)
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        reads_argv_or_stack = reads_argv_or_stack or name in _ARGV_OR_STACK
+    # Each comparison is searched whole only in the rare module that reads either.
+    for node in asking if reads_argv_or_stack else []:
+        found += [(node.lineno, text) for text in _asks_who_runs(node)]
     return sorted(set(found))
 
 
@@ -214,7 +234,10 @@ def is_module_code(path: str) -> bool:
     return path.endswith((".py", *JS_SUFFIXES))
 
 
+@lru_cache(maxsize=8)
 def parse_module(text: str | None) -> ast.Module | None:
+    """``text`` parsed, None when empty or not Python; remembered for the last few texts
+    (each rule of the special_case check reads the same file and its base). Never edit it."""
     if not text:
         return None
     try:
